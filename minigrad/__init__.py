@@ -1,0 +1,15 @@
+"""minigrad: a small autograd engine and the helpers of the course that teaches it.
+
+The scalar engine ``Value`` comes first (chapters 01-04), then ``Tensor`` with
+PyTorch's autograd semantics (chapters 05-13). Every result a chapter computes is
+checked against PyTorch with :func:`check`.
+"""
+
+from minigrad.compare import check, check_all
+from minigrad.source import show_source
+
+# --- scalar engine (chapters 01-04) ---
+
+# --- tensor engine (chapters 05-13) ---
+
+__all__ = ["check", "check_all", "show_source"]
