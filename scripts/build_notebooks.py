@@ -18,7 +18,9 @@ Each chapter is written as a plain Python file in the "percent" cell format
 
 A cell header may carry ``tags=a,b`` (cell tags), ``solution=ID`` (an nbgrader
 solution cell, graded through the test cells) or ``test=ID points=N`` (a locked,
-autograded nbgrader test cell). Markdown lines drop their leading ``# ``.
+autograded nbgrader test cell). Markdown lines drop their leading ``# ``. An image
+``![alt](../figures/NAME.png)`` is embedded as a cell attachment, so a chapter shows
+its figures wherever it is opened (an nbgrader release folder, Binder, a download).
 
 Usage: ``python scripts/build_notebooks.py [01 02 ...]`` rebuilds and executes the
 named chapters (all by default) in a fresh kernel each, top to bottom, and writes
@@ -28,6 +30,7 @@ sources and were executed.
 """
 
 import argparse
+import base64
 import pathlib
 import re
 import sys
@@ -39,6 +42,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SRC = ROOT / "notebooks" / "src"
 OUT = ROOT / "notebooks"
 HEADER = re.compile(r"^# %%(?P<markdown> \[markdown\])?(?P<options>.*)$")
+FIGURE = re.compile(r"!\[(?P<alt>[^\]]*)\]\(\.\./figures/(?P<name>[\w.-]+\.png)\)")
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
@@ -68,6 +72,10 @@ def _nbgrader(options):
     return None
 
 
+def _png(name):
+    return base64.b64encode((ROOT / "figures" / name).read_bytes()).decode("ascii")
+
+
 def parse(path):
     """Return the notebook (without outputs) that the source file describes."""
     slug = path.stem
@@ -91,7 +99,11 @@ def parse(path):
             lines.pop(0)
         if cell["markdown"]:
             text = "\n".join(re.sub(r"^# ?", "", line) for line in lines)
-            new = nbformat.v4.new_markdown_cell(text)
+            embedded = FIGURE.sub(r"![\g<alt>](attachment:\g<name>)", text)
+            new = nbformat.v4.new_markdown_cell(embedded)
+            names = [m["name"] for m in FIGURE.finditer(text)]
+            if names:
+                new.attachments = {name: {"image/png": _png(name)} for name in names}
         else:
             new = nbformat.v4.new_code_cell("\n".join(lines))
         new.id = f"{slug[:2]}-{index:03d}"

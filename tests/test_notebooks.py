@@ -33,6 +33,8 @@ def test_committed_notebook_matches_its_source(path):
         assert (ours.cell_type, ours.source) == (theirs.cell_type, theirs.source), (
             f"cell {ours.get('id')} differs from notebooks/src: run make notebooks")
         assert ours.metadata.get("tags") == theirs.metadata.get("tags")
+        assert ours.get("attachments") == theirs.get("attachments"), (
+            f"cell {ours.get('id')}: a figure changed since the build: run make notebooks")
         assert nbgrader_meta(ours) == nbgrader_meta(theirs)
 
 
