@@ -1,0 +1,256 @@
+r"""``Tensor``: a numpy array that remembers how it was made (chapter 05).
+
+A tensor holds its numbers in ``data`` (a numpy array: torch returns a tensor there,
+minigrad the array itself), and, when it takes part in a gradient computation,
+``requires_grad=True`` and a ``grad_fn``, the node of the op that made it (None for a
+leaf, a tensor made by the user). After ``backward()``, a leaf that requires grad
+holds :math:`\partial L / \partial \text{leaf}` in ``.grad``, a tensor of its own shape.
+
+This module holds the state and the rules of torch's autograd: only leaves get
+``.grad`` (a non-leaf too after ``retain_grad()``); an in-place op bumps a version
+counter, so a backward that needs the old value refuses (chapter 12); an in-place op
+on a leaf that requires grad is refused while gradients are recorded. The math
+methods (``+``, ``@``, ``sum``, ``exp``...) come from :mod:`minigrad.ops.methods`.
+A tensor accepts any other attribute, such as the ``.g`` of seed 001's hand-written
+backward (chapter 07).
+"""
+
+import weakref
+
+import numpy as np
+
+from minigrad import engine
+from minigrad.dtypes import Size, from_numpy
+from minigrad.grad_mode import GRAD_ENABLED
+from minigrad.ops import arithmetic
+from minigrad.ops.methods import TensorMethods
+from minigrad.printing import tensor_repr
+
+__all__ = ["Tensor", "make"]
+
+LEAF_INPLACE = (
+    "a leaf Variable that requires grad is being used in an in-place operation. "
+    "Fix: update parameters inside `with minigrad.no_grad():`, or use an out-of-place "
+    "op (w = w + 1) to build a new tensor.")
+INT_GRAD = (
+    "Only Tensors of floating point and complex dtype can require gradients. "
+    "Fix: make the tensor float, e.g. minigrad.tensor([1.0, 2.0]) or t.float().")
+
+
+class Tensor(TensorMethods):
+    """An n-dimensional array with torch's autograd attributes; see the module doc."""
+
+    __slots__ = ("data", "grad", "grad_fn", "_requires_grad", "_version_counter",
+                 "_accumulator", "__dict__", "__weakref__")
+    __array_ufunc__ = None  # numpy_array * tensor calls Tensor.__rmul__
+    __hash__ = object.__hash__  # == is elementwise, as in torch; hash by identity
+
+    def __init__(self, data, requires_grad=False, dtype=None):
+        """``Tensor(data)`` is float32 unless ``dtype`` says otherwise, as ``torch.Tensor``."""
+        from minigrad.factories import as_array
+
+        self.data = as_array(data, dtype or "float32")
+        self.grad = None
+        self.grad_fn = None
+        self._requires_grad = False
+        self._version_counter = [0]
+        self._accumulator = None
+        if requires_grad:
+            self.requires_grad = True
+
+    # --- autograd state -------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if self.grad_fn is not None:
+            if not value:
+                raise RuntimeError(
+                    "you can only change requires_grad flags of leaf variables. Fix: use "
+                    "y.detach() for a copy of a computed tensor that does not require grad.")
+            return
+        if value and self.data.dtype.kind != "f":
+            raise RuntimeError(INT_GRAD)
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad=True):
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self):
+        return self.grad_fn is None
+
+    @property
+    def _version(self):
+        return self._version_counter[0]
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False):
+        """Compute the gradient of this tensor w.r.t. the leaves (see engine.py)."""
+        if create_graph:
+            raise NotImplementedError("minigrad does not build graphs of gradients "
+                                      "(create_graph=True); only first derivatives.")
+        engine.backward(self, gradient, bool(retain_graph))
+
+    def retain_grad(self):
+        """Keep ``.grad`` on this non-leaf too after backward (a leaf keeps it anyway)."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False. "
+                               "Fix: only tensors computed from inputs that require grad "
+                               "have a gradient.")
+        if self.grad_fn is not None:
+            self.grad_fn._retained = weakref.ref(self)
+
+    @property
+    def retains_grad(self):
+        return self.grad_fn is not None and self.grad_fn._retained is not None
+
+    def detach(self):
+        """The same data (shared, not copied), cut from the graph: a leaf without grad."""
+        out = make(self.data, None)
+        out._version_counter = self._version_counter
+        return out
+
+    # --- in-place ops ---------------------------------------------------------
+    def _inplace(self, op, other, numpy_op):
+        other_grad = isinstance(other, Tensor) and other._requires_grad
+        if GRAD_ENABLED[0] and (self._requires_grad or other_grad):
+            if self.grad_fn is None and self._requires_grad:
+                raise RuntimeError(LEAF_INPLACE)
+            result = op(self, other)
+            counter = self._version_counter
+            counter[0] += 1
+            node = result.grad_fn
+            node._checks = [(i, c, c[0] if c is counter else v) for i, c, v in node._checks]
+            self.data = result.data.astype(self.data.dtype, copy=False)
+            self.grad_fn = node
+            self._requires_grad = True
+            return self
+        numpy_op(self.data, getattr(other, "data", other), out=self.data)
+        self._version_counter[0] += 1
+        return self
+
+    def add_(self, other, alpha=1):
+        if alpha != 1:
+            other = other * alpha
+        return self._inplace(arithmetic.add, other, np.add)
+
+    def sub_(self, other, alpha=1):
+        if alpha != 1:
+            other = other * alpha
+        return self._inplace(arithmetic.sub, other, np.subtract)
+
+    def mul_(self, other):
+        return self._inplace(arithmetic.mul, other, np.multiply)
+
+    def div_(self, other):
+        return self._inplace(arithmetic.div, other, np.divide)
+
+    def zero_(self):
+        return self._inplace(arithmetic.mul, 0.0, _fill_zero)
+
+    def fill_(self, value):
+        if GRAD_ENABLED[0] and self._requires_grad:
+            return self.zero_().add_(value)
+        return self._inplace(None, value, _fill)
+
+    # --- conversions ----------------------------------------------------------
+    def item(self):
+        if self.data.size != 1:
+            raise RuntimeError(f"a Tensor with {self.data.size} elements cannot be converted "
+                               "to Scalar. Fix: reduce it first (t.sum(), t.mean()) or index "
+                               "one element (t[0]).")
+        return self.data.item()
+
+    def numpy(self):
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
+        return self.data
+
+    def tolist(self):
+        return self.data.tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        return self.data if dtype is None else self.data.astype(dtype)
+
+    # --- description ----------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self.data.shape)
+
+    def size(self, dim=None):
+        return Size(self.data.shape) if dim is None else self.data.shape[dim]
+
+    @property
+    def dtype(self):
+        return from_numpy(self.data.dtype)
+
+    @property
+    def ndim(self):
+        return self.data.ndim
+
+    def dim(self):
+        return self.data.ndim
+
+    def numel(self):
+        return self.data.size
+
+    @property
+    def device(self):
+        return "cpu"
+
+    def __len__(self):
+        if self.data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return len(self.data)
+
+    def __repr__(self):
+        return tensor_repr(self)
+
+    def __format__(self, spec):
+        if self.data.ndim == 0:
+            return format(self.data.item(), spec)
+        return format(repr(self), spec)
+
+    def __bool__(self):
+        if self.data.size != 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is "
+                               "ambiguous. Fix: use (t > 0).all() or .any().")
+        return bool(self.data)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self.data.dtype.kind not in "iu" or self.data.size != 1:
+            raise TypeError("only integer tensors of a single element can be an index")
+        return int(self.data.item())
+
+
+_new = object.__new__
+
+
+def _fill_zero(data, other, out):
+    out.fill(0)
+
+
+def _fill(data, value, out):
+    np.copyto(out, value)
+
+
+def make(data, grad_fn):
+    """A tensor around ``data`` (kept as is), made by ``grad_fn`` (None for a leaf)."""
+    t = _new(Tensor)
+    t.data = data
+    t.grad = None
+    t.grad_fn = grad_fn
+    t._requires_grad = grad_fn is not None
+    t._version_counter = [0]
+    t._accumulator = None
+    return t
