@@ -66,19 +66,12 @@ class Function:
     @property
     def needs_input_grad(self):
         """One bool per input: does that input need a gradient?"""
-        return tuple(f is not None for f in self.next_functions)
+        return tuple([f is not None for f in self.next_functions])
 
     def save_for_backward(self, *arrays):
-        """Keep arrays for backward; an input's or the output's version is recorded."""
+        """Keep arrays for backward. If one is an input's or the output's data, ``apply``
+        records that tensor's version, and backward refuses if it has changed since."""
         self._saved = arrays
-        checks = []
-        inputs = self._inputs
-        for i, array in enumerate(arrays):
-            for t in inputs:
-                if getattr(t, "data", None) is array:
-                    checks.append((i, t._version_counter, t._version_counter[0]))
-                    break
-        self._checks = checks
 
     @property
     def saved_tensors(self):
@@ -107,35 +100,43 @@ class Function:
     def apply(cls, *args):
         """Run forward on the inputs' data; record the node if a gradient is needed."""
         Tensor = tensors.Tensor
+        make = tensors.make
         ctx = cls()
-        ctx._inputs = args
-        datas = [a.data if isinstance(a, Tensor) else a for a in args]
-        out = cls.forward(ctx, *datas)
+        requires_grad = False
+        for a in args:
+            if isinstance(a, Tensor) and a._requires_grad:
+                requires_grad = True
+                break
+        out = cls.forward(ctx, *[a.data if isinstance(a, Tensor) else a for a in args])
         if type(out) is not np.ndarray:
             out = np.asarray(out.data if isinstance(out, Tensor) else out)
-        record = GRAD_ENABLED[0] and any(
-            a._requires_grad for a in args if isinstance(a, Tensor))
-        del ctx._inputs
-        result = tensors.make(out, ctx if record else None)
+        record = requires_grad and GRAD_ENABLED[0]
+        result = make(out, ctx if record else None)
         if cls.is_view and out.base is not None:
             result._version_counter = args[0]._version_counter
         if not record:
             return result
-        ctx.next_functions = tuple(_edge(a) if isinstance(a, Tensor) else None for a in args)
+        ctx.next_functions = tuple([
+            (a.grad_fn if a.grad_fn is not None else accumulator(a) if a._requires_grad
+             else None) if isinstance(a, Tensor) else None
+            for a in args])
         ctx.out_shape = out.shape
-        for i, array in enumerate(ctx._saved):  # the output itself, saved by forward
-            if array is out:
-                ctx._checks.append((i, result._version_counter, result._version_counter[0]))
+        if ctx._saved:
+            ctx._checks = _version_checks(ctx._saved, args, result)
         return result
 
 
-def _edge(t):
-    """The node a gradient for tensor ``t`` flows to, or None if it needs none."""
-    if t.grad_fn is not None:
-        return t.grad_fn
-    if t._requires_grad:
-        return accumulator(t)
-    return None
+def _version_checks(saved, args, result):
+    """(index, version counter, version now) for each saved array that is a tensor's data."""
+    checks = []
+    tensors_ = [result, *[a for a in args if isinstance(a, tensors.Tensor)]]
+    for i, array in enumerate(saved):
+        for t in tensors_:
+            if t.data is array:
+                counter = t._version_counter
+                checks.append((i, counter, counter[0]))
+                break
+    return checks
 
 
 class AccumulateGrad(Function):
@@ -161,7 +162,8 @@ class AccumulateGrad(Function):
 
 def accumulator(t):
     """The one :class:`AccumulateGrad` of leaf ``t`` while a graph uses it."""
-    node = t._accumulator() if t._accumulator is not None else None
+    ref = t._accumulator
+    node = ref() if ref is not None else None
     if node is None:
         node = AccumulateGrad(t)
         t._accumulator = weakref.ref(node)

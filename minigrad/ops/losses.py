@@ -57,7 +57,7 @@ class CrossEntropy(Function):
         ctx.reduction = reduction
         if reduction == "none":
             return losses
-        return losses.mean() if reduction == "mean" else losses.sum()
+        return losses.sum() / len(target) if reduction == "mean" else losses.sum()
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -87,8 +87,7 @@ def mse_loss(x, y, reduction="mean"):
 def cross_entropy(logits, target, reduction="mean"):
     """Cross-entropy of ``(N, C)`` logits and ``N`` class indices, as ``F.cross_entropy``."""
     _check_reduction(reduction)
-    labels = getattr(target, "data", target)
-    labels = np.asarray(labels)
+    labels = target.data if hasattr(target, "grad_fn") else np.asarray(target)
     if logits.data.ndim != 2 or labels.ndim != 1 or labels.dtype.kind not in "iu":
         raise RuntimeError(
             "minigrad's cross_entropy takes (N, C) logits and N integer class indices; got "
@@ -96,7 +95,8 @@ def cross_entropy(logits, target, reduction="mean"):
             "Fix: pass class indices as an int64 tensor (class probabilities are not "
             "supported).")
     n_classes = logits.data.shape[1]
-    if len(labels) and (labels.min() < 0 or labels.max() >= n_classes):
+    # One check for both ends: a negative int64 viewed as uint64 is huge.
+    if len(labels) and labels.view(np.uint64).max() >= n_classes:
         bad = labels[(labels < 0) | (labels >= n_classes)][0]
         raise IndexError(f"Target {bad} is out of bounds. Fix: class indices must lie in "
                          f"[0, {n_classes}).")
