@@ -167,7 +167,8 @@ class Tensor(TensorMethods):
     def numpy(self):
         if self._requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
-                               "Use tensor.detach().numpy() instead.")
+                               "Use tensor.detach().numpy() instead. Fix: detach() "
+                               "first, or read t.data (minigrad's data is the array).")
         return self.data
 
     def tolist(self):

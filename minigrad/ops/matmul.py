@@ -55,10 +55,10 @@ class Matmul(Function):
         a2 = a[None, :] if a.ndim == 1 else a  # (k,) -> (1, k)
         b2 = b[:, None] if b.ndim == 1 else b  # (k,) -> (k, 1)
         g = grad_output
-        if a.ndim == 1:
-            g = np.expand_dims(g, -2)
         if b.ndim == 1:
             g = np.expand_dims(g, -1)
+        if a.ndim == 1:
+            g = np.expand_dims(g, -2)
         grad_a = grad_b = None
         if need_a:
             grad_a = g @ np.swapaxes(b2, -1, -2)
