@@ -107,12 +107,15 @@ def _add_suffixes(text, suffixes, indent):
     parts = [text]
     last_line = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line + len(suffix) + 2 > LINEWIDTH:
+        # Measured as torch's text ("torch." is 3 characters shorter), so lines break
+        # exactly where torch breaks them.
+        length = len(suffix) - 3 * suffix.count("minigrad.")
+        if last_line + length + 2 > LINEWIDTH:
             parts.append(",\n" + " " * indent + suffix)
-            last_line = indent + len(suffix)
+            last_line = indent + length
         else:
             parts.append(", " + suffix)
-            last_line += len(suffix) + 2
+            last_line += length + 2
     parts.append(")")
     return "".join(parts)
 
@@ -124,13 +127,15 @@ def tensor_repr(t, prefix="tensor("):
     suffixes = []
     if values.size == 0:
         body = "[]"
-        if values.shape != (0,):
+        if values.ndim != 1:
             suffixes.append(f"size={tuple(values.shape)}")
+        if values.dtype != np.float32:
+            suffixes.append(f"dtype={t.dtype!r}")
     else:
         summarize = values.size > THRESHOLD
         fmt = _Formatter(_summarized(values) if summarize else values)
         body = _body(values, indent, summarize, fmt)
-    if values.dtype not in (np.float32, np.int64, np.bool_):
+    if values.size and values.dtype not in (np.float32, np.int64, np.bool_):
         suffixes.append(f"dtype={t.dtype!r}")
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
