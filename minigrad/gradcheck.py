@@ -100,6 +100,6 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 f"Jacobian mismatch for output 0 with respect to input {i},\n"
                 f"numerical:{numerical}\nanalytical:{analytical}\n"
                 f"First difference: input {i} element {element}, output element {k}: "
-                f"numerical {numerical[j, k]!r}, analytical {analytical[j, k]!r}. "
+                f"numerical {float(numerical[j, k])!r}, analytical {float(analytical[j, k])!r}. "
                 "Fix: the backward of one of the ops in func is wrong for this input.")
     return True
