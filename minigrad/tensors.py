@@ -8,36 +8,29 @@ holds :math:`\partial L / \partial \text{leaf}` in ``.grad``, a tensor of its ow
 
 This module holds the state and the rules of torch's autograd: only leaves get
 ``.grad`` (a non-leaf too after ``retain_grad()``); an in-place op bumps a version
-counter, so a backward that needs the old value refuses (chapter 12); an in-place op
-on a leaf that requires grad is refused while gradients are recorded. The math
-methods (``+``, ``@``, ``sum``, ``exp``...) come from :mod:`minigrad.ops.methods`.
+counter, so a backward that needs the old value refuses (chapter 12); see
+:mod:`minigrad.inplace`. The math methods (``+``, ``@``, ``sum``, ``exp``...) come from
+:mod:`minigrad.ops.methods`.
 A tensor accepts any other attribute, such as the ``.g`` of seed 001's hand-written
 backward (chapter 07).
 """
 
 import weakref
 
-import numpy as np
-
 from minigrad import engine
 from minigrad.dtypes import Size, from_numpy
-from minigrad.grad_mode import GRAD_ENABLED
-from minigrad.ops import arithmetic
+from minigrad.inplace import InplaceMethods
 from minigrad.ops.methods import TensorMethods
 from minigrad.printing import tensor_repr
 
 __all__ = ["Tensor", "make"]
 
-LEAF_INPLACE = (
-    "a leaf Variable that requires grad is being used in an in-place operation. "
-    "Fix: update parameters inside `with minigrad.no_grad():`, or use an out-of-place "
-    "op (w = w + 1) to build a new tensor.")
 INT_GRAD = (
     "Only Tensors of floating point and complex dtype can require gradients. "
     "Fix: make the tensor float, e.g. minigrad.tensor([1.0, 2.0]) or t.float().")
 
 
-class Tensor(TensorMethods):
+class Tensor(TensorMethods, InplaceMethods):
     """An n-dimensional array with torch's autograd attributes; see the module doc."""
 
     __slots__ = ("data", "grad", "grad_fn", "_requires_grad", "_version_counter",
@@ -112,49 +105,6 @@ class Tensor(TensorMethods):
         out = make(self.data, None)
         out._version_counter = self._version_counter
         return out
-
-    # --- in-place ops ---------------------------------------------------------
-    def _inplace(self, op, other, numpy_op):
-        other_grad = isinstance(other, Tensor) and other._requires_grad
-        if GRAD_ENABLED[0] and (self._requires_grad or other_grad):
-            if self.grad_fn is None and self._requires_grad:
-                raise RuntimeError(LEAF_INPLACE)
-            result = op(self, other)
-            counter = self._version_counter
-            counter[0] += 1
-            node = result.grad_fn
-            node._checks = [(i, c, c[0] if c is counter else v) for i, c, v in node._checks]
-            self.data = result.data.astype(self.data.dtype, copy=False)
-            self.grad_fn = node
-            self._requires_grad = True
-            return self
-        numpy_op(self.data, getattr(other, "data", other), out=self.data)
-        self._version_counter[0] += 1
-        return self
-
-    def add_(self, other, alpha=1):
-        if alpha != 1:
-            other = other * alpha
-        return self._inplace(arithmetic.add, other, np.add)
-
-    def sub_(self, other, alpha=1):
-        if alpha != 1:
-            other = other * alpha
-        return self._inplace(arithmetic.sub, other, np.subtract)
-
-    def mul_(self, other):
-        return self._inplace(arithmetic.mul, other, np.multiply)
-
-    def div_(self, other):
-        return self._inplace(arithmetic.div, other, np.divide)
-
-    def zero_(self):
-        return self._inplace(arithmetic.mul, 0.0, _fill_zero)
-
-    def fill_(self, value):
-        if GRAD_ENABLED[0] and self._requires_grad:
-            return self.zero_().add_(value)
-        return self._inplace(None, value, _fill)
 
     # --- conversions ----------------------------------------------------------
     def item(self):
@@ -235,14 +185,6 @@ class Tensor(TensorMethods):
 
 
 _new = object.__new__
-
-
-def _fill_zero(data, other, out):
-    out.fill(0)
-
-
-def _fill(data, value, out):
-    np.copyto(out, value)
 
 
 def make(data, grad_fn):
