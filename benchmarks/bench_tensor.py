@@ -140,8 +140,8 @@ def time_steps(runner, start, inner):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=30)
-    parser.add_argument("--inner", type=int, default=50)
+    parser.add_argument("--repeats", type=int, default=50)
+    parser.add_argument("--inner", type=int, default=100)
     parser.add_argument("--steps", type=int, default=10_000)
     args = parser.parse_args()
 

@@ -42,6 +42,8 @@ def topological_order(root):
     """Nodes reachable from ``root``, each before all the nodes it feeds into.
 
     Reversed post-order of an iterative depth-first search over ``next_functions``.
+    Leaves' :class:`AccumulateGrad` nodes are left out: nothing comes after them, and
+    the engine hands them their gradients as soon as they are computed.
     """
     order = []
     seen = {root}
@@ -49,7 +51,7 @@ def topological_order(root):
     while stack:
         node, children = stack[-1]
         for child in children:
-            if child is not None and child not in seen:
+            if child is not None and child not in seen and type(child) is not AccumulateGrad:
                 seen.add(child)
                 stack.append((child, iter(child.next_functions)))
                 break
@@ -84,14 +86,14 @@ def backward(tensor, gradient=None, retain_graph=False):
                 f"Mismatch in shape: grad_output[0] has a shape of {Size(grad.shape)!r} and "
                 f"output[0] has a shape of {Size(data.shape)!r}. Fix: the gradient passed to "
                 "backward() must have the shape of the tensor backward() is called on.")
-    root = tensor.grad_fn if tensor.grad_fn is not None else accumulator(tensor)
+    if tensor.grad_fn is None:  # backward() of a leaf: its gradient is the one given
+        accumulator(tensor).accumulate(grad)
+        return
+    root = tensor.grad_fn
     grads = {root: grad}
     for node in topological_order(root):
         grad_output = grads.pop(node, None)
         if grad_output is None:
-            continue
-        if type(node) is AccumulateGrad:
-            node.accumulate(grad_output)
             continue
         if node._retained is not None:
             _retain(node, grad_output)
@@ -105,10 +107,23 @@ def backward(tensor, gradient=None, retain_graph=False):
                 continue
             if grad.shape != parent.out_shape:
                 grad = sum_to_shape(grad, parent.out_shape)
-            elif type(parent) is AccumulateGrad and (grad is grad_output or grad.base is not None):
-                grad = grad.copy()  # a leaf keeps its .grad: give it an array of its own
+            if type(parent) is AccumulateGrad:
+                # A leaf may keep the array as its .grad: it must not be shared.
+                if grad is grad_output or grad.base is not None or _shared(grad, results):
+                    grad = grad.copy()
+                parent.accumulate(grad)
+                continue
             previous = grads.get(parent)
             grads[parent] = grad if previous is None else previous + grad
+
+
+def _shared(grad, results):
+    """Did the node return this very array for more than one input?"""
+    count = 0
+    for r in results:
+        if r is grad:
+            count += 1
+    return count > 1
 
 
 def _retain(node, grad_output):

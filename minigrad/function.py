@@ -117,23 +117,26 @@ class Function:
         if not record:
             return result
         ctx.next_functions = tuple([
-            (a.grad_fn if a.grad_fn is not None else accumulator(a) if a._requires_grad
-             else None) if isinstance(a, Tensor) else None
+            (a.grad_fn if a.grad_fn is not None else
+             (a._accumulator or accumulator(a)) if a._requires_grad else None)
+            if isinstance(a, Tensor) else None
             for a in args])
         ctx.out_shape = out.shape
         if ctx._saved:
-            ctx._checks = _version_checks(ctx._saved, args, result)
+            ctx._checks = _version_checks(ctx._saved, args, result, Tensor)
         return result
 
 
-def _version_checks(saved, args, result):
+def _version_checks(saved, args, result, Tensor):
     """(index, version counter, version now) for each saved array that is a tensor's data."""
     checks = []
-    tensors_ = [result, *[a for a in args if isinstance(a, tensors.Tensor)]]
     for i, array in enumerate(saved):
-        for t in tensors_:
-            if t.data is array:
-                counter = t._version_counter
+        if array is result.data:
+            checks.append((i, result._version_counter, result._version_counter[0]))
+            continue
+        for a in args:
+            if isinstance(a, Tensor) and a.data is array:
+                counter = a._version_counter
                 checks.append((i, counter, counter[0]))
                 break
     return checks
@@ -145,12 +148,22 @@ class AccumulateGrad(Function):
     backward_name = "AccumulateGrad"
 
     def __init__(self, variable):
-        self.variable = variable
-        self.out_shape = variable.data.shape
+        self._variable = weakref.ref(variable)  # the leaf holds its node, not vice versa
+
+    @property
+    def variable(self):
+        return self._variable()
+
+    @property
+    def out_shape(self):
+        variable = self._variable()
+        return variable.data.shape if variable is not None else ()
 
     def accumulate(self, grad):
         """First time: keep ``grad`` (the engine hands over its own copy); then add."""
-        variable = self.variable
+        variable = self._variable()
+        if variable is None:  # the leaf is gone: nobody can read its gradient
+            return
         if grad.dtype != variable.data.dtype:
             grad = grad.astype(variable.data.dtype)
         if variable.grad is None:
@@ -161,12 +174,10 @@ class AccumulateGrad(Function):
 
 
 def accumulator(t):
-    """The one :class:`AccumulateGrad` of leaf ``t`` while a graph uses it."""
-    ref = t._accumulator
-    node = ref() if ref is not None else None
+    """The one :class:`AccumulateGrad` of leaf ``t``, made the first time it is needed."""
+    node = t._accumulator
     if node is None:
-        node = AccumulateGrad(t)
-        t._accumulator = weakref.ref(node)
+        node = t._accumulator = AccumulateGrad(t)
     return node
 
 

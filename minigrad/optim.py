@@ -58,11 +58,12 @@ class SGD(Optimizer):
         for group in self.param_groups:
             lr, momentum = group["lr"], group["momentum"]
             dampening, weight_decay = group["dampening"], group["weight_decay"]
+            maximize = group["maximize"]
             for p in group["params"]:
                 if p.grad is None:
                     continue
                 grad = p.grad.data
-                if group["maximize"]:
+                if maximize:
                     grad = -grad
                 if weight_decay:
                     grad = grad + weight_decay * p.data
