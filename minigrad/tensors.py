@@ -106,6 +106,26 @@ class Tensor(TensorMethods, InplaceMethods):
         out._version_counter = self._version_counter
         return out
 
+    def __deepcopy__(self, memo):
+        """A copy of a leaf (data, requires_grad, grad, other attributes), as torch."""
+        if self.grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment. Fix: deepcopy "
+                               "t.detach() instead.")
+        import copy
+
+        new = make(self.data.copy(), None)
+        new.__class__ = type(self)
+        new._requires_grad = self._requires_grad
+        new.grad = copy.deepcopy(self.grad, memo)
+        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        memo[id(self)] = new
+        return new
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (type(self), self.data, self._requires_grad, self.grad,
+                           self.__dict__))
+
     # --- conversions ----------------------------------------------------------
     def item(self):
         if self.data.size != 1:
@@ -185,6 +205,16 @@ class Tensor(TensorMethods, InplaceMethods):
 
 
 _new = object.__new__
+
+
+def _rebuild(cls, data, requires_grad, grad, attributes):
+    """Unpickle a tensor saved by ``__reduce_ex__`` (a leaf)."""
+    t = make(data, None)
+    t.__class__ = cls
+    t._requires_grad = requires_grad
+    t.grad = grad
+    t.__dict__.update(attributes)
+    return t
 
 
 def make(data, grad_fn):

@@ -61,6 +61,30 @@ def test_custom_module_forward_and_zero_grad():
     assert repr(nn.Parameter(minigrad.tensor([1.0]))).startswith("Parameter containing:\n")
 
 
+def test_state_dict_deepcopy_and_pickle():
+    import copy
+    import pickle
+
+    theirs = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
+    ours = nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 2))
+    ours.load_state_dict(theirs.state_dict())
+    for p, q in zip(ours.parameters(), theirs.parameters(), strict=True):
+        assert_close(p, q)
+    twin = copy.deepcopy(ours)
+    again = pickle.loads(pickle.dumps(ours))
+    x = minigrad.randn(5, 3)
+    for other in (twin, again):
+        assert isinstance(other[0].weight, nn.Parameter) and other[0].weight.requires_grad
+        other(x).sum().backward()
+        assert all(p.grad is None for p in ours.parameters())
+        assert all(p.grad is not None for p in other.parameters())
+        assert_close(other(x), ours(x))
+    with pytest.raises(RuntimeError, match="missing keys"):
+        ours.load_state_dict({})
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(ours(x))
+
+
 def test_mlp_forward_and_gradients_match_torch():
     theirs = torch.nn.Sequential(torch.nn.Linear(6, 8), torch.nn.ReLU(),
                                  torch.nn.Linear(8, 3)).double()

@@ -105,6 +105,27 @@ class Module:
             elif param.grad is not None:
                 param.grad.data.fill(0)
 
+    def state_dict(self):
+        """Parameter name -> tensor (the parameters themselves, as torch)."""
+        return dict(self.named_parameters())
+
+    def load_state_dict(self, state_dict):
+        """Copy values in by name; accepts minigrad's or torch's ``state_dict()``."""
+        own = dict(self.named_parameters())
+        missing = sorted(set(own) - set(state_dict))
+        unexpected = sorted(set(state_dict) - set(own))
+        if missing or unexpected:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}: "
+                               f"missing keys {missing}, unexpected keys {unexpected}.")
+        for name, value in state_dict.items():
+            array = np.array(value.detach().numpy() if hasattr(value, "detach") else value)
+            if array.shape != own[name].data.shape:
+                raise RuntimeError(f"size mismatch for {name}: copying a param with shape "
+                                   f"{list(array.shape)}, the shape in current model is "
+                                   f"{list(own[name].data.shape)}.")
+            own[name].data = array.astype(own[name].data.dtype)
+        return self
+
     def train(self, mode=True):
         for module in self.modules():
             object.__setattr__(module, "training", mode)
