@@ -63,6 +63,19 @@ class InplaceMethods:
     def div_(self, other):
         return self._inplace(arithmetic.div, other, np.divide)
 
+    # ``w -= lr * w.grad`` changes w in place, as in torch (not ``w = w - ...``).
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
     def zero_(self):
         return self._inplace(arithmetic.mul, 0.0, _fill_zero)
 

@@ -52,6 +52,9 @@ ERRORS = [
     ("inplace_mul_on_leaf",
      "w = torch.ones(2, requires_grad=True)\nw.mul_(2)",
      "a leaf Variable that requires grad is being used in an in-place operation."),
+    ("augmented_assignment_on_leaf",
+     "w = torch.ones(2, requires_grad=True)\nw -= 0.1 * w",
+     "a leaf Variable that requires grad is being used in an in-place operation."),
     ("requires_grad_on_int",
      "torch.tensor([1, 2, 3], requires_grad=True)",
      "Only Tensors of floating point and complex dtype can require gradients"),
@@ -128,6 +131,18 @@ def test_inplace_on_leaf_is_fine_under_no_grad():
         x.add_(1.0).mul_(2.0).sub_(1.0)
     assert x.tolist() == [3.0, 3.0, 3.0]
     assert x.is_leaf and x.requires_grad
+
+
+def test_manual_sgd_update_keeps_the_same_leaf_like_torch():
+    for lib in (torch, minigrad):
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        (w * w).sum().backward()
+        before = w
+        with lib.no_grad():
+            w -= 0.5 * w.grad
+            w *= 2
+        assert w is before and w.is_leaf and w.requires_grad
+        assert w.tolist() == [0.0, 0.0]
 
 
 def test_inplace_on_non_leaf_records_the_op_like_torch():
