@@ -8,6 +8,18 @@ Then it checks that minigrad's and torch's losses agree for a few steps from the
 initial weights, and runs ``--steps`` minigrad steps to show that memory does not grow.
 
 Run with ``make bench-tensor`` (or ``python benchmarks/bench_tensor.py``).
+
+Measured on the course machine (2 shared cores, numpy 2.4.6 with OpenBLAS, torch 2.13.0
+CPU), default settings::
+
+    minigrad 147 us/step, torch 220 us/step, numpy 116 us/step
+    minigrad/torch 0.67, minigrad/numpy 1.27, torch/numpy 1.90
+    10000 minigrad steps: resident memory 377.0 MB before and after (+0.0 MB)
+
+minigrad's step is the hand-written numpy step plus about 25 us of Python bookkeeping
+(four graph nodes: two fused linear layers, ReLU, fused cross-entropy). Here torch
+takes about 2x the hand-written numpy, not 3x, so "half of torch" would mean faster
+than the hand-written numpy itself, which the same numpy kernels cannot be.
 """
 
 import argparse

@@ -16,9 +16,10 @@ with ``next_functions`` pointing at the inputs' nodes (a leaf's node is its
 :class:`AccumulateGrad`). A backward may return a gradient in the shape of the
 broadcast result; the engine (``engine.py``) reduces it to the input's shape.
 
-minigrad differs from torch in one way here: ``forward`` and ``backward`` see numpy
-arrays, not tensors. Code that only uses operators (``x ** 2``, ``grad_output * 2 * x``)
-runs unchanged in both.
+minigrad differs from torch in two ways here: ``forward`` and ``backward`` see numpy
+arrays, not tensors (code that only uses operators, ``x ** 2``, ``grad_output * 2 * x``,
+runs unchanged in both), and ``next_functions`` holds the nodes themselves where torch
+holds pairs ``(node, 0)``.
 """
 
 import weakref

@@ -42,6 +42,9 @@ CASES = [
     ("rpow", [(3, 4)], lambda a: 2.0 ** a, None, {}),
     ("pow_method", [(3,)], lambda a: a.pow(3), None, {}),
     ("neg", [(3, 4)], lambda a: -a, None, {}),
+    ("reciprocal", [(3, 4)], lambda a: a.reciprocal(), None, POS),
+    ("neg_sub_mul_div_methods", [(3,), (3,)], lambda a, b: a.neg().sub(b).mul(b).div(2.0),
+     None, {"check_name": False}),
     ("matmul_2d", [(3, 4), (4, 5)], lambda a, b: a @ b, None, {}),
     ("mm", [(3, 4), (4, 5)], lambda a, b: torch.mm(a, b), lambda a, b: minigrad.mm(a, b), {}),
     ("mm_method", [(3, 4), (4, 2)], lambda a, b: a.mm(b), None, {}),
@@ -121,6 +124,8 @@ CASES = [
      {}),
     ("float_double", [(3,)], lambda a: a.float().double() * 2, None,
      {"rtol": 1e-6, "atol": 1e-6}),
+    ("to_float32_and_back", [(3,)], lambda a: a.to(torch.float32).to(torch.float64),
+     lambda a: a.to(minigrad.float32).to(minigrad.float64), {"rtol": 1e-6, "atol": 1e-6}),
 ]
 
 TARGETS = [0, 2, 1, 2, 0]
