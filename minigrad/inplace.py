@@ -30,6 +30,10 @@ class InplaceMethods:
     __slots__ = ()
 
     def _inplace(self, op, other, numpy_op):
+        other_data = getattr(other, "data", other)
+        shape = np.shape(other_data)
+        if shape and shape != self.data.shape:
+            _check_shape(self.data, other_data)
         other_grad = hasattr(other, "grad_fn") and other._requires_grad
         if GRAD_ENABLED[0] and (self._requires_grad or other_grad):
             if self.grad_fn is None and self._requires_grad:
@@ -43,7 +47,7 @@ class InplaceMethods:
             self.grad_fn = node
             self._requires_grad = True
             return self
-        numpy_op(self.data, getattr(other, "data", other), out=self.data)
+        numpy_op(self.data, other_data, out=self.data)
         self._version_counter[0] += 1
         return self
 
@@ -83,6 +87,19 @@ class InplaceMethods:
         if GRAD_ENABLED[0] and self._requires_grad:
             return self.zero_().add_(value)
         return self._inplace(None, value, _fill)
+
+
+def _check_shape(data, other):
+    """torch's errors for an in-place op whose other operand does not fit."""
+    error = arithmetic.broadcast_error(data, other)
+    if error is not None:
+        raise error
+    target = np.broadcast_shapes(data.shape, np.shape(other))
+    if target != data.shape:
+        raise RuntimeError(
+            f"output with shape {list(data.shape)} doesn't match the broadcast shape "
+            f"{list(target)}. Fix: an in-place op cannot change the tensor's shape; use the "
+            "out-of-place op (x = x + y).")
 
 
 def _fill_zero(data, other, out):

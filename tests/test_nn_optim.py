@@ -127,6 +127,12 @@ def test_sgd_training_matches_torch(options):
         assert_close(p, q, rtol=1e-10, what="parameter after 5 steps")
 
 
+def test_mse_loss_warns_on_broadcasting_like_torch():
+    for lib in (torch, minigrad):
+        with pytest.warns(UserWarning, match="Using a target size"):
+            lib.nn.functional.mse_loss(lib.ones(3, 1), lib.ones(3))
+
+
 def test_sgd_zero_grad_sets_none_by_default_and_zeros_otherwise():
     w = minigrad.tensor([1.0, 2.0], requires_grad=True)
     opt = minigrad.optim.SGD([w], lr=0.1)

@@ -79,6 +79,29 @@ ERRORS = [
      "torch.ones(2, 3) * torch.ones(2, 4)",
      "The size of tensor a (3) must match the size of tensor b (4) at non-singleton "
      "dimension 1"),
+    ("broadcast_mse_loss",
+     "torch.nn.functional.mse_loss(torch.ones(3), torch.ones(4))",
+     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton "
+     "dimension 0"),
+    ("broadcast_inplace",
+     "torch.ones(3).add_(torch.ones(4))",
+     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton "
+     "dimension 0"),
+    ("inplace_cannot_grow",
+     "torch.ones(3).add_(torch.ones(2, 3))",
+     "output with shape [3] doesn't match the broadcast shape [2, 3]"),
+    ("sum_dim_out_of_range", "torch.ones(2, 3).sum(5)",
+     "Dimension out of range (expected to be in range of [-2, 1], but got 5)"),
+    ("max_dim_out_of_range", "torch.ones(2, 3).max(dim=-3)",
+     "Dimension out of range (expected to be in range of [-2, 1], but got -3)"),
+    ("transpose_dim_out_of_range", "torch.ones(2, 3).transpose(0, 2)",
+     "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+    ("unsqueeze_dim_out_of_range", "torch.ones(2, 3).unsqueeze(3)",
+     "Dimension out of range (expected to be in range of [-3, 2], but got 3)"),
+    ("squeeze_dim_out_of_range", "torch.ones(2, 1).squeeze(2)",
+     "Dimension out of range (expected to be in range of [-2, 1], but got 2)"),
+    ("mean_of_integers", "torch.tensor([1, 2]).mean()",
+     "mean(): could not infer output dtype. Input dtype must be either a floating point"),
     ("numpy_of_requires_grad",
      "torch.ones(3, requires_grad=True).numpy()",
      "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."),
@@ -105,6 +128,7 @@ def _raise(module, snippet):
     return None
 
 
+@pytest.mark.filterwarnings("ignore:Using a target size")
 @pytest.mark.parametrize("snippet, phrase", [e[1:] for e in ERRORS], ids=[e[0] for e in ERRORS])
 def test_error_matches_torch(snippet, phrase):
     theirs = _raise(torch, snippet)
@@ -163,6 +187,12 @@ def test_version_counter_counts_inplace_ops():
     x.mul_(2)
     assert x._version == 2
     assert x.detach()._version == 2
+
+
+def test_matmul_by_a_number_is_a_type_error_like_torch():
+    for lib in (torch, minigrad):
+        with pytest.raises(TypeError):
+            lib.ones(2, 3) @ 3
 
 
 def test_engine_never_fails_inside_numpy_on_bad_shapes():

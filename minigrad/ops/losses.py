@@ -14,9 +14,14 @@ divided by :math:`N` for the mean. torch builds two nodes here (``LogSoftmaxBack
 then ``NllLossBackward0``); minigrad fuses them into one, named ``NllLossBackward0``.
 """
 
+import warnings
+
 import numpy as np
 
+from minigrad.dtypes import Size
+
 from minigrad.function import Function
+from minigrad.ops.arithmetic import broadcast_error
 
 __all__ = ["mse_loss", "cross_entropy"]
 
@@ -81,7 +86,19 @@ def _check_reduction(reduction):
 def mse_loss(x, y, reduction="mean"):
     """Mean (or sum, or elementwise) squared difference, as ``F.mse_loss``."""
     _check_reduction(reduction)
-    return MseLoss.apply(x, y, reduction)
+    if x.data.shape != np.shape(getattr(y, "data", y)):
+        warnings.warn(
+            f"Using a target size ({Size(np.shape(getattr(y, 'data', y)))!r}) that is "
+            f"different to the input size ({Size(x.data.shape)!r}). This will likely lead to "
+            "incorrect results due to broadcasting. Please ensure they have the same size.",
+            UserWarning, stacklevel=2)
+    try:
+        return MseLoss.apply(x, y, reduction)
+    except ValueError:
+        error = broadcast_error(getattr(x, "data", x), getattr(y, "data", y))
+        if error is None:
+            raise
+        raise error from None
 
 
 def cross_entropy(logits, target, reduction="mean"):

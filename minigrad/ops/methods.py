@@ -79,9 +79,13 @@ class TensorMethods:
         return arithmetic.neg(self)
 
     def __matmul__(self, other):
+        if isinstance(other, int | float):
+            return NotImplemented  # TypeError, as torch: use * for a number
         return matmul.matmul(self, _operand(other))
 
     def __rmatmul__(self, other):
+        if isinstance(other, int | float):
+            return NotImplemented
         return matmul.matmul(_operand(other), self)
 
     def matmul(self, other):

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from minigrad.function import Function
+from minigrad.ops.shape import dim_index
 
 __all__ = ["sum_", "mean", "max_"]
 
@@ -24,7 +25,10 @@ def _axes(dim, ndim):
     if dim is None:
         return tuple(range(ndim))
     dims = dim if isinstance(dim, tuple | list) else (dim,)
-    return tuple(sorted(d % ndim if ndim else 0 for d in dims))
+    if not ndim:  # a 0-d tensor accepts dim 0 or -1 and stays as it is
+        dim_index(dims[0], ndim)
+        return None
+    return tuple(sorted(dim_index(d, ndim) for d in dims))
 
 
 def _expand(grad_output, axes, keepdim, shape):
@@ -137,7 +141,7 @@ def max_(a, dim=None, keepdim=False):
         return Max.apply(a)
     from minigrad.tensors import make
 
-    dim = dim % max(a.data.ndim, 1)
+    dim = dim_index(dim, a.data.ndim)
     indices = np.argmax(a.data, axis=dim)
     values = MaxDim.apply(a, dim, keepdim, indices)
     return return_types.max(values, make(indices if not keepdim else

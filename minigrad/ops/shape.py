@@ -11,8 +11,8 @@ import numpy as np
 
 from minigrad.function import Function
 
-__all__ = ["reshape", "transpose", "t", "permute_all", "unsqueeze", "squeeze", "to_dtype",
-           "clone"]
+__all__ = ["dim_index", "reshape", "transpose", "t", "permute_all", "unsqueeze", "squeeze",
+           "to_dtype", "clone"]
 
 
 class View(Function):
@@ -116,6 +116,15 @@ class Clone(Function):
         return grad_output
 
 
+def dim_index(dim, ndim):
+    """``dim`` as a non-negative axis of a tensor with ``ndim`` dimensions, as torch checks."""
+    low, high = -max(ndim, 1), max(ndim, 1) - 1
+    if not low <= dim <= high:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "
+                         f"but got {dim}). Fix: dim counts from 0, or from -1 for the last.")
+    return dim % max(ndim, 1)
+
+
 def _dims(args):
     """``f(2, 3)`` or ``f((2, 3))``: the sizes as one tuple."""
     return tuple(args[0]) if len(args) == 1 and isinstance(args[0], tuple | list) else args
@@ -132,7 +141,8 @@ def reshape(a, *shape):
 
 
 def transpose(a, dim0, dim1):
-    return Transpose.apply(a, dim0, dim1)
+    ndim = a.data.ndim
+    return Transpose.apply(a, dim_index(dim0, ndim), dim_index(dim1, ndim))
 
 
 def t(a):
@@ -147,15 +157,15 @@ def permute_all(a):
 
 
 def unsqueeze(a, dim):
-    return Unsqueeze.apply(a, dim)
+    return Unsqueeze.apply(a, dim_index(dim, a.data.ndim + 1))
 
 
 def squeeze(a, dim=None):
     if dim is None:
         return Squeeze.apply(a, None)
     dims = dim if isinstance(dim, tuple | list) else (dim,)
-    ndim = max(a.data.ndim, 1)
-    axes = tuple(d % ndim for d in dims if a.data.ndim and a.data.shape[d] == 1)
+    axes = tuple(dim_index(d, a.data.ndim) for d in dims)
+    axes = tuple(d for d in axes if a.data.ndim and a.data.shape[d] == 1)
     return SqueezeDim.apply(a, axes)
 
 
