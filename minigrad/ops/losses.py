@@ -19,7 +19,6 @@ import warnings
 import numpy as np
 
 from minigrad.dtypes import Size
-
 from minigrad.function import Function
 from minigrad.ops.arithmetic import broadcast_error
 
