@@ -25,6 +25,8 @@ def test_linear_shapes_init_and_registration():
     assert abs(w.std() - bound / np.sqrt(3)) < 0.05 * bound  # std of U(-b, b)
     assert [n for n, _ in layer.named_parameters()] == ["weight", "bias"]
     assert nn.Linear(3, 2, bias=False).bias is None
+    assert nn.Linear(3, 2, dtype=minigrad.float64).weight.dtype == minigrad.float64
+    assert nn.Parameter(minigrad.tensor([1.0], dtype=minigrad.float64)).dtype == minigrad.float64
     assert repr(layer) == "Linear(in_features=400, out_features=30, bias=True)"
 
 

@@ -174,6 +174,8 @@ def test_comparisons_and_argmax_match_torch():
                lambda x: x < 1, lambda x: x >= 3):
         assert op(minigrad.tensor(a)).tolist() == op(torch.tensor(a)).tolist()
     assert minigrad.tensor(a).argmax(1).tolist() == torch.tensor(a).argmax(1).tolist()
+    for lib in (torch, minigrad):
+        assert bool((lib.tensor(a) > -5).all()) and not bool((lib.tensor(a) > 5).any())
 
 
 shape_pairs = hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3,

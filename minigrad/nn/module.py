@@ -29,8 +29,8 @@ class Parameter(Tensor):
     __slots__ = ()
 
     def __init__(self, data=None, requires_grad=True):
-        super().__init__(np.zeros(0, np.float32) if data is None else as_array(data),
-                         requires_grad=requires_grad)
+        array = np.zeros(0, np.float32) if data is None else as_array(data)
+        super().__init__(array, requires_grad=requires_grad, dtype=array.dtype)
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()

@@ -191,6 +191,16 @@ class TensorMethods:
     def __getitem__(self, key):
         return indexing.index(self, key)
 
+    def all(self):
+        from minigrad.tensors import make
+
+        return make(np.asarray(self.data.all()), None)
+
+    def any(self):
+        from minigrad.tensors import make
+
+        return make(np.asarray(self.data.any()), None)
+
     def argmax(self, dim=None, keepdim=False):
         from minigrad.tensors import make
 
