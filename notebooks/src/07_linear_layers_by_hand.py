@@ -207,7 +207,8 @@ def lin_grad(inp, out, w, b):
 # %% [markdown]
 # Some data and parameters: a batch of 8 examples with 3 features, a hidden layer of 4
 # units, one output. The forward pass keeps every intermediate, since the backward
-# functions need them.
+# functions need them. Torch runs the same forward on the same numbers, with
+# `requires_grad=True` so that its autograd can check our backward below.
 
 # %%
 rng = np.random.default_rng(1)
@@ -220,11 +221,17 @@ l1 = lin(x, w1_, b1_)
 l2 = relu(l1)
 out = lin(l2, w2_, b2_)
 loss = mse(out, y)
+
+t = {k: torch.tensor(v, requires_grad=True) for k, v in data.items()}
+t_out = torch.relu(t["x"] @ t["w1"] + t["b1"]) @ t["w2"] + t["b2"]
+t_loss = torch.nn.functional.mse_loss(t_out.squeeze(-1), t["y"])
 print(f"loss = {loss.item():.6f}")
+check_all({"out": (out, t_out), "loss": (loss, t_loss)})
 
 # %% [markdown]
 # The backward pass is the forward pass read backwards, each function handing the
-# next its `.g`:
+# next its `.g`. Torch's autograd does the same on its side with one `backward()`, and
+# every gradient we wrote by hand is checked against it.
 
 # %%
 mse_grad(out, y)
@@ -232,15 +239,8 @@ lin_grad(l2, out, w2_, b2_)
 relu_grad(l1, l2)
 lin_grad(x, l1, w1_, b1_)
 
-# %% [markdown]
-# Now torch's autograd on the same numbers: every gradient we wrote by hand, checked.
-
-# %%
-t = {k: torch.tensor(v, requires_grad=True) for k, v in data.items()}
-t_out = torch.relu(t["x"] @ t["w1"] + t["b1"]) @ t["w2"] + t["b2"]
-t_loss = torch.nn.functional.mse_loss(t_out.squeeze(-1), t["y"])
 t_loss.backward()
-check_all({"loss": (loss, t_loss), "w1.g": (w1_.g, t["w1"].grad), "b1.g": (b1_.g, t["b1"].grad),
+check_all({"w1.g": (w1_.g, t["w1"].grad), "b1.g": (b1_.g, t["b1"].grad),
            "w2.g": (w2_.g, t["w2"].grad), "b2.g": (b2_.g, t["b2"].grad),
            "x.g": (x.g, t["x"].grad)})
 
@@ -284,10 +284,15 @@ check_all({"weight.grad (mean)": (mean_w, tmean_w), "weight.grad (sum)": (sum_w,
 # it unless the input requires a gradient, and the first layer's input does not:
 
 # %%
+torch.manual_seed(0)
+layer_t = torch.nn.Linear(3, 2, dtype=torch.float64)
 layer = minigrad.nn.Linear(3, 2, dtype=minigrad.float64)
-batch = minigrad.tensor(data["x"])
+layer.load_state_dict(layer_t.state_dict())
+batch, batch_t = minigrad.tensor(data["x"]), torch.tensor(data["x"])
 layer(batch).sum().backward()
-print(batch.grad, layer.weight.grad is not None)
+layer_t(batch_t).sum().backward()
+print("input's grad:", batch.grad, batch_t.grad)
+check("weight.grad", layer.weight.grad, layer_t.weight.grad)
 
 # %% [markdown]
 # The reverse case exists: in neural style transfer the network is fixed and the
