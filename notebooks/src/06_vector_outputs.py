@@ -286,7 +286,7 @@ plt.show()
 # %% [markdown]
 # ## 6. What the Jacobian costs
 #
-# Each backward pass costs about as much as the forward pass. A scalar loss needs
+# Each backward pass costs a small multiple of the forward pass. A scalar loss needs
 # *one*, whatever the number of parameters: that is why reverse mode is the right tool
 # for training, where millions of inputs (parameters) feed one output (the loss). A
 # full Jacobian needs one per *output*. For $y = \tanh(x)$ with $n$ entries, the
