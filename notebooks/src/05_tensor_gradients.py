@@ -1,0 +1,393 @@
+# %% [markdown]
+# # 05 Tensor gradients
+#
+# A network does not have one parameter but millions, stored in tensors: a weight
+# matrix, a bias vector. Chapters 01-04 computed derivatives one number at a time with
+# `Value`; this chapter moves to `minigrad.Tensor`, which holds a whole array and
+# records the operations on it as torch does. The central fact is simple: the gradient
+# of a scalar loss with respect to a tensor is a tensor *of the same shape*, one
+# partial derivative per entry. Then comes broadcasting, where a small tensor is
+# silently stretched to meet a big one, and its reverse in the backward pass: the
+# gradient is summed back over the stretched dimensions. Every result is checked
+# against PyTorch in the cell that computes it.
+#
+# **Learning goals.** After this chapter you can
+#
+# 1. make minigrad tensors that require gradients and read their `.grad`;
+# 2. explain why `W.grad` has the shape of `W`, and what each of its entries means;
+# 3. derive the gradient of a simple tensor expression such as `(W ** 2).sum()` by hand;
+# 4. say which dimensions broadcasting stretches, and why the backward pass sums the
+#    gradient over exactly those dimensions;
+# 5. find the one place in minigrad that undoes broadcasting.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+import minigrad
+from minigrad import check, check_all, show_source
+
+# %% [markdown]
+# ## 1. A tensor that records what is done to it
+#
+# `minigrad.tensor` mirrors `torch.tensor`: it copies the numbers into a new leaf
+# tensor, `float32` for Python floats unless a `dtype` says otherwise. With
+# `requires_grad=True`, every operation on it records a node (`grad_fn`), exactly as
+# in torch. We make the same tensor in both libraries and compare a small computation.
+
+# %%
+values = [[1.0, -2.0, 0.5], [3.0, 0.0, -1.5]]
+a = minigrad.tensor(values, dtype=minigrad.float64, requires_grad=True)
+at = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+b = a * 3 + a ** 2
+bt = at * 3 + at ** 2
+print(a.is_leaf, b.is_leaf, b.grad_fn)
+check("a * 3 + a ** 2", b, bt)
+
+# %% [markdown]
+# The numbers live in a numpy array, `a.data`; the shape is a `minigrad.Size`, which
+# prints like `torch.Size`. Nothing has been differentiated yet, so `a.grad` is still
+# `None`, as in torch.
+
+# %%
+print(a.shape, at.shape)
+print(a.grad, at.grad)
+
+# %% [markdown]
+# ## 2. The gradient has the tensor's shape
+#
+# The seed example from the PyTorch tutorial: a random $3 \times 4$ matrix $W$ and the
+# loss $L = \sum_{i,j} W_{ij}^2$. First in torch, exactly as the tutorial writes it:
+
+# %%
+torch.manual_seed(0)
+W = torch.randn(3, 4, requires_grad=True)
+L = (W ** 2).sum()
+L.backward()
+print(W.shape)  # torch.Size([3, 4])
+print(W.grad.shape)  # torch.Size([3, 4])
+
+# %% [markdown]
+# Now the same snippet with `torch` replaced by `minigrad`. The random numbers differ
+# (minigrad has its own generator), but the shapes are the same.
+
+# %%
+minigrad.manual_seed(0)
+W = minigrad.randn(3, 4, requires_grad=True)
+L = (W ** 2).sum()
+L.backward()
+print(W.shape)  # minigrad.Size([3, 4])
+print(W.grad.shape)  # minigrad.Size([3, 4])
+
+# %% [markdown]
+# Why that shape? $L$ is one number that depends on twelve numbers $W_{ij}$. Its
+# gradient collects the twelve partial derivatives
+# $\frac{\partial L}{\partial W_{ij}}$, and the natural place to put the one for
+# $W_{ij}$ is at position $(i, j)$. Only one term of the sum contains $W_{ij}$, so
+#
+# $$\frac{\partial L}{\partial W_{ij}} = \frac{\partial}{\partial W_{ij}} W_{ij}^2
+# = 2 W_{ij}, \qquad \text{i.e.} \quad \nabla_W L = 2W.$$
+#
+# To compare with torch on the same numbers, we copy minigrad's $W$ into a torch
+# tensor and run torch's backward on it.
+
+# %%
+Wt = torch.tensor(W.data, requires_grad=True)
+(Wt ** 2).sum().backward()
+check_all({"W.grad": (W.grad, Wt.grad), "W.grad == 2 * W": (W.grad, 2 * Wt.detach())})
+
+# %% [markdown]
+# Look at the two side by side: every entry of the gradient is twice the entry of $W$,
+# same sign, same place. Where $W$ is far from zero, $L$ is most sensitive to it.
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(8, 2.6))
+for ax, (title, data) in zip(axes, [("W", W.data), ("W.grad", W.grad.data)], strict=True):
+    image = ax.imshow(data, cmap="RdBu_r", vmin=-4, vmax=4)
+    ax.set_title(title)
+    ax.set_xticks(range(4))
+    ax.set_yticks(range(3))
+    for (i, j), v in np.ndenumerate(data):
+        ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=8)
+fig.colorbar(image, ax=axes)
+plt.show()
+
+# %% [markdown]
+# ## 3. Each entry is a partial derivative
+#
+# The gradient is not a new kind of object: entry $(i, j)$ answers "if I nudge
+# $W_{ij}$ alone by $h$, how much does $L$ move, per unit of $h$?" We can ask that
+# question twelve times with numpy, once per entry, and rebuild the whole gradient
+# from central differences. We use float64 so the differences are accurate.
+
+# %%
+def loss_np(w):
+    return (w ** 2).sum()
+
+
+def numeric_gradient(f, w, h=1e-6):
+    """Central differences, one entry at a time; the result has w's shape."""
+    grad = np.zeros_like(w)
+    for index in np.ndindex(w.shape):
+        step = np.zeros_like(w)
+        step[index] = h
+        grad[index] = (f(w + step) - f(w - step)) / (2 * h)
+    return grad
+
+
+W64 = W.data.astype(np.float64)
+W64t = torch.tensor(W64, requires_grad=True)
+(W64t ** 2).sum().backward()
+check("numeric gradient of (W**2).sum()", numeric_gradient(loss_np, W64), W64t.grad, atol=1e-6)
+
+# %% [markdown]
+# Backward gets all twelve entries in one pass; the numeric gradient needed
+# $2 \times 12$ evaluations of the loss. For a matrix with a million entries the
+# difference is the whole point of backpropagation.
+#
+# A less symmetric loss makes the same point: for $L = \sum_{ij} C_{ij} W_{ij}^3$ with a
+# fixed matrix $C$, the entry $(i, j)$ of the gradient is $3 C_{ij} W_{ij}^2$, again one
+# number per entry of $W$, in its place.
+
+# %%
+C = np.arange(12.0).reshape(3, 4) / 10
+V = minigrad.tensor(W64, requires_grad=True)
+(minigrad.tensor(C) * V ** 3).sum().backward()
+Vt = torch.tensor(W64, requires_grad=True)
+(torch.tensor(C) * Vt ** 3).sum().backward()
+check_all({"V.grad": (V.grad, Vt.grad), "3 C V**2": (V.grad, 3 * C * W64 ** 2)})
+
+# %% [markdown]
+# ## 4. Broadcasting, and its reverse
+#
+# Adding a bias vector $b$ of shape `(4,)` to a batch $X$ of shape `(3, 4)` works
+# because of *broadcasting*: $b$ is used as if it were copied into each of the three
+# rows. The forward result has the big shape:
+
+# %%
+X = np.arange(12.0).reshape(3, 4)
+bias = minigrad.tensor([0.1, 0.2, 0.3, 0.4], dtype=minigrad.float64, requires_grad=True)
+biast = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64, requires_grad=True)
+Z = minigrad.tensor(X) + bias
+Zt = torch.tensor(X) + biast
+print(bias.shape, "->", Z.shape)
+check("X + bias", Z, Zt)
+
+# %% [markdown]
+# Now the backward pass. Let the loss weight each entry of $Z$ differently,
+# $L = \sum_{ij} G_{ij} Z_{ij}$, so that $\frac{\partial L}{\partial Z} = G$. Each
+# $b_j$ appears in *every* row of $Z$ (three copies), and each copy passes back its
+# own gradient $G_{ij}$. A value used several times gets the sum of its gradients
+# (chapter 04's fan-out), so
+#
+# $$\frac{\partial L}{\partial b_j} = \sum_i G_{ij},$$
+#
+# the upstream gradient summed over the dimension that broadcasting stretched, and
+# back in the shape `(4,)` of $b$.
+
+# %%
+G = np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 0.5, 0.5, 0.5], [-1.0, 0.0, 1.0, 2.0]])
+(Z * minigrad.tensor(G)).sum().backward()
+(Zt * torch.tensor(G)).sum().backward()
+print(bias.grad.shape)
+check_all({"bias.grad": (bias.grad, biast.grad), "G.sum(0)": (bias.grad, G.sum(0))})
+
+# %% [markdown]
+# In a picture: the $3 \times 4$ upstream gradient on the left, collapsed column by
+# column onto the four entries of the bias on the right.
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(8, 2.4), gridspec_kw={"width_ratios": [1, 1]})
+for ax, (title, data) in zip(axes, [("upstream gradient G (3, 4)", G),
+                                    ("bias.grad (4,) = G.sum(0)", G.sum(0, keepdims=True))],
+                             strict=True):
+    ax.imshow(data, cmap="RdBu_r", vmin=-6, vmax=6)
+    ax.set_title(title)
+    ax.set_xticks(range(4))
+    ax.set_yticks(range(data.shape[0]))
+    for (i, j), v in np.ndenumerate(data):
+        ax.text(j, i, f"{v:g}", ha="center", va="center")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# The same rule holds for any broadcast. A column $c$ of shape `(3, 1)` is stretched
+# along the second dimension, so its gradient is summed along it (`keepdims`, to keep
+# the shape `(3, 1)`). A tensor of shape `(3, 1)` meeting one of shape `(2, 3, 4)`
+# gains a leading dimension *and* is stretched along the last: both are summed.
+
+# %%
+c = minigrad.tensor([[1.0], [2.0], [3.0]], dtype=minigrad.float64, requires_grad=True)
+ct = torch.tensor([[1.0], [2.0], [3.0]], dtype=torch.float64, requires_grad=True)
+(minigrad.tensor(X) * c * minigrad.tensor(G)).sum().backward()
+(torch.tensor(X) * ct * torch.tensor(G)).sum().backward()
+print(c.grad.shape)
+check_all({"c.grad": (c.grad, ct.grad),
+           "(X * G).sum(1, keepdims)": (c.grad, (X * G).sum(1, keepdims=True))})
+
+# %%
+rng = np.random.default_rng(0)
+G3 = rng.integers(-5, 6, size=(2, 3, 4)).astype(np.float64)  # whole numbers: exact sums
+c = minigrad.tensor([[1.0], [2.0], [3.0]], dtype=minigrad.float64, requires_grad=True)
+ct = torch.tensor([[1.0], [2.0], [3.0]], dtype=torch.float64, requires_grad=True)
+(c * minigrad.tensor(G3)).sum().backward()
+(ct * torch.tensor(G3)).sum().backward()
+check_all({"c.grad": (c.grad, ct.grad), "G3.sum((0, 2))": (c.grad, G3.sum((0, 2))[:, None])})
+
+# %% [markdown]
+# ## 5. The one place that undoes broadcasting
+#
+# No op in minigrad reduces its gradient itself: `+`, `*` and the others return a
+# gradient in the shape of their (broadcast) result, and the engine, just before it
+# hands a gradient to an input, sums it down to that input's shape. That is one
+# function, `sum_to_shape`:
+
+# %%
+show_source(minigrad.engine.sum_to_shape)
+
+# %% [markdown]
+# It sums over the leading dimensions the input did not have, and over every dimension
+# where the input had size 1 but the gradient does not. Torch has the same operation
+# as a tensor method, `sum_to_size`; we compare the two on the shapes above.
+
+# %%
+sum_to_shape = minigrad.engine.sum_to_shape
+check_all({
+    f"{shape}": (sum_to_shape(G3, shape), torch.tensor(G3).sum_to_size(shape))
+    for shape in [(2, 3, 4), (3, 4), (4,), (3, 1), (1, 4), (2, 1, 1), ()]
+})
+
+# %% [markdown]
+# Because it lives in one place, every op gets it right, including the ones you write
+# yourself with `minigrad.autograd.Function` (chapter 11).
+#
+# ## Exercises
+#
+# Each exercise has a cell for your code and a locked cell that checks it against
+# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+#
+# ### Exercise 5.1: a tensor gradient by hand
+#
+# For two matrices $P$ and $Q$ of the same shape, let
+#
+# $$L = \sum_{ij} P_{ij} Q_{ij} + \frac{1}{N} \sum_{ij} P_{ij}^2,$$
+#
+# where $N$ is the number of entries (the second term is `(P ** 2).mean()`). Write
+# `grad_P(P, Q)` that returns $\frac{\partial L}{\partial P}$ as a numpy array of
+# $P$'s shape, *without* calling `backward()`: work it out on paper, one entry at a
+# time, as in section 2. `P` and `Q` are numpy arrays.
+#
+# <details><summary>Hint</summary>
+#
+# $P_{ij}$ appears in one term of each sum. The derivative of $P_{ij} Q_{ij}$ is
+# $Q_{ij}$; the derivative of $\frac{1}{N} P_{ij}^2$ is $\frac{2}{N} P_{ij}$. `P.size`
+# is $N$.
+# </details>
+
+# %% solution=ex05-grad-by-hand
+def grad_P(P, Q):
+    """dL/dP for L = (P * Q).sum() + (P ** 2).mean(), without backward()."""
+    ### BEGIN SOLUTION
+    return Q + 2 * P / P.size
+    ### END SOLUTION
+
+# %% test=ex05-grad-by-hand-test points=2
+# Exercise 5.1 checks: against torch's autograd on random matrices.
+def torch_grad_P(P, Q):
+    Pt = torch.tensor(P, requires_grad=True)
+    ((Pt * torch.tensor(Q)).sum() + (Pt ** 2).mean()).backward()
+    return Pt.grad
+
+
+rng_ex = np.random.default_rng(51)
+P1, Q1 = rng_ex.standard_normal((3, 5)), rng_ex.standard_normal((3, 5))
+check("grad_P (3, 5)", grad_P(P1, Q1), torch_grad_P(P1, Q1))
+### BEGIN HIDDEN TESTS
+P2, Q2 = rng_ex.standard_normal((2, 2, 4)), rng_ex.standard_normal((2, 2, 4))
+check("grad_P (2, 2, 4)", grad_P(P2, Q2), torch_grad_P(P2, Q2))
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 5.2: undo broadcasting yourself
+#
+# Write `unbroadcast(grad, shape)`: given the gradient `grad` (a numpy array) of a
+# broadcast result, return the gradient of the input of shape `shape` that was
+# broadcast to it. Do not call `minigrad.engine.sum_to_shape`: write it yourself.
+# The test compares it with torch's `sum_to_size`.
+#
+# <details><summary>Hint</summary>
+#
+# Two steps. First sum over the `grad.ndim - len(shape)` leading dimensions that the
+# input did not have. Then, for every remaining dimension where `shape` has a 1 and
+# `grad` does not, sum with `keepdims=True`. A final `reshape(shape)` handles `()`.
+# </details>
+
+# %% solution=ex05-unbroadcast
+def unbroadcast(grad, shape):
+    """Sum grad over the dimensions that broadcasting added or stretched."""
+    ### BEGIN SOLUTION
+    grad = grad.sum(axis=tuple(range(grad.ndim - len(shape))))
+    for axis, size in enumerate(shape):
+        if size == 1 and grad.shape[axis] != 1:
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad.reshape(shape)
+    ### END SOLUTION
+
+# %% test=ex05-unbroadcast-test points=2
+# Exercise 5.2 checks: against torch's sum_to_size.
+G_ex = np.random.default_rng(52).standard_normal((2, 3, 4))
+check_all({f"unbroadcast to {s}": (unbroadcast(G_ex, s), torch.tensor(G_ex).sum_to_size(s))
+           for s in [(3, 4), (3, 1), (1, 4)]})
+### BEGIN HIDDEN TESTS
+hidden = {}
+for target_shape in [(2, 3, 4), (2, 1, 4), (4,), (1,), ()]:
+    hidden[f"to {target_shape}"] = (unbroadcast(G_ex, target_shape),
+                                    torch.tensor(G_ex).sum_to_size(target_shape))
+check_all(hidden)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 5.3: a scale per row
+#
+# A matrix `M` of shape `(3, 4)` is scaled row by row by a column of factors. Make
+# `row_scale`, a minigrad tensor of shape `(3, 1)` holding `[[0.5], [-1.0], [2.0]]` in
+# float64 that requires gradients, compute `loss_rows = ((M * row_scale) ** 2).sum()`
+# with minigrad (the `M` given below), and call `backward()`, so that
+# `row_scale.grad` holds the gradient. Before you run it: which shape will
+# `row_scale.grad` have, and which dimension of the upstream gradient was summed?
+
+# %%
+M = minigrad.tensor(np.arange(1.0, 13.0).reshape(3, 4))
+
+# %% solution=ex05-row-scale
+### BEGIN SOLUTION
+row_scale = minigrad.tensor([[0.5], [-1.0], [2.0]], dtype=minigrad.float64, requires_grad=True)
+loss_rows = ((M * row_scale) ** 2).sum()
+loss_rows.backward()
+### END SOLUTION
+
+# %% test=ex05-row-scale-test points=1
+# Exercise 5.3 checks: the same computation in torch.
+row_scale_t = torch.tensor([[0.5], [-1.0], [2.0]], dtype=torch.float64, requires_grad=True)
+((torch.tensor(M.data) * row_scale_t) ** 2).sum().backward()
+assert tuple(row_scale.grad.shape) == (3, 1), "the gradient has the shape of row_scale"
+check_all({"loss_rows": (loss_rows, ((torch.tensor(M.data) * row_scale_t) ** 2).sum()),
+           "row_scale.grad": (row_scale.grad, row_scale_t.grad)})
+
+# %% [markdown]
+# ## Summary
+#
+# - `minigrad.Tensor` mirrors `torch.Tensor`: `requires_grad`, `grad_fn`, `is_leaf`,
+#   `.grad`, `.shape` (a `minigrad.Size`).
+# - The gradient of a scalar loss with respect to a tensor has the tensor's shape; its
+#   entry $(i, j)$ is $\partial L / \partial W_{ij}$. For $L = \sum W^2$ it is $2W$.
+# - Broadcasting uses a small tensor several times; in the backward pass those uses'
+#   gradients add up, so the gradient is summed over the broadcast dimensions and
+#   comes back in the input's shape. A bias's gradient is the upstream gradient summed
+#   over the batch.
+# - In minigrad this happens in exactly one place, `engine.sum_to_shape` (torch's
+#   `sum_to_size`).
+#
+# Next: [06 Vector outputs](06_vector_outputs.ipynb), when the thing we differentiate
+# is not a single number.

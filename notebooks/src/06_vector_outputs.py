@@ -1,0 +1,470 @@
+# %% [markdown]
+# # 06 Vector outputs
+#
+# `loss.backward()` works because a loss is one number. What if the tensor we call
+# `backward()` on holds several numbers? Torch refuses, with an error every PyTorch
+# user meets sooner or later: "grad can be implicitly created only for scalar
+# outputs". This chapter explains why, shows the two ways out (reduce to a scalar, or
+# pass the `gradient` argument), and what that argument really is: the vector in a
+# *vector-Jacobian product*. We then build a full Jacobian row by row and see what it
+# costs: one backward pass per output, which is why training differentiates a scalar
+# loss and never a vector.
+#
+# **Learning goals.** After this chapter you can
+#
+# 1. explain why `backward()` without arguments needs a scalar output, and read the
+#    error it raises otherwise;
+# 2. reduce a vector output with `.sum()` and predict the resulting gradient;
+# 3. say what the `gradient` argument of `backward()` means, as a vector-Jacobian
+#    product $v^\top J$, and compute one by hand (seed 002's `mm` example);
+# 4. build a full Jacobian row by row with one backward pass per output, and explain
+#    why that cost is avoided in training.
+
+# %%
+import time
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+import minigrad
+from minigrad import check, check_all, show_source
+
+# %% [markdown]
+# ## 1. Why backward needs a scalar
+#
+# Seed 000's example: $x = (1, 2, 3)$ and $y = x^2$ elementwise. The output $y$ holds
+# three numbers. Backpropagation answers "how does *one number* change when each input
+# changes?", and $y$ is not one number: $\frac{\partial y}{\partial x}$ is a $3 \times
+# 3$ matrix (a Jacobian), not a vector the shape of $x$. Torch will not guess which
+# single number we mean, so `y.backward()` raises:
+
+# %% tags=raises-exception
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+y.backward()
+
+# %% [markdown]
+# minigrad raises the same exception type with the same message, and adds one line on
+# how to fix it:
+
+# %% tags=raises-exception
+x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+y.backward()
+
+# %% [markdown]
+# For a scalar output there is no such question: $\frac{\partial L}{\partial L} = 1$ is
+# where backpropagation starts, and `backward()` creates that $1$ itself ("implicitly").
+# That is the whole difference.
+
+# %%
+x = minigrad.tensor(2.0, requires_grad=True)
+loss = x ** 2
+loss.backward()
+xt = torch.tensor(2.0, requires_grad=True)
+(xt ** 2).backward()
+check("x.grad (x**2 at 2)", x.grad, xt.grad)
+
+# %% [markdown]
+# ## 2. Way out 1: reduce to a scalar
+#
+# The most common fix is to say which number we mean. With
+# $s = \sum_i y_i = \sum_i x_i^2$, each $\frac{\partial s}{\partial x_i} = 2x_i$, so the
+# gradient is $(2, 4, 6)$. The tutorial's snippet, in torch:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+loss = y.sum()
+loss.backward()
+print(x.grad)  # tensor([2., 4., 6.])
+
+# %% [markdown]
+# The same snippet with `torch` replaced by `minigrad`:
+
+# %%
+x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+loss = y.sum()
+loss.backward()
+print(x.grad)  # tensor([2., 4., 6.])
+
+# %%
+xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(xt ** 2).sum().backward()
+check("x.grad (y.sum())", x.grad, xt.grad)
+
+# %% [markdown]
+# ## 3. Way out 2: the `gradient` argument
+#
+# The other fix is to pass `backward()` a tensor of $y$'s shape. With ones, the
+# tutorial gets the same $(2, 4, 6)$:
+
+# %%
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+y.backward(torch.tensor([1.0, 1.0, 1.0]))
+print(x.grad)  # tensor([2., 4., 6.])
+
+# %%
+x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x ** 2
+y.backward(minigrad.tensor([1.0, 1.0, 1.0]))
+print(x.grad)  # tensor([2., 4., 6.])
+
+# %%
+xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(xt ** 2).backward(torch.tensor([1.0, 1.0, 1.0]))
+check("x.grad (gradient=ones)", x.grad, xt.grad)
+
+# %% [markdown]
+# What does the argument mean? It is the *upstream gradient*: the gradient, with
+# respect to $y$, of some scalar that comes after $y$. `y.backward(v)` computes the
+# gradient of $\sum_i v_i y_i$, the scalar whose gradient with respect to $y$ is
+# exactly $v$. With $v$ all ones that scalar is `y.sum()`, which is why both ways gave
+# $(2, 4, 6)$. With another $v$, each output is weighted:
+#
+# $$\frac{\partial}{\partial x_j} \sum_i v_i y_i = \sum_i v_i
+# \frac{\partial y_i}{\partial x_j} = (v^\top J)_j,$$
+#
+# where $J_{ij} = \frac{\partial y_i}{\partial x_j}$ is the Jacobian of $y$. That is a
+# **vector-Jacobian product** (VJP), and it is what every backward pass computes,
+# node by node. Here $J = \mathrm{diag}(2x)$, so $v^\top J = 2 x v$.
+
+# %%
+v = [1.0, 0.5, -2.0]
+x = minigrad.tensor([1.0, 2.0, 3.0], dtype=minigrad.float64, requires_grad=True)
+(x ** 2).backward(minigrad.tensor(v, dtype=minigrad.float64))
+xt = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+(xt ** 2).backward(torch.tensor(v, dtype=torch.float64))
+check_all({"x.grad (gradient=v)": (x.grad, xt.grad),
+           "2 x v": (x.grad, 2 * np.array([1.0, 2.0, 3.0]) * v)})
+
+# %% [markdown]
+# And the same gradient through the scalar $\sum_i v_i y_i$:
+
+# %%
+x = minigrad.tensor([1.0, 2.0, 3.0], dtype=minigrad.float64, requires_grad=True)
+((x ** 2) * minigrad.tensor(v, dtype=minigrad.float64)).sum().backward()
+check("x.grad ((v * y).sum())", x.grad, xt.grad)
+
+# %% [markdown]
+# This is how backward works inside a network: a layer in the middle receives, from
+# the layers after it, the gradient of the loss with respect to its output, and turns
+# it into the gradient with respect to its input. `y.backward(v)` lets us start that
+# process in the middle, with a $v$ we choose.
+#
+# ## 4. Seed 002: the `mm` example
+#
+# A forum thread asks what the `gradient` argument does, with this test (old torch
+# spelling: `Variable` and `FloatTensor` are today just tensors; torch still accepts
+# them):
+
+# %%
+from torch.autograd import Variable
+
+x = Variable(torch.ones(2, 3), requires_grad=True)
+a = Variable(torch.ones(3, 4))
+out = torch.mm(x, a)  # shape: (2,4)
+gradient = torch.FloatTensor([[1, 2, 3, 4], [5, 6, 7, 8]])  # shape=(2,4)
+out.backward(gradient)
+print(x.grad)
+
+# %% [markdown]
+# The same code, with `torch` replaced by `minigrad`, the legacy names included:
+
+# %%
+from minigrad.autograd import Variable
+
+x = Variable(minigrad.ones(2, 3), requires_grad=True)
+a = Variable(minigrad.ones(3, 4))
+out = minigrad.mm(x, a)  # shape: (2,4)
+gradient = minigrad.FloatTensor([[1, 2, 3, 4], [5, 6, 7, 8]])  # shape=(2,4)
+out.backward(gradient)
+print(x.grad)
+
+# %%
+xt = torch.ones(2, 3, requires_grad=True)
+torch.mm(xt, torch.ones(3, 4)).backward(torch.tensor([[1.0, 2, 3, 4], [5, 6, 7, 8]]))
+check("x.grad (seed 002)", x.grad, xt.grad)
+
+# %% [markdown]
+# Where does $10 = 1 + 2 + 3 + 4$ come from? With `a` all ones, every entry of row $i$
+# of `out` is the same sum, $\mathrm{out}_{ij} = x_{i1} + x_{i2} + x_{i3}$. The gradient
+# argument $g$ makes the scalar $\sum_{ij} g_{ij}\, \mathrm{out}_{ij}$. The input
+# $x_{11}$ appears in all four entries of row 1, with weights $g_{11}, \dots, g_{14} =
+# 1, 2, 3, 4$, and in no entry of row 2 (the thread writes it as
+# $1+2+3+4+0+0+0+0$). So $\frac{\partial}{\partial x_{11}} = 1 + 2 + 3 + 4 = 10$, and
+# the same for $x_{12}, x_{13}$; row 2 gets $5 + 6 + 7 + 8 = 26$. It is not a dot
+# product *on the output*: it is the gradient of a weighted sum of the outputs. In
+# general, for $\mathrm{out} = x\, a$,
+#
+# $$\frac{\partial}{\partial x} \sum_{ij} g_{ij}\, \mathrm{out}_{ij} = g\, a^\top,$$
+#
+# which is exactly the line in minigrad's matrix-product backward:
+
+# %%
+show_source(minigrad.ops.matmul.Mm.backward)
+
+# %%
+g = np.array([[1.0, 2, 3, 4], [5, 6, 7, 8]])
+check_all({"g @ a.T": (g @ np.ones((3, 4)).T, xt.grad), "row sums of g": (
+    np.repeat(g.sum(1, keepdims=True), 3, axis=1), xt.grad)})
+
+# %% [markdown]
+# ## 5. The full Jacobian, row by row
+#
+# Sometimes we do want every $\frac{\partial y_i}{\partial x_j}$. A VJP with the one-hot
+# vector $e_i$ picks out row $i$ of the Jacobian: $e_i^\top J = J_{i,:}$. So $m$
+# backward passes, one per output, give the whole $m \times n$ matrix. We need
+# `retain_graph=True` (the graph is reused $m$ times) and must clear `x.grad` between
+# passes, since backward *adds* into it (chapter 08).
+#
+# Our example maps $\mathbb{R}^3 \to \mathbb{R}^4$: $y = \tanh(A x)$ with a fixed
+# $4 \times 3$ matrix $A$.
+
+# %%
+A = np.array([[1.0, -0.5, 0.2], [0.3, 0.8, -1.0], [0.0, 0.5, 0.5], [-0.7, 0.1, 0.4]])
+x0 = np.array([0.5, -1.0, 2.0])
+
+
+def f_minigrad(x):
+    return (minigrad.tensor(A) @ x).tanh()
+
+
+def f_torch(x):
+    return torch.tanh(torch.tensor(A) @ x)
+
+
+def jacobian_rows(f, x0):
+    """The Jacobian of f at x0, one backward pass (one VJP with e_i) per output."""
+    x = minigrad.tensor(x0, requires_grad=True)
+    y = f(x)
+    rows = []
+    for i in range(y.shape[0]):
+        x.grad = None
+        e_i = np.zeros(y.shape[0])
+        e_i[i] = 1.0
+        y.backward(minigrad.tensor(e_i), retain_graph=True)
+        rows.append(x.grad.data)
+    return np.stack(rows)
+
+
+J = jacobian_rows(f_minigrad, x0)
+J_torch = torch.autograd.functional.jacobian(f_torch, torch.tensor(x0))
+print(J.shape)
+check("Jacobian of tanh(A x)", J, J_torch)
+
+# %% [markdown]
+# Every backward we ran before was one VJP with this matrix: `y.backward(v)` is
+# $v^\top J$, a weighted sum of its rows.
+
+# %%
+v4 = np.array([1.0, -1.0, 2.0, 0.5])
+x = minigrad.tensor(x0, requires_grad=True)
+f_minigrad(x).backward(minigrad.tensor(v4))
+check_all({"x.grad (gradient=v)": (x.grad, v4 @ J_torch.numpy()),
+           "torch's vjp": (x.grad, torch.autograd.functional.vjp(
+               f_torch, torch.tensor(x0), torch.tensor(v4))[1])})
+
+# %% [markdown]
+# The Jacobian as a picture: row $i$ is what one backward pass from $y_i$ fills in.
+
+# %%
+fig, ax = plt.subplots(figsize=(3.6, 3.4))
+image = ax.imshow(J, cmap="RdBu_r", vmin=-1, vmax=1)
+ax.set_xlabel("input j")
+ax.set_ylabel("output i (one backward pass each)")
+ax.set_xticks(range(3))
+ax.set_yticks(range(4))
+for (i, j), value in np.ndenumerate(J):
+    ax.text(j, i, f"{value:.2f}", ha="center", va="center", fontsize=8)
+fig.colorbar(image)
+plt.show()
+
+# %% [markdown]
+# ## 6. What the Jacobian costs
+#
+# Each backward pass costs a small multiple of the forward pass. A scalar loss needs
+# *one*, whatever the number of parameters: that is why reverse mode is the right tool
+# for training, where millions of inputs (parameters) feed one output (the loss). A
+# full Jacobian needs one per *output*. For $y = \tanh(x)$ with $n$ entries, the
+# Jacobian is an $n \times n$ matrix that is zero off the diagonal, built from $n$
+# backward passes, while the single VJP that training uses never forms it. We count
+# the passes:
+
+# %%
+def count_passes(n):
+    x = minigrad.tensor(np.linspace(-1, 1, n), requires_grad=True)
+    y = x.tanh()
+    passes = 0
+    for i in range(n):
+        e_i = np.zeros(n)
+        e_i[i] = 1.0
+        y.backward(minigrad.tensor(e_i), retain_graph=True)
+        passes += 1
+    return passes, x.grad
+
+
+passes, summed = count_passes(64)
+xt = torch.tensor(np.linspace(-1, 1, 64), requires_grad=True)
+xt.tanh().sum().backward()
+print(f"full Jacobian of a 64-vector: {passes} backward passes; its gradient of y.sum(): 1")
+check("the rows add up to the gradient of y.sum()", summed, xt.grad)
+
+# %% [markdown]
+# And measured (your times will differ, the shape will not): the full Jacobian grows
+# linearly with the number of outputs, one VJP stays flat.
+
+# %% tags=nbval-ignore-output
+sizes = [16, 64, 256, 512]
+jac_times, vjp_times = [], []
+for n in sizes:
+    start = time.perf_counter()
+    count_passes(n)
+    jac_times.append(time.perf_counter() - start)
+    start = time.perf_counter()
+    x = minigrad.tensor(np.linspace(-1, 1, n), requires_grad=True)
+    x.tanh().sum().backward()
+    vjp_times.append(time.perf_counter() - start)
+fig, ax = plt.subplots(figsize=(5, 3.2))
+ax.loglog(sizes, jac_times, "o-", label="full Jacobian (n backward passes)")
+ax.loglog(sizes, vjp_times, "s-", label="one VJP (y.sum().backward())")
+ax.set_xlabel("number of outputs n")
+ax.set_ylabel("seconds")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your code and a locked cell that checks it against
+# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+#
+# ### Exercise 6.1: a weighted sum of outputs
+#
+# Let `z = w ** 3` for `w = [1.0, -2.0, 0.5, 3.0]` (float64, requires grad). Call
+# `z.backward(...)` with a gradient argument so that `w.grad` becomes the gradient of
+# $z_1 - z_2 + 2 z_4$ (indices from 1). Store the tensor in `w_ex` and the gradient you
+# passed in `weights_ex`. Predict the answer first: $3 w_i^2$ times the weight.
+#
+# <details><summary>Hint</summary>
+#
+# The gradient argument is the vector of weights of the scalar $\sum_i v_i z_i$:
+# here $v = (1, -1, 0, 2)$.
+# </details>
+
+# %% solution=ex06-weighted-sum
+### BEGIN SOLUTION
+w_ex = minigrad.tensor([1.0, -2.0, 0.5, 3.0], dtype=minigrad.float64, requires_grad=True)
+weights_ex = minigrad.tensor([1.0, -1.0, 0.0, 2.0], dtype=minigrad.float64)
+(w_ex ** 3).backward(weights_ex)
+### END SOLUTION
+
+# %% test=ex06-weighted-sum-test points=2
+# Exercise 6.1 checks: torch differentiates the scalar z1 - z2 + 2 z4 directly.
+w_t = torch.tensor([1.0, -2.0, 0.5, 3.0], dtype=torch.float64, requires_grad=True)
+z_t = w_t ** 3
+(z_t[0] - z_t[1] + 2 * z_t[3]).backward()
+check_all({"weights_ex": (weights_ex, [1.0, -1.0, 0.0, 2.0]), "w_ex.grad": (w_ex.grad, w_t.grad)})
+
+# %% [markdown]
+# ### Exercise 6.2: the gradient of a matrix product by hand
+#
+# For `out = mm(p, q)` with `p` of shape `(n, k)` and `q` of shape `(k, m)`, and an
+# upstream gradient `g` of shape `(n, m)`, write `mm_grads(p, q, g)` returning the pair
+# `(grad_p, grad_q)` as numpy arrays, *without* calling `backward()`. (The inputs are
+# numpy arrays.) Section 4 derived `grad_p`; `grad_q` follows the same way.
+#
+# <details><summary>Hint</summary>
+#
+# $\mathrm{out}_{ij} = \sum_r p_{ir} q_{rj}$, so $q_{rj}$ meets $p_{ir}$ in entry
+# $(i, j)$ for every $i$: $\frac{\partial}{\partial q_{rj}} = \sum_i p_{ir} g_{ij}$.
+# Both answers are one matrix product with a transpose.
+# </details>
+
+# %% solution=ex06-mm-grads
+def mm_grads(p, q, g):
+    """Gradients of (g * (p @ q)).sum() with respect to p and q."""
+    ### BEGIN SOLUTION
+    return g @ q.T, p.T @ g
+    ### END SOLUTION
+
+# %% test=ex06-mm-grads-test points=2
+# Exercise 6.2 checks: against torch's backward with the same gradient argument.
+def torch_mm_grads(p, q, g):
+    pt = torch.tensor(p, requires_grad=True)
+    qt = torch.tensor(q, requires_grad=True)
+    torch.mm(pt, qt).backward(torch.tensor(g))
+    return pt.grad, qt.grad
+
+
+rng_ex = np.random.default_rng(62)
+p_ex, q_ex, g_ex = (rng_ex.standard_normal(s) for s in [(2, 3), (3, 5), (2, 5)])
+mine, theirs = mm_grads(p_ex, q_ex, g_ex), torch_mm_grads(p_ex, q_ex, g_ex)
+check_all({"grad_p": (mine[0], theirs[0]), "grad_q": (mine[1], theirs[1])})
+### BEGIN HIDDEN TESTS
+seed_g = np.array([[1.0, 2, 3, 4], [5, 6, 7, 8]])
+mine, theirs = mm_grads(np.ones((2, 3)), np.ones((3, 4)), seed_g), torch_mm_grads(
+    np.ones((2, 3)), np.ones((3, 4)), seed_g)
+check_all({"seed 002 grad_p": (mine[0], theirs[0]), "seed 002 grad_q": (mine[1], theirs[1])})
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 6.3: a Jacobian with `minigrad.autograd.grad`
+#
+# `minigrad.autograd.grad(outputs, inputs, grad_outputs, retain_graph=True)` returns
+# the VJP instead of adding it into `.grad` (torch has the same function), so no
+# clearing is needed. Write `jacobian(f, x0)` that returns the Jacobian of `f` at the
+# numpy vector `x0` as a numpy array, one `minigrad.autograd.grad` call per output.
+# `f` takes and returns a one-dimensional minigrad tensor.
+#
+# <details><summary>Hint</summary>
+#
+# Make `x = minigrad.tensor(x0, requires_grad=True)`, compute `y = f(x)` once, then for
+# each output `i` call `minigrad.autograd.grad(y, x, e_i, retain_graph=True)` with a
+# one-hot `e_i` (a minigrad tensor). It returns a tuple: take `[0].data`.
+# </details>
+
+# %% solution=ex06-jacobian
+def jacobian(f, x0):
+    """The Jacobian of f at x0: row i is the gradient of output i."""
+    ### BEGIN SOLUTION
+    inp = minigrad.tensor(x0, requires_grad=True)
+    outp = f(inp)
+    eye = np.eye(outp.shape[0])
+    return np.stack([
+        minigrad.autograd.grad(outp, inp, minigrad.tensor(eye[i]), retain_graph=True)[0].data
+        for i in range(outp.shape[0])])
+    ### END SOLUTION
+
+# %% test=ex06-jacobian-test points=2
+# Exercise 6.3 checks: against torch.autograd.functional.jacobian.
+point = np.array([0.3, -1.2, 2.0])
+check("jacobian of x * x.sum()", jacobian(lambda t: t * t.sum(), point),
+      torch.autograd.functional.jacobian(lambda t: t * t.sum(), torch.tensor(point)))
+### BEGIN HIDDEN TESTS
+B_ex = np.arange(6.0).reshape(2, 3) / 5
+J_sig_torch = torch.autograd.functional.jacobian(
+    lambda t: torch.sigmoid(torch.tensor(B_ex) @ t), torch.from_numpy(point))
+J_sig = jacobian(lambda t: (minigrad.tensor(B_ex) @ t).sigmoid(), point)
+check("jacobian of sigmoid(B x)", J_sig, J_sig_torch)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Summary
+#
+# - `backward()` with no argument starts from $\partial L / \partial L = 1$, which only
+#   makes sense for a single number; on a vector it raises "grad can be implicitly
+#   created only for scalar outputs", in torch and in minigrad.
+# - `y.sum().backward()` and `y.backward(ones)` both give the gradient of the sum: for
+#   $y = x^2$ at $(1, 2, 3)$, $(2, 4, 6)$.
+# - `y.backward(v)` computes the vector-Jacobian product $v^\top J$: the gradient of
+#   $\sum_i v_i y_i$. Seed 002: for `out = mm(x, a)`, `x.grad = g @ a.T`, so with `a`
+#   all ones each row of $g$ is summed, $1 + 2 + 3 + 4 = 10$ and $26$.
+# - A full Jacobian takes one backward pass per output (a VJP with each $e_i$); one
+#   scalar loss takes one pass in all, which is why training differentiates a scalar.
+#
+# Next: [07 Linear layers by hand](07_linear_layers_by_hand.ipynb), the VJP of a whole
+# layer, written out.
