@@ -194,7 +194,7 @@ plt.show()
 # Read it from the right. For large $\epsilon$ every curve follows its truncation
 # line, the central one falling twice as steeply. Going left, each curve hits its
 # round-off wall and turns back up, jagged (rounding is not smooth); in float32 the
-# wall comes early, and below $\epsilon \approx 10^{-8}$ the step is lost entirely
+# wall comes early, and below $\epsilon \approx 10^{-7}$ the step is lost entirely
 # ($1.5 + \epsilon$ rounds to $1.5$) and the "estimate" is $0$, an error of $6.75$.
 # The best steps, read off the data:
 
