@@ -137,16 +137,16 @@ def train(lib, X, y, steps, zero_grad):
     """Losses of `steps` SGD steps, with or without zero_grad."""
     model = lib.nn.Linear(3, 1, dtype=lib.float64)
     model.load_state_dict(start)
-    optimizer = lib.optim.SGD(model.parameters(), lr=0.1)
+    sgd = lib.optim.SGD(model.parameters(), lr=0.1)
     losses = []
     for _ in range(steps):
         pred = model(X)
-        loss = ((pred - y) ** 2).mean()
+        batch_loss = ((pred - y) ** 2).mean()
         if zero_grad:
-            optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        losses.append(loss.item())
+            sgd.zero_grad()
+        batch_loss.backward()
+        sgd.step()
+        losses.append(batch_loss.item())
     return losses
 
 
@@ -375,11 +375,11 @@ check_all({"y.grad": (retained["minigrad"][0], retained["torch"][0]),
 def train_step(model, optimizer, X, y):
     """One SGD step on the mean squared error; returns the loss before the step."""
     ### BEGIN SOLUTION
-    loss = ((model(X) - y) ** 2).mean()
+    step_loss = ((model(X) - y) ** 2).mean()
     optimizer.zero_grad()
-    loss.backward()
+    step_loss.backward()
     optimizer.step()
-    return loss.item()
+    return step_loss.item()
     ### END SOLUTION
 
 # %% test=ex12-train-step-test points=2
