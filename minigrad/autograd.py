@@ -24,7 +24,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None):
     """Gradients of ``outputs`` w.r.t. ``inputs``, returned; ``.grad`` is left as it was."""
     single = not isinstance(inputs, tuple | list)
     inputs = [inputs] if single else list(inputs)
-    saved = [(t.grad, t.grad_fn._retained if t.grad_fn is not None else None) for t in inputs]
+    saved = [(t._grad, t.grad_fn._retained if t.grad_fn is not None else None) for t in inputs]
     try:
         for t in inputs:
             t.grad = None

@@ -110,7 +110,10 @@ class Function:
                 break
         out = cls.forward(ctx, *[a.data if isinstance(a, Tensor) else a for a in args])
         if type(out) is not np.ndarray:
-            out = np.asarray(out.data if isinstance(out, Tensor) else out)
+            array = np.asarray(out.data if isinstance(out, Tensor) else out)
+            if ctx._saved:  # a 0-d result (a numpy scalar) saved for backward: the array
+                ctx._saved = tuple([array if s is out else s for s in ctx._saved])
+            out = array
         record = requires_grad and GRAD_ENABLED[0]
         result = make(out, ctx if record else None)
         if cls.is_view and out.base is not None:

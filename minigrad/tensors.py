@@ -15,6 +15,7 @@ A tensor accepts any other attribute, such as the ``.g`` of seed 001's hand-writ
 backward (chapter 07).
 """
 
+import warnings
 import weakref
 
 from minigrad import engine
@@ -25,6 +26,13 @@ from minigrad.printing import tensor_repr
 
 __all__ = ["Tensor", "make"]
 
+NONLEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead.")
+
 INT_GRAD = (
     "Only Tensors of floating point and complex dtype can require gradients. "
     "Fix: make the tensor float, e.g. minigrad.tensor([1.0, 2.0]) or t.float().")
@@ -33,7 +41,7 @@ INT_GRAD = (
 class Tensor(TensorMethods, InplaceMethods):
     """An n-dimensional array with torch's autograd attributes; see the module doc."""
 
-    __slots__ = ("data", "grad", "grad_fn", "_requires_grad", "_version_counter",
+    __slots__ = ("data", "_grad", "grad_fn", "_requires_grad", "_version_counter",
                  "_accumulator", "__dict__", "__weakref__")
     __array_ufunc__ = None  # numpy_array * tensor calls Tensor.__rmul__
     __hash__ = object.__hash__  # == is elementwise, as in torch; hash by identity
@@ -52,6 +60,17 @@ class Tensor(TensorMethods, InplaceMethods):
             self.requires_grad = True
 
     # --- autograd state -------------------------------------------------------
+    @property
+    def grad(self):
+        """The gradient backward() left here; torch's warning when read on a non-leaf."""
+        if self.grad_fn is not None and self.grad_fn._retained is None:
+            warnings.warn(NONLEAF_GRAD, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        self._grad = value
+
     @property
     def requires_grad(self):
         return self._requires_grad
@@ -123,7 +142,7 @@ class Tensor(TensorMethods, InplaceMethods):
         return new
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (type(self), self.data, self._requires_grad, self.grad,
+        return (_rebuild, (type(self), self.data, self._requires_grad, self._grad,
                            self.__dict__))
 
     # --- conversions ----------------------------------------------------------
@@ -221,7 +240,7 @@ def make(data, grad_fn):
     """A tensor around ``data`` (kept as is), made by ``grad_fn`` (None for a leaf)."""
     t = _new(Tensor)
     t.data = data
-    t.grad = None
+    t._grad = None
     t.grad_fn = grad_fn
     t._requires_grad = grad_fn is not None
     t._version_counter = [0]

@@ -4,6 +4,8 @@ Only leaves keep ``.grad``; gradients add up, across consumers and across calls;
 values are freed after backward; grad modes nest; a tensor prints as torch's does.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -218,3 +220,27 @@ def test_numpy_operand_on_the_left_defers_to_tensor():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     y = np.array([2.0, 3.0], dtype=np.float32) * x
     assert isinstance(y, minigrad.Tensor) and y.requires_grad
+
+
+def test_reading_grad_of_a_non_leaf_warns_like_torch():
+    for lib in LIBS:
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.sum().backward(retain_graph=True)
+        with pytest.warns(UserWarning, match="not a leaf Tensor is being accessed"):
+            assert y.grad is None
+        y.retain_grad()
+        y.sum().backward()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # retained: reading it does not warn
+            assert y.grad.tolist() == [1.0, 1.0]
+        assert x.grad.tolist() == [4.0, 4.0]
+
+
+def test_in_place_change_of_a_saved_0d_output_is_caught_like_torch():
+    for lib in LIBS:
+        x = lib.tensor(3.0, requires_grad=True)
+        h = lib.exp(x)  # ExpBackward0 saves its output, a 0-d tensor
+        h.add_(1.0)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            h.backward()

@@ -1,0 +1,509 @@
+# %% [markdown]
+# # 11 Gradient checking
+#
+# A backward pass that is wrong rarely crashes: it returns numbers of the right shape
+# that are slightly, or completely, off, and training simply goes worse. Gradient
+# checking is how we catch that. We compare the gradient that backward computes with
+# one measured from the function itself, by finite differences: nudge an input, see
+# how the output moves. This chapter starts from the tutorial's example, explains why
+# the central difference is the one to use and why its step `eps` can be neither too
+# large nor too small, then uses `gradcheck`, minigrad's and torch's side by side, to
+# catch a custom `Function` whose backward is wrong.
+#
+# **Learning goals.** After this chapter you can
+#
+# 1. compare an autograd gradient with a finite-difference estimate;
+# 2. explain why the central difference is more accurate than the one-sided one;
+# 3. read the eps trade-off: truncation error against round-off error, in float32
+#    and float64;
+# 4. run `gradcheck` on a function, and say what it compares and with what tolerance;
+# 5. catch a wrong backward of a custom `autograd.Function` and fix it.
+
+# %%
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+import minigrad
+from minigrad import check, check_all, show_source
+from minigrad.gradcheck import numerical_jacobian
+
+# %% [markdown]
+# ## 1. Autograd against a finite difference
+#
+# The tutorial's example: $f(x) = x^2$ at $x = 3$, where autograd gives $6$, and the
+# central difference with $\epsilon = 10^{-4}$,
+#
+# $$f'(x) \approx \frac{f(x + \epsilon) - f(x - \epsilon)}{2\epsilon},$$
+#
+# should be close to it. First torch, verbatim (its default dtype is float32):
+
+# %%
+def f(x):
+    return x ** 2
+
+
+x = torch.tensor(3.0, requires_grad=True)
+y = f(x)
+y.backward()
+autograd_grad = x.grad.item()
+
+eps = 1e-4
+finite_diff_grad = (f(torch.tensor(3.0 + eps)) - f(torch.tensor(3.0 - eps))) / (2 * eps)
+
+print(autograd_grad)
+print(finite_diff_grad.item())
+
+# %% [markdown]
+# The same lines with `torch` replaced by `minigrad` print the same two numbers, to
+# the last digit:
+
+# %%
+xm = minigrad.tensor(3.0, requires_grad=True)
+ym = f(xm)
+ym.backward()
+autograd_grad_m = xm.grad.item()
+finite_diff_grad_m = (f(minigrad.tensor(3.0 + eps)) - f(minigrad.tensor(3.0 - eps))) / (2 * eps)
+
+print(autograd_grad_m)
+print(finite_diff_grad_m.item())
+check_all({"autograd": (autograd_grad_m, autograd_grad),
+           "finite difference": (finite_diff_grad_m, finite_diff_grad)}, rtol=0, atol=0)
+
+# %% [markdown]
+# "Close to 6" is $5.9938$: wrong in the third digit. For a parabola the central
+# difference is *exact* in exact arithmetic ($(3 + \epsilon)^2 - (3 - \epsilon)^2 =
+# 12\epsilon$), so all of that error is rounding: float32 stores $9.0006$ only to
+# about $10^{-6}$, and dividing by $2\epsilon = 2 \cdot 10^{-4}$ blows that up to
+# $10^{-2}$. In float64 the same formula gives $6$ to ten digits:
+
+# %%
+x64 = minigrad.tensor(3.0, dtype=minigrad.float64)
+fd64 = (f(x64 + eps) - f(x64 - eps)) / (2 * eps)
+xt64 = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+f(xt64).backward()
+print(f"float64 central difference: {fd64.item():.10f}")
+check("central difference, float64", fd64, xt64.grad, rtol=1e-10)
+
+# %% [markdown]
+# Sections 2 and 3 make this precise: which formula, and which $\epsilon$.
+#
+# ## 2. One-sided and central differences
+#
+# Taylor's expansion says how far each estimate is from $f'(x)$:
+#
+# $$f(x \pm \epsilon) = f(x) \pm \epsilon f'(x) + \tfrac{\epsilon^2}{2} f''(x)
+#   \pm \tfrac{\epsilon^3}{6} f'''(x) + \dots$$
+#
+# so the one-sided difference $\frac{f(x + \epsilon) - f(x)}{\epsilon} = f'(x) +
+# \frac{\epsilon}{2} f''(x) + \dots$ is off by a term proportional to $\epsilon$,
+# while in the central difference the $\epsilon^2$ terms cancel and it is off by only
+# $\frac{\epsilon^2}{6} f'''(x)$. This *truncation error* is the first half of the
+# story. We see it on $g(x) = x^3$ at $x = 1.5$, where $g'(1.5) = 6.75$, $g'' = 9$ and
+# $g''' = 6$: the one-sided error should be about $4.5\,\epsilon$, the central one
+# exactly $\epsilon^2$.
+
+# %%
+def g(x):
+    return x * x * x
+
+
+def one_sided(fn, x, eps):
+    return (fn(x + eps) - fn(x)) / eps
+
+
+def central(fn, x, eps):
+    return (fn(x + eps) - fn(x - eps)) / (2 * eps)
+
+
+xg = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
+g(xg).backward()
+exact = xg.grad.item()  # 6.75, from torch's autograd
+
+x15 = minigrad.tensor(1.5, dtype=minigrad.float64)
+for step in [1e-1, 1e-2, 1e-3]:
+    err1 = one_sided(g, x15, step).item() - exact
+    err2 = central(g, x15, step).item() - exact
+    print(f"eps = {step:g}:  one-sided error {err1:.2e}   central error {err2:.2e}")
+
+# %% [markdown]
+# Each tenfold smaller $\epsilon$ makes the one-sided error ten times smaller and the
+# central error a hundred times smaller, as predicted. The check: at $\epsilon =
+# 10^{-2}$ the one-sided estimate equals $6.75 + 4.5\epsilon + \epsilon^2$ and the
+# central one $6.75 + \epsilon^2$ (the full Taylor series of a cubic).
+
+# %%
+check_all({"one-sided, eps=1e-2": (one_sided(g, x15, 1e-2), exact + 4.5e-2 + 1e-4),
+           "central, eps=1e-2": (central(g, x15, 1e-2), exact + 1e-4)}, rtol=1e-12)
+
+# %% [markdown]
+# ## 3. The eps trade-off
+#
+# So why not take $\epsilon = 10^{-12}$? Because the computer rounds. $g(x + \epsilon)$
+# and $g(x)$ each carry a rounding error of about $u\,|g(x)|$, where $u$ is the unit
+# roundoff ($6 \cdot 10^{-8}$ in float32, $1.1 \cdot 10^{-16}$ in float64), and the
+# formula divides their difference by $\epsilon$: a *round-off error* of about
+# $u\,|g(x)| / \epsilon$ that grows as $\epsilon$ shrinks. The total error is smallest
+# where the two meet: near $\epsilon \approx \sqrt{u}$ for the one-sided difference
+# and $\epsilon \approx u^{1/3}$ for the central one.
+#
+# We compute both differences for 45 values of $\epsilon$ at once (a tensor of steps),
+# in both dtypes, with minigrad, and check every estimate against the same formula
+# computed by torch.
+
+# %%
+steps = np.logspace(-1, -12, 45)
+estimates, errors = {}, {}
+for name, mg_dtype, torch_dtype in [("float32", minigrad.float32, torch.float32),
+                                    ("float64", minigrad.float64, torch.float64)]:
+    xs_m = minigrad.tensor(np.full(steps.shape, 1.5), dtype=mg_dtype)
+    eps_m = minigrad.tensor(steps, dtype=mg_dtype)
+    xs_t = torch.tensor(np.full(steps.shape, 1.5), dtype=torch_dtype)
+    eps_t = torch.tensor(steps, dtype=torch_dtype)
+    for kind, formula in [("one-sided", one_sided), ("central", central)]:
+        ours = formula(g, xs_m, eps_m)
+        estimates[f"{kind}, {name}"] = (ours, formula(g, xs_t, eps_t))
+        errors[(kind, name)] = np.abs(ours.data.astype(np.float64) - exact)
+check_all(estimates, rtol=0, atol=0)
+
+# %% [markdown]
+# Every estimate agrees with torch's bit for bit (the same float operations in the
+# same order). Now the picture: error against $\epsilon$, both axes logarithmic. An
+# error of exactly zero (a lucky rounding) is drawn at $10^{-16}$.
+
+# %%
+fig, ax = plt.subplots(figsize=(7.5, 4.8))
+styles = {"one-sided": "o-", "central": "s-"}
+colors = {"float32": "tab:red", "float64": "tab:blue"}
+for (kind, name), err in errors.items():
+    ax.loglog(steps, np.maximum(err, 1e-16), styles[kind], color=colors[name],
+              markersize=3, alpha=0.8, label=f"{kind}, {name}")
+ax.loglog(steps, 4.5 * steps, "k:", linewidth=1, label=r"truncation $4.5\,\epsilon$")
+ax.loglog(steps, steps ** 2, "k--", linewidth=1, label=r"truncation $\epsilon^2$")
+ax.set_xlabel(r"$\epsilon$")
+ax.set_ylabel(r"$|$estimate $-$ $g'(1.5)|$")
+ax.set_ylim(1e-16, 1e3)
+ax.set_title(r"finite differences of $g(x) = x^3$ at $x = 1.5$")
+ax.legend(fontsize=8, loc="upper right", ncols=2)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# Read it from the right. For large $\epsilon$ every curve follows its truncation
+# line, the central one falling twice as steeply. Going left, each curve hits its
+# round-off wall and turns back up, jagged (rounding is not smooth); in float32 the
+# wall comes early, and below $\epsilon \approx 10^{-7}$ the step is lost entirely
+# ($1.5 + \epsilon$ rounds to $1.5$) and the "estimate" is $0$, an error of $6.75$.
+# The best steps, read off the data:
+
+# %%
+for (kind, name), err in errors.items():
+    best = steps[np.argmin(err)]
+    print(f"{kind:9s} {name}: smallest error {err.min():.1e} at eps = {best:.0e}")
+
+# %% [markdown]
+# Central differences in float64 reach an error near $10^{-11}$ at $\epsilon$ around
+# $10^{-5}$ to $10^{-6}$; that is why `gradcheck` uses float64 inputs and $\epsilon =
+# 10^{-6}$. In float32 no step gets better than about $10^{-3}$ relative: enough to
+# spot a gradient that is wildly wrong, not one that is subtly wrong.
+#
+# ## 4. `gradcheck`: every element, minigrad and torch
+#
+# For a tensor function, checking means checking every partial derivative.
+# `gradcheck(func, inputs)` builds the full Jacobian twice, for each input that
+# requires grad:
+#
+# - **numerically**: nudge one input element at a time by $\pm\epsilon$ and take the
+#   central difference of every output element (a row of the Jacobian per input
+#   element);
+# - **analytically**: call backward once per output element, with a one-hot
+#   `gradient` (chapter 06: that gives one row of the Jacobian's transpose).
+#
+# It passes if $|a - n| \le \text{atol} + \text{rtol}\,|n|$ everywhere, with torch's
+# defaults $\epsilon = 10^{-6}$, atol $= 10^{-5}$, rtol $= 10^{-3}$. Here is the
+# numerical half, from the package:
+
+# %%
+show_source(numerical_jacobian)
+
+# %% [markdown]
+# For $g(x) = x^3$ elementwise, on three numbers, the numerical Jacobian is diagonal,
+# with $3x^2$ on the diagonal; we compare it with torch's exact Jacobian
+# (`torch.autograd.functional.jacobian`, whose rows are outputs, so we transpose).
+
+# %%
+torch.manual_seed(0)
+a_t = torch.randn(3, dtype=torch.float64)
+a_m = minigrad.tensor(a_t.numpy(), requires_grad=True)
+jac_numeric = numerical_jacobian(g, (a_m,), 0, 1e-6)
+jac_exact = torch.autograd.functional.jacobian(g, a_t).T
+print(np.round(jac_numeric, 6))
+check("numerical Jacobian of x**3", jac_numeric, jac_exact, rtol=1e-8, atol=1e-9)
+
+# %% [markdown]
+# Now `gradcheck` itself on a few functions, minigrad's and torch's on the same inputs
+# and the same function (the code is the same for both libraries). `minigrad.gradcheck`
+# and `minigrad.autograd.gradcheck` are the same function; torch keeps it in
+# `torch.autograd`. Both return `True`.
+
+# %%
+torch.manual_seed(0)
+A_t = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
+B_t = torch.randn(3, 2, dtype=torch.float64, requires_grad=True)
+A_m = minigrad.tensor(A_t.detach().numpy(), requires_grad=True)
+B_m = minigrad.tensor(B_t.detach().numpy(), requires_grad=True)
+
+functions = {
+    "tanh(x) * x": (lambda a: a.tanh() * a, lambda a, b: (a,)),
+    "mm(A, B)": (lambda a, b: a @ b, lambda a, b: (a, b)),
+    "relu(A @ B).sum()": (lambda a, b: (a @ b).relu().sum(), lambda a, b: (a, b)),
+    "exp(A).mean(dim=0)": (lambda a: a.exp().mean(dim=0), lambda a, b: (a,)),
+}
+results = {}
+for name, (fn, pick) in functions.items():
+    ours = minigrad.autograd.gradcheck(fn, pick(A_m, B_m))
+    theirs = torch.autograd.gradcheck(fn, pick(A_t, B_t))
+    results[f"gradcheck {name}"] = (ours, theirs)
+check_all(results)
+
+# %% [markdown]
+# (The first function got `A` as its input, a $4 \times 3$ tensor; its Jacobian is
+# $12 \times 12$. `relu` has a kink at $0$, where a finite difference straddling it
+# would be wrong; with random inputs no entry of `A @ B` is within $10^{-6}$ of $0$.)
+#
+# In float32, as section 3 predicts, `gradcheck` is useless: both libraries warn that
+# the input is not double precision, and then the check fails on a correct backward,
+# here that of $x^3$. (We silence the warning so that the error shows.)
+
+# %% tags=raises-exception
+with warnings.catch_warnings(action="ignore"):
+    minigrad.autograd.gradcheck(g, (minigrad.tensor([0.5, -1.2], requires_grad=True),))
+
+# %% tags=raises-exception
+with warnings.catch_warnings(action="ignore"):
+    torch.autograd.gradcheck(g, (torch.tensor([0.5, -1.2], requires_grad=True),))
+
+# %% [markdown]
+# ## 5. Catching a wrong backward
+#
+# Where gradient checking earns its keep is a new op with a hand-written backward.
+# Here is a custom `Function` for the product $a \cdot b$ (elementwise), with a classic
+# bug: the two gradients are swapped. The derivative with respect to $a$ is $b$, not
+# $a$. In minigrad `forward` and `backward` see numpy arrays, in torch tensors; code
+# that only uses operators runs in both, so one definition serves both libraries.
+
+# %%
+def make_mul(base, swapped):
+    """A Function class computing a * b, on minigrad's or torch's Function."""
+
+    class Mul(base):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            a, b = ctx.saved_tensors
+            if swapped:
+                return grad_output * a, grad_output * b  # the bug
+            return grad_output * b, grad_output * a
+
+    return Mul
+
+
+BadMul = make_mul(minigrad.autograd.Function, swapped=True)
+BadMulTorch = make_mul(torch.autograd.Function, swapped=True)
+
+# %% [markdown]
+# Its forward is right, so nothing looks wrong when we use it:
+
+# %%
+torch.manual_seed(1)
+p_t = torch.randn(3, dtype=torch.float64, requires_grad=True)
+q_t = torch.randn(3, dtype=torch.float64, requires_grad=True)
+p_m = minigrad.tensor(p_t.detach().numpy(), requires_grad=True)
+q_m = minigrad.tensor(q_t.detach().numpy(), requires_grad=True)
+check("BadMul forward", BadMul.apply(p_m, q_m), p_t * q_t)
+
+# %% [markdown]
+# `gradcheck` compares its backward with finite differences and refuses, naming the
+# input whose Jacobian is wrong: input 0, `a`. torch's `gradcheck` on torch's version
+# of the same class raises the same `GradcheckError`.
+
+# %% tags=raises-exception
+minigrad.autograd.gradcheck(BadMul.apply, (p_m, q_m))
+
+# %% tags=raises-exception
+torch.autograd.gradcheck(BadMulTorch.apply, (p_t, q_t))
+
+# %% [markdown]
+# The numerical Jacobian has $b$ on its diagonal, the analytical one $a$: the
+# message shows both, and that is the diagnosis. The fixed class passes, in both
+# libraries, and its gradients equal those of torch's built-in `*`:
+
+# %%
+GoodMul = make_mul(minigrad.autograd.Function, swapped=False)
+GoodMulTorch = make_mul(torch.autograd.Function, swapped=False)
+check_all({"gradcheck GoodMul": (minigrad.autograd.gradcheck(GoodMul.apply, (p_m, q_m)),
+                                 torch.autograd.gradcheck(GoodMulTorch.apply, (p_t, q_t)))})
+
+# %%
+GoodMul.apply(p_m, q_m).sum().backward()
+(p_t * q_t).sum().backward()
+check_all({"a.grad": (p_m.grad, p_t.grad), "b.grad": (q_m.grad, q_t.grad)})
+
+# %% [markdown]
+# One warning about what gradcheck can miss: with $a = b$ the swapped gradients are
+# equal and the bug is invisible. Check with random inputs, not with ones or with the
+# same tensor twice.
+#
+# ## Exercises
+#
+# Each exercise has a cell for your code and a locked cell that checks it against
+# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+#
+# ### Exercise 11.1: a numerical gradient
+#
+# Write `numerical_grad(fn, x, eps=1e-6)`: for a function `fn` that maps a float64
+# `minigrad` tensor `x` to a scalar tensor, return a numpy array of `x`'s shape whose
+# element `j` is the central difference of `fn` in the direction of element `j`. Do
+# not change `x` (or put every element back as it was).
+#
+# <details><summary>Hint</summary>
+#
+# Loop over `range(x.numel())`; make `bump = np.zeros(x.numel())`, set `bump[j] = eps`
+# and reshape it to `x.shape`; then `fn(x + minigrad.tensor(bump))` and
+# `fn(x - minigrad.tensor(bump))` give the two values. Call `.item()` on each.
+# </details>
+
+# %% solution=ex11-numerical-grad
+def numerical_grad(fn, x, eps=1e-6):
+    """Central differences of the scalar fn at x, one per element of x."""
+    ### BEGIN SOLUTION
+    grad = np.zeros(x.numel())
+    for j in range(x.numel()):
+        bump = np.zeros(x.numel())
+        bump[j] = eps
+        bump = minigrad.tensor(bump.reshape(tuple(x.shape)))
+        grad[j] = (fn(x + bump).item() - fn(x - bump).item()) / (2 * eps)
+    return grad.reshape(tuple(x.shape))
+    ### END SOLUTION
+
+# %% test=ex11-numerical-grad-test points=2
+# Exercise 11.1 checks: against torch's autograd gradient of the same function.
+torch.manual_seed(11)
+w_t = torch.randn(2, 3, dtype=torch.float64, requires_grad=True)
+w_m = minigrad.tensor(w_t.detach().numpy())
+(w_t.tanh() * w_t ** 2).sum().backward()
+check("numerical_grad of sum(tanh(w) w**2)",
+      numerical_grad(lambda t: (t.tanh() * t ** 2).sum(), w_m), w_t.grad, rtol=1e-6)
+check("w unchanged", w_m, w_t, rtol=0, atol=0)
+### BEGIN HIDDEN TESTS
+v_t = torch.tensor([0.3, -2.0, 1.1], dtype=torch.float64, requires_grad=True)
+(v_t * v_t * v_t - v_t).mean().backward()
+check("numerical_grad of mean(v**3 - v)",
+      numerical_grad(lambda t: (t * t * t - t).mean(), minigrad.tensor(v_t.detach().numpy())),
+      v_t.grad, rtol=1e-6)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 11.2: the backward of a cube
+#
+# `Cube` computes $x^3$ elementwise. Write its backward so that `gradcheck` accepts
+# it. Use operators only, and the same class body works in torch too.
+#
+# <details><summary>Hint</summary>
+#
+# $\frac{d}{dx} x^3 = 3x^2$; multiply by `grad_output` (the chain rule).
+# </details>
+
+# %% solution=ex11-cube
+class Cube(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        ### BEGIN SOLUTION
+        return grad_output * 3 * x ** 2
+        ### END SOLUTION
+
+# %% test=ex11-cube-test points=2
+# Exercise 11.2 checks: gradcheck passes, and the gradient matches torch's x ** 3.
+torch.manual_seed(12)
+c_t = torch.randn(5, dtype=torch.float64, requires_grad=True)
+c_m = minigrad.tensor(c_t.detach().numpy(), requires_grad=True)
+check("gradcheck(Cube)", minigrad.autograd.gradcheck(Cube.apply, (c_m,)),
+      torch.autograd.gradcheck(lambda t: t ** 3, (c_t,)))
+(Cube.apply(c_m) * minigrad.tensor([1.0, -2.0, 3.0, 0.5, 2.0])).sum().backward()
+(c_t ** 3 * torch.tensor([1.0, -2.0, 3.0, 0.5, 2.0])).sum().backward()
+check("Cube: x.grad", c_m.grad, c_t.grad)
+
+# %% [markdown]
+# ### Exercise 11.3: the backward of a matrix product
+#
+# `MatMul` computes the matrix product $C = A B$. Write its backward: it returns the
+# gradients with respect to `a` and to `b`, in that order (chapter 07 derived them).
+# `gradcheck` will tell you if one is wrong, and which.
+#
+# <details><summary>Hint</summary>
+#
+# $\frac{\partial L}{\partial A} = \frac{\partial L}{\partial C} B^\top$ and
+# $\frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial C}$; `.T`
+# transposes a numpy array.
+# </details>
+
+# %% solution=ex11-matmul
+class MatMul(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        ### BEGIN SOLUTION
+        return grad_output @ b.T, a.T @ grad_output
+        ### END SOLUTION
+
+# %% test=ex11-matmul-test points=2
+# Exercise 11.3 checks: gradcheck passes, and both gradients match torch's mm.
+torch.manual_seed(13)
+m1_t = torch.randn(2, 4, dtype=torch.float64, requires_grad=True)
+m2_t = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
+m1_m = minigrad.tensor(m1_t.detach().numpy(), requires_grad=True)
+m2_m = minigrad.tensor(m2_t.detach().numpy(), requires_grad=True)
+check("gradcheck(MatMul)", minigrad.autograd.gradcheck(MatMul.apply, (m1_m, m2_m)),
+      torch.autograd.gradcheck(torch.mm, (m1_t, m2_t)))
+upstream = np.arange(6.0).reshape(2, 3) - 2.5
+MatMul.apply(m1_m, m2_m).backward(minigrad.tensor(upstream, dtype=minigrad.float64))
+torch.mm(m1_t, m2_t).backward(torch.tensor(upstream))
+check_all({"A.grad": (m1_m.grad, m1_t.grad), "B.grad": (m2_m.grad, m2_t.grad)})
+
+# %% [markdown]
+# ## Summary
+#
+# - Gradient checking compares backward's gradient with a finite difference; the
+#   tutorial's $x^2$ at $3$ gives $6$ and, in float32 with $\epsilon = 10^{-4}$,
+#   $5.9938$: close to 6, off by rounding alone.
+# - The one-sided difference has truncation error $O(\epsilon)$, the central one
+#   $O(\epsilon^2)$. Round-off error grows like $u / \epsilon$, so there is a best
+#   $\epsilon$; in float64 the central difference is good to about $10^{-10}$, in
+#   float32 only to about $10^{-3}$.
+# - `gradcheck` (minigrad's and `torch.autograd.gradcheck`) compares the full
+#   numerical and analytical Jacobians with $\epsilon = 10^{-6}$, atol $10^{-5}$, rtol
+#   $10^{-3}$: use float64 inputs, random values, and stay away from kinks.
+# - A custom `Function` with a wrong backward passes every shape check; `gradcheck`
+#   raises a `GradcheckError` naming the input whose gradient is wrong.
+# - It is slow (two forward passes per input element), so it is for testing, never
+#   for training.
+#
+# Next: [12 Common problems](12_common_problems.ipynb), the errors autograd raises and
+# how to fix them.

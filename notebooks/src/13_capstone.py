@@ -1,0 +1,415 @@
+# %% [markdown]
+# # 13 Capstone: a network's backward pass by hand
+#
+# Everything so far comes together here. We take a small network, a 64-32-10
+# multilayer perceptron that reads $8 \times 8$ images of handwritten digits, and write
+# its backward pass ourselves, in the `.g` style of seed 001: every function takes the
+# gradient of its output, stored in `out.g`, and stores the gradients of its inputs
+# and parameters in their `.g`. No autograd: the graph is in our heads and in the
+# order of the calls. Then we check *every* intermediate gradient against torch's
+# autograd, and train the network with our backward for a few epochs, side by side
+# with torch.
+#
+# **Learning goals.** After this chapter you can
+#
+# 1. write the forward pass of an MLP keeping every intermediate value;
+# 2. write its backward pass by hand from three pieces: the loss gradient,
+#    `relu_grad` and `lin_grad`, called in reverse order;
+# 3. check each intermediate gradient against torch's (with `retain_grad()`);
+# 4. train with a hand-written backward and get the same loss curve as torch.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+from sklearn.datasets import load_digits
+
+import minigrad
+from minigrad import check, check_all
+
+# %% [markdown]
+# ## 1. The data and the network
+#
+# The digits data set from scikit-learn (shipped with it, no download): 1797 images of
+# $8 \times 8$ pixels with values $0..16$, which we scale to $[0, 1]$, and their
+# labels $0..9$. We shuffle with a fixed seed and keep 1500 images for training, 297
+# for testing. As targets for the mean squared error we use one-hot rows.
+
+# %%
+digits = load_digits()
+order = np.random.default_rng(0).permutation(len(digits.target))
+images = digits.data[order] / 16.0
+labels = digits.target[order]
+x_train, x_test = minigrad.tensor(images[:1500]), minigrad.tensor(images[1500:])
+y_train, y_test = labels[:1500], labels[1500:]
+onehot_train = minigrad.tensor(np.eye(10)[y_train])
+print(x_train.shape, x_test.shape, x_train.dtype)
+
+fig, axes = plt.subplots(1, 8, figsize=(8, 1.3))
+for ax, image, label in zip(axes, images, labels, strict=False):
+    ax.imshow(image.reshape(8, 8), cmap="gray_r")
+    ax.set_title(str(label))
+    ax.axis("off")
+plt.show()
+
+# %% [markdown]
+# The network: $l_1 = x W_1 + b_1$, $a_1 = \mathrm{relu}(l_1)$, $\text{out} = a_1 W_2
+# + b_2$, and the loss $L = \frac{1}{N \cdot 10} \sum (\text{out} - y)^2$. As in seed
+# 001, the weights have shape `(in, out)` so that a layer is `x @ w + b`. We draw them
+# with torch's generator (scaled for ReLU, Kaiming style) and give minigrad the same
+# numbers, all in float64 so that the checks can be tight.
+
+# %%
+torch.manual_seed(0)
+shapes = {"w1": (64, 32), "b1": (32,), "w2": (32, 10), "b2": (10,)}
+init = {name: torch.randn(*shape, dtype=torch.float64) * np.sqrt(2 / shape[0])
+        if name.startswith("w") else torch.zeros(*shape, dtype=torch.float64)
+        for name, shape in shapes.items()}
+params = {name: minigrad.tensor(value.numpy()) for name, value in init.items()}
+{name: tuple(p.shape) for name, p in params.items()}
+
+# %% [markdown]
+# ## 2. The forward pass, keeping every value
+#
+# The backward pass needs the intermediate values, so the forward pass returns them
+# all. No tensor requires grad: minigrad records nothing, our backward does the work.
+
+# %%
+def lin(x, w, b):
+    return x @ w + b
+
+
+def forward(x, p):
+    """All the values of the forward pass, by name."""
+    l1 = lin(x, p["w1"], p["b1"])
+    a1 = l1.relu()
+    out = lin(a1, p["w2"], p["b2"])
+    return {"x": x, "l1": l1, "a1": a1, "out": out}
+
+
+def mse(out, target):
+    return ((out - target) ** 2).mean()
+
+
+values = forward(x_train[:5], params)
+print(values["out"].grad_fn)  # None: nothing was recorded
+
+# %% [markdown]
+# Checked against torch on the same five images:
+
+# %%
+def forward_torch(x, p):
+    l1 = x @ p["w1"] + p["b1"]
+    a1 = l1.relu()
+    return a1 @ p["w2"] + p["b2"]
+
+
+x5_t = torch.tensor(images[:5])
+check_all({"out": (values["out"], forward_torch(x5_t, init)),
+           "loss": (mse(values["out"], onehot_train[:5]),
+                    torch.nn.functional.mse_loss(forward_torch(x5_t, init),
+                                                 torch.tensor(np.eye(10)[y_train[:5]])))})
+
+# %% [markdown]
+# ## 3. Three gradients, by hand
+#
+# Backward runs the forward pass in reverse, and each step takes its output's gradient
+# and makes its inputs'. The loss comes first: $L = \frac{1}{n}\sum (o - y)^2$ over
+# $n = N \cdot 10$ numbers, so $\frac{\partial L}{\partial o} = \frac{2}{n}(o - y)$.
+
+# %%
+def mse_grad(out, target):
+    out.g = 2 * (out - target) / out.numel()
+
+# %% [markdown]
+# ReLU passes the gradient through where its input was positive and stops it elsewhere
+# (its derivative is $1$ or $0$):
+
+# %%
+def relu_grad(inp, out):
+    inp.g = (inp > 0).float() * out.g
+
+# %% [markdown]
+# And the linear layer, seed 001's `lin_grad`, line for line. For $\text{out} = x W +
+# b$: the input's gradient is $\text{out.g}\, W^\top$; the weight's is the sum over
+# the batch of outer products $x_n^\top \text{out.g}_n$ (written here with
+# `unsqueeze`, as in the seed; it equals $x^\top \text{out.g}$); the bias's is
+# $\text{out.g}$ summed over the batch, because every example used the same $b$.
+
+# %%
+def lin_grad(inp, out, w, b):
+    # grad of matmul with respect to input
+    inp.g = out.g @ w.t()
+    w.g = (inp.unsqueeze(-1) * out.g.unsqueeze(1)).sum(0)
+    b.g = out.g.sum(0)
+
+# %% [markdown]
+# ## 4. The backward pass, and every gradient checked
+#
+# The backward pass calls them in the reverse order of the forward pass:
+
+# %%
+def forward_and_backward(x, target, p):
+    """Run forward, then the hand-written backward; fill .g everywhere; return the loss."""
+    v = forward(x, p)
+    loss = mse(v["out"], target)
+    mse_grad(v["out"], target)
+    lin_grad(v["a1"], v["out"], p["w2"], p["b2"])
+    relu_grad(v["l1"], v["a1"])
+    lin_grad(v["x"], v["l1"], p["w1"], p["b1"])
+    return loss, v
+
+# %% [markdown]
+# torch computes the same gradients with autograd. To see its gradients of the
+# intermediate values too, we ask it to keep them (`retain_grad()`, chapter 12), and
+# to get the gradient of the input, we let `x` require grad.
+
+# %%
+def torch_gradients(x, target, init):
+    p = {name: value.clone().requires_grad_() for name, value in init.items()}
+    x = x.clone().requires_grad_()
+    l1 = x @ p["w1"] + p["b1"]
+    a1 = l1.relu()
+    out = a1 @ p["w2"] + p["b2"]
+    for t in (l1, a1, out):
+        t.retain_grad()
+    loss = ((out - target) ** 2).mean()
+    loss.backward()
+    grads = {"x": x.grad, "l1": l1.grad, "a1": a1.grad, "out": out.grad}
+    return loss, grads | {name: value.grad for name, value in p.items()}
+
+# %% [markdown]
+# On a batch of 64 images: the loss, the gradient of every intermediate value, and the
+# gradient of every parameter, all against torch.
+
+# %%
+xb, targetb = x_train[:64], onehot_train[:64]
+loss, v = forward_and_backward(xb, targetb, params)
+loss_t, grads_t = torch_gradients(torch.tensor(xb.data), torch.tensor(targetb.data), init)
+ours = {name: v[name].g for name in ("out", "a1", "l1", "x")}
+ours |= {name: params[name].g for name in ("w2", "b2", "w1", "b1")}
+check_all({"loss": (loss, loss_t)}
+          | {f"{name}.g": (ours[name], grads_t[name]) for name in ours}, rtol=1e-10)
+
+# %% [markdown]
+# Every one matches, to about $10^{-16}$. The backward pass is right, and we know it
+# layer by layer: had one line been wrong, the table would point at the first
+# gradient below it.
+#
+# ## 5. Training with the hand-written backward
+#
+# Now we use it, for 20 epochs. Stochastic gradient descent: for each mini-batch of
+# 50, run `forward_and_backward`, then move each parameter against its `.g`. torch
+# trains the same network from the same start, on the same batches in the same order,
+# with its own autograd and `optim.SGD`.
+
+# %%
+def sgd_step(p, lr):
+    for w in p.values():
+        w.data -= lr * w.g.data
+
+
+
+epochs, batch, lr = 20, 50, 0.5
+batches = np.random.default_rng(1).permutation(np.tile(np.arange(30), epochs))
+p_ours = {name: minigrad.tensor(value.numpy()) for name, value in init.items()}
+losses_ours = []
+for k in batches:
+    rows = slice(k * batch, (k + 1) * batch)
+    loss, _ = forward_and_backward(x_train[rows], onehot_train[rows], p_ours)
+    sgd_step(p_ours, lr)
+    losses_ours.append(loss.item())
+print(f"{len(batches)} steps; loss {losses_ours[0]:.4f} -> {losses_ours[-1]:.4f}")
+
+# %% [markdown]
+# The same training with torch's autograd:
+
+# %%
+p_torch = [value.clone().requires_grad_() for value in init.values()]
+optimizer = torch.optim.SGD(p_torch, lr=lr)
+x_train_t, onehot_t = torch.tensor(x_train.data), torch.tensor(onehot_train.data)
+losses_torch = []
+for k in batches:
+    rows = slice(k * batch, (k + 1) * batch)
+    out_t = forward_torch(x_train_t[rows], dict(zip(shapes, p_torch, strict=True)))
+    loss_t = torch.nn.functional.mse_loss(out_t, onehot_t[rows])
+    optimizer.zero_grad()
+    loss_t.backward()
+    optimizer.step()
+    losses_torch.append(loss_t.item())
+check_all({"losses": (losses_ours, losses_torch)}
+          | {f"trained {name}": (p_ours[name], value)
+             for name, value in zip(shapes, p_torch, strict=True)}, rtol=1e-8)
+
+# %% [markdown]
+# The curves, ours as dots over torch's line:
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 3.5))
+ax.plot(losses_torch, "-", linewidth=3, alpha=0.4, label="torch autograd")
+ax.plot(losses_ours, "k.", markersize=3, label="hand-written backward (minigrad)")
+ax.set_xlabel("step (mini-batch of 50)")
+ax.set_ylabel("mean squared error")
+ax.legend()
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# And what the network learned, on the 297 test images it never saw:
+
+# %%
+test_out = forward(x_test, p_ours)["out"]
+with torch.no_grad():
+    test_out_t = forward_torch(torch.tensor(x_test.data), dict(zip(shapes, p_torch,
+                                                                   strict=True)))
+acc_ours = float((test_out.data.argmax(axis=1) == y_test).mean())
+acc_torch = float((test_out_t.argmax(dim=1).numpy() == y_test).mean())
+print(f"test accuracy: {acc_ours:.3f} (hand-written backward), {acc_torch:.3f} (torch)")
+check("test accuracy", acc_ours, acc_torch)
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your code and a locked cell that checks it against
+# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+#
+# ### Exercise 13.1: the softmax-cross-entropy gradient
+#
+# For classification, cross-entropy is the usual loss: $L = \frac{1}{N}\sum_n -\log
+# \mathrm{softmax}(z_n)_{y_n}$ for logits $z$ of shape $(N, C)$ and class indices $y$.
+# Write `cross_entropy_grad(logits, labels)` that sets `logits.g` to $\partial L /
+# \partial z$; `labels` is a numpy array of integers.
+#
+# <details><summary>Hint</summary>
+#
+# $\frac{\partial L}{\partial z_{nc}} = \frac{1}{N}(\mathrm{softmax}(z_n)_c - [c =
+# y_n])$. Softmax: `e = (logits - logits.max(dim=1, keepdim=True).values).exp()`, then
+# `e / e.sum(dim=1, keepdim=True)`. The one-hot rows: `np.eye(C)[labels]`.
+# </details>
+
+# %% solution=ex13-cross-entropy-grad
+def cross_entropy_grad(logits, labels):
+    """Set logits.g to the gradient of the mean cross-entropy."""
+    ### BEGIN SOLUTION
+    e = (logits - logits.max(dim=1, keepdim=True).values).exp()
+    softmax = e / e.sum(dim=1, keepdim=True)
+    onehot = minigrad.tensor(np.eye(logits.shape[1])[labels])
+    logits.g = (softmax - onehot) / logits.shape[0]
+    ### END SOLUTION
+
+# %% test=ex13-cross-entropy-grad-test points=2
+# Exercise 13.1 checks: against torch's cross_entropy backward.
+torch.manual_seed(131)
+z_t = torch.randn(6, 4, dtype=torch.float64, requires_grad=True) * 3
+z_t.retain_grad()
+cls = np.array([0, 3, 1, 1, 2, 3])
+torch.nn.functional.cross_entropy(z_t, torch.tensor(cls)).backward()
+z_m = minigrad.tensor(z_t.detach().numpy())
+cross_entropy_grad(z_m, cls)
+check("logits.g", z_m.g, z_t.grad)
+
+# %% [markdown]
+# ### Exercise 13.2: the gradient of a leaky ReLU
+#
+# A leaky ReLU lets a little through on the negative side: $f(x) = x$ for $x > 0$ and
+# $0.01\,x$ otherwise. Write `leaky_relu_grad(inp, out, slope=0.01)`, which sets
+# `inp.g` from `out.g`, in the style of `relu_grad`.
+#
+# <details><summary>Hint</summary>
+#
+# The derivative is $1$ where `inp > 0` and `slope` elsewhere: build that mask, then
+# multiply by `out.g`.
+# </details>
+
+# %% solution=ex13-leaky-relu-grad
+def leaky_relu_grad(inp, out, slope=0.01):
+    """Set inp.g for out = leaky_relu(inp)."""
+    ### BEGIN SOLUTION
+    positive = (inp > 0).float()
+    inp.g = (positive + slope * (1 - positive)) * out.g
+    ### END SOLUTION
+
+# %% test=ex13-leaky-relu-grad-test points=2
+# Exercise 13.2 checks: against torch's leaky_relu backward.
+torch.manual_seed(132)
+u_t = torch.randn(5, 7, dtype=torch.float64, requires_grad=True)
+up_t = torch.randn(5, 7, dtype=torch.float64)
+torch.nn.functional.leaky_relu(u_t, 0.01).backward(up_t)
+u_m = minigrad.tensor(u_t.detach().numpy())
+u_out = minigrad.tensor(np.where(u_m.data > 0, u_m.data, 0.01 * u_m.data))
+u_out.g = minigrad.tensor(up_t.numpy())
+leaky_relu_grad(u_m, u_out)
+check("inp.g", u_m.g, u_t.grad)
+
+# %% [markdown]
+# ### Exercise 13.3: a second hidden layer
+#
+# Deepen the network to 64-32-16-10: $l_1 = x W_1 + b_1$, $a_1 = \mathrm{relu}(l_1)$,
+# $l_2 = a_1 W_2 + b_2$, $a_2 = \mathrm{relu}(l_2)$, $\text{out} = a_2 W_3 + b_3$,
+# with the mean squared error. Write `forward_and_backward_deep(x, target, q)`,
+# where `q` maps `"w1" ... "b3"` to tensors: it fills `.g` of all six parameters and
+# returns the loss. Use `lin`, `mse`, `mse_grad`, `relu_grad` and `lin_grad` from
+# above.
+#
+# <details><summary>Hint</summary>
+#
+# Forward: five lines, keeping every value. Backward: `mse_grad`, then `lin_grad` for
+# layer 3, `relu_grad`, `lin_grad` for layer 2, `relu_grad`, `lin_grad` for layer 1:
+# each call gets the output of the step it undoes.
+# </details>
+
+# %% solution=ex13-deep-backward
+def forward_and_backward_deep(x, target, q):
+    """Forward and hand-written backward of the 64-32-16-10 MLP; returns the loss."""
+    ### BEGIN SOLUTION
+    h1 = lin(x, q["w1"], q["b1"])
+    r1 = h1.relu()
+    h2 = lin(r1, q["w2"], q["b2"])
+    r2 = h2.relu()
+    h3 = lin(r2, q["w3"], q["b3"])
+    deep_loss = mse(h3, target)
+    mse_grad(h3, target)
+    lin_grad(r2, h3, q["w3"], q["b3"])
+    relu_grad(h2, r2)
+    lin_grad(r1, h2, q["w2"], q["b2"])
+    relu_grad(h1, r1)
+    lin_grad(x, h1, q["w1"], q["b1"])
+    return deep_loss
+    ### END SOLUTION
+
+# %% test=ex13-deep-backward-test points=3
+# Exercise 13.3 checks: loss and all six parameter gradients against torch autograd.
+torch.manual_seed(133)
+deep_t = {"w1": torch.randn(64, 32), "b1": torch.randn(32) * 0.1,
+          "w2": torch.randn(32, 16) / 4, "b2": torch.randn(16) * 0.1,
+          "w3": torch.randn(16, 10) / 4, "b3": torch.randn(10) * 0.1}
+deep_t = {k: v.double().requires_grad_() for k, v in deep_t.items()}
+xd_t = torch.tensor(images[:20]) / 8
+td_t = torch.tensor(np.eye(10)[labels[:20]])
+hd_t = (xd_t @ deep_t["w1"] + deep_t["b1"]).relu()
+hd_t = (hd_t @ deep_t["w2"] + deep_t["b2"]).relu()
+lossd_t = ((hd_t @ deep_t["w3"] + deep_t["b3"] - td_t) ** 2).mean()
+lossd_t.backward()
+deep_m = {k: minigrad.tensor(v.detach().numpy()) for k, v in deep_t.items()}
+lossd_m = forward_and_backward_deep(minigrad.tensor(xd_t.numpy()),
+                                    minigrad.tensor(td_t.numpy()), deep_m)
+check_all({"loss": (lossd_m, lossd_t)}
+          | {f"{k}.g": (deep_m[k].g, deep_t[k].grad) for k in deep_t}, rtol=1e-10)
+
+# %% [markdown]
+# ## Summary
+#
+# - A network's backward pass is the forward pass in reverse: the loss gradient first,
+#   then, layer by layer, a function that turns `out.g` into the gradients of the
+#   layer's input and parameters.
+# - Three pieces suffice for an MLP: `mse_grad` ($\frac{2}{n}(o - y)$), `relu_grad`
+#   (pass where the input was positive) and seed 001's `lin_grad` (`out.g @ w.t()`,
+#   the batch sum of outer products, and `out.g.sum(0)` for the bias).
+# - Checking every intermediate gradient against torch (`retain_grad()` on its side)
+#   localises a mistake to one line.
+# - Trained with the hand-written backward, the network follows torch's loss curve
+#   step for step and reaches the same test accuracy.
+#
+# This is what `loss.backward()` does for you, for every op, in every network: the
+# course's chapters 05 to 12 showed how minigrad (and torch) organise it. Back to
+# the start: [01 Derivatives](01_derivatives.ipynb).
