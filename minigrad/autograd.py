@@ -11,13 +11,13 @@ from minigrad.gradcheck import GradcheckError, gradcheck
 __all__ = ["Function", "Variable", "backward", "grad", "gradcheck", "GradcheckError"]
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None):
+def backward(tensors, grad_tensors=None, retain_graph=None, inputs=None):
     """``backward`` of one tensor or of several (their gradients add up)."""
     if not isinstance(tensors, tuple | list):
         tensors, grad_tensors = [tensors], [grad_tensors]
     grad_tensors = grad_tensors or [None] * len(tensors)
     for t, g in zip(tensors, grad_tensors, strict=True):
-        engine.backward(t, g, bool(retain_graph))
+        engine.backward(t, g, bool(retain_graph), inputs)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None):
@@ -29,7 +29,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None):
         for t in inputs:
             t.grad = None
             t.retain_grad()
-        backward(outputs, grad_outputs, retain_graph)
+        backward(outputs, grad_outputs, retain_graph, inputs)
         result = tuple(t.grad for t in inputs)
     finally:
         for t, (old, retained) in zip(inputs, saved, strict=True):

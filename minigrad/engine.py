@@ -62,8 +62,12 @@ def topological_order(root):
     return order
 
 
-def backward(tensor, gradient=None, retain_graph=False):
-    """Fill ``.grad`` of the leaves that ``tensor`` depends on (``Tensor.backward``)."""
+def backward(tensor, gradient=None, retain_graph=False, inputs=None):
+    """Fill ``.grad`` of the leaves that ``tensor`` depends on (``Tensor.backward``).
+
+    With ``inputs`` (a list of tensors), only those leaves get a gradient, as torch's
+    ``backward(inputs=...)``; ``autograd.grad`` relies on it to leave others alone.
+    """
     if not tensor._requires_grad:
         raise RuntimeError(
             "element 0 of tensors does not require grad and does not have a grad_fn. "
@@ -108,6 +112,8 @@ def backward(tensor, gradient=None, retain_graph=False):
             if grad.shape != parent.out_shape:
                 grad = sum_to_shape(grad, parent.out_shape)
             if type(parent) is AccumulateGrad:
+                if inputs is not None and not _among(parent.variable, inputs):
+                    continue
                 # A leaf may keep the array as its .grad: it must not be shared.
                 if grad is grad_output or grad.base is not None or _shared(grad, results):
                     grad = grad.copy()
@@ -115,6 +121,11 @@ def backward(tensor, gradient=None, retain_graph=False):
                 continue
             previous = grads.get(parent)
             grads[parent] = grad if previous is None else previous + grad
+
+
+def _among(variable, inputs):
+    """Is ``variable`` one of ``inputs`` (by identity)?"""
+    return any(variable is t for t in inputs)
 
 
 def _shared(grad, results):

@@ -168,6 +168,8 @@ class AccumulateGrad(Function):
         variable = self._variable()
         if variable is None:  # the leaf is gone: nobody can read its gradient
             return
+        if type(grad) is not np.ndarray:  # a 0-d result of numpy math is a scalar
+            grad = np.array(grad)
         if grad.dtype != variable.data.dtype:
             grad = grad.astype(variable.data.dtype)
         if variable.grad is None:

@@ -213,3 +213,15 @@ def test_autograd_grad_returns_without_touching_dot_grad():
     x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (gx,) = minigrad.autograd.grad((x ** 2).sum(), x)
     assert gx.tolist() == [2.0, 4.0, 6.0] and x.grad is None
+
+
+def test_autograd_grad_leaves_other_leaves_alone_like_torch():
+    for lib in (minigrad, torch):
+        a = lib.tensor(2.0, requires_grad=True)
+        b = lib.tensor(3.0, requires_grad=True)
+        (ga,) = lib.autograd.grad(a * b, a)
+        assert ga.item() == 3.0 and a.grad is None and b.grad is None, lib.__name__
+    w = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    c = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    minigrad.autograd.backward((w * c).sum(), inputs=[c])
+    assert w.grad is None and c.grad.tolist() == [1.0, 2.0]

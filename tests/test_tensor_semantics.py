@@ -51,6 +51,29 @@ def test_gradients_accumulate_across_backward_calls():
     assert first is x.grad  # added in place, as torch does
 
 
+def test_zeroing_a_0d_gradient_in_place_like_torch():
+    ours = minigrad.tensor(2.0, requires_grad=True)
+    theirs = torch.tensor(2.0, requires_grad=True)
+    for x in (ours, theirs):
+        (x ** 2).backward()
+        (3 * x).backward()
+    kept = ours.grad
+    ours.grad.zero_()
+    theirs.grad.zero_()
+    assert kept.item() == theirs.grad.item() == 0.0
+    (ours ** 2).backward()
+    (theirs ** 2).backward()
+    assert ours.grad.item() == theirs.grad.item() == 4.0
+    model = minigrad.nn.Linear(1, 1)
+    model(minigrad.ones(1)).sum().backward()
+    model.zero_grad(set_to_none=False)
+    assert model.bias.grad.tolist() == [0.0] and model.weight.grad.tolist() == [[0.0]]
+    s = minigrad.tensor(1.5, requires_grad=True)
+    (s * 2).backward()
+    minigrad.optim.SGD([s], lr=0.1).zero_grad(set_to_none=False)
+    assert s.grad.item() == 0.0
+
+
 def test_leaf_gradients_do_not_share_memory():
     a = minigrad.tensor([1.0, 2.0], requires_grad=True)
     b = minigrad.tensor([3.0, 4.0], requires_grad=True)

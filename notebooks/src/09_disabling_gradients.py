@@ -1,0 +1,512 @@
+# %% [markdown]
+# # 09 Disabling gradients
+#
+# Recording a graph is not free: every op on a tensor that requires grad keeps a node,
+# and the arrays its backward will need, until `backward()` runs. During evaluation,
+# inference, or any computation we will never differentiate, that is wasted memory and
+# time. This chapter shows the switches that turn recording off (`no_grad`,
+# `inference_mode`, `set_grad_enabled`) and the knife that cuts one tensor out of the
+# graph (`detach`), runs the tutorial's evaluation snippets with minigrad, and then
+# *measures* what recording keeps: arrays, bytes and time, in minigrad and in PyTorch.
+#
+# **Learning goals.** After this chapter you can
+#
+# 1. say what changes for a tensor computed under `no_grad`: `requires_grad=False`,
+#    `grad_fn=None`, the same values;
+# 2. use `no_grad`, `inference_mode`, `enable_grad` and `set_grad_enabled` as context
+#    managers and as decorators, and predict which one wins when they nest;
+# 3. tell `model.eval()` from `no_grad()`;
+# 4. use `detach()` to stop the gradient along one path;
+# 5. measure what a graph saves for backward, and how that grows with the batch.
+
+# %%
+import time
+import tracemalloc
+
+import matplotlib.pyplot as plt
+import torch
+
+import minigrad
+from minigrad import check, check_all, show_source
+from minigrad.graph_memory import saved_arrays, saved_bytes, torch_saved_tensors
+
+# %% [markdown]
+# ## 1. What recording builds
+#
+# A small computation, $y = w x + b$, with $w$ requiring grad. While recording is on
+# (the default), the result remembers the op that made it: `requires_grad=True` and a
+# `grad_fn`, the graph node backward will visit. We print the flags of both libraries
+# side by side and compare them through `check` (a `True` counts as 1).
+
+# %%
+def flags(t):
+    """requires_grad, the name of grad_fn (or None), is_leaf."""
+    return t.requires_grad, None if t.grad_fn is None else t.grad_fn.name(), t.is_leaf
+
+
+w = minigrad.tensor(2.0, requires_grad=True)
+w_t = torch.tensor(2.0, requires_grad=True)
+y = w * 3.0 + 1.0
+y_t = w_t * 3.0 + 1.0
+print("minigrad:", flags(y))
+print("torch:   ", flags(y_t))
+check_all({"y": (y, y_t), "y.requires_grad": (y.requires_grad, y_t.requires_grad)})
+
+# %% [markdown]
+# ## 2. `no_grad`: compute, but record nothing
+#
+# The same lines inside `with no_grad():`. The value is the same; the result is a
+# plain tensor: no `grad_fn`, `requires_grad=False`, a leaf.
+
+# %%
+with minigrad.no_grad():
+    y = w * 3.0 + 1.0
+with torch.no_grad():
+    y_t = w_t * 3.0 + 1.0
+print("minigrad:", flags(y))
+print("torch:   ", flags(y_t))
+check_all({"y under no_grad": (y, y_t),
+           "y.requires_grad": (y.requires_grad, y_t.requires_grad)})
+
+# %% [markdown]
+# With no graph there is nothing to walk back through, so `backward()` refuses, with
+# the same message in both libraries (minigrad adds a line on the fix):
+
+# %% tags=raises-exception
+y_t.backward()
+
+# %% tags=raises-exception
+y.backward()
+
+# %% [markdown]
+# Here is the whole mechanism, from the package: one flag, `GRAD_ENABLED`, that every
+# op reads when it decides whether to record a node (`Function.apply`, chapter 05).
+
+# %%
+show_source(minigrad.no_grad)
+
+# %% [markdown]
+# ## 3. The tutorial's evaluation snippets, with minigrad
+#
+# The tutorial evaluates a model with
+#
+# ```python
+# model.eval()
+# with torch.no_grad():
+#     pred = model(X)
+# ```
+#
+# We make a `Linear(3, 1)` in torch, copy its weights into minigrad's, and run the
+# snippet with `torch` replaced by `minigrad` (in float32, torch's default, as the
+# tutorial does).
+
+# %%
+torch.manual_seed(0)
+model_t = torch.nn.Linear(3, 1)
+X_t = torch.randn(8, 3)
+model = minigrad.nn.Linear(3, 1).load_state_dict(model_t.state_dict())
+X = minigrad.tensor(X_t.numpy())
+
+model.eval()
+with minigrad.no_grad():
+    pred = model(X)
+
+model_t.eval()
+with torch.no_grad():
+    pred_t = model_t(X_t)
+print("minigrad:", flags(pred), " torch:", flags(pred_t))
+check("pred", pred, pred_t, atol=1e-6)
+
+# %% [markdown]
+# And the `inference_mode` version. torch's `inference_mode` goes further than
+# `no_grad`: it also marks the tensors it makes as *inference tensors*, which torch
+# then refuses to use in a later recorded computation, and skips some bookkeeping
+# (version counters) to run faster. minigrad's `inference_mode` is `no_grad` under
+# another name; the results are the same.
+
+# %%
+model.eval()
+with minigrad.inference_mode():
+    pred = model(X)
+
+model_t.eval()
+with torch.inference_mode():
+    pred_t = model_t(X_t)
+print("minigrad:", flags(pred), " torch:", flags(pred_t), " torch inference tensor:",
+      pred_t.is_inference())
+check("pred", pred, pred_t, atol=1e-6)
+
+# %% [markdown]
+# **`eval()` is not `no_grad()`.** `model.eval()` only sets `model.training = False`,
+# which changes layers that behave differently in training (dropout, batch norm);
+# it does not stop recording. Without `no_grad`, an evaluated model still builds a
+# graph:
+
+# %%
+model.eval()
+model_t.eval()
+pred = model(X)
+pred_t = model_t(X_t)
+print("training:", model.training, model_t.training)
+print("minigrad:", flags(pred), " torch:", flags(pred_t))
+check_all({"pred": (pred, pred_t), "pred.requires_grad": (pred.requires_grad,
+                                                          pred_t.requires_grad)}, atol=1e-6)
+
+# %% [markdown]
+# ## 4. Context managers, decorators, and nesting
+#
+# Each switch also works as a decorator, with or without parentheses: the function
+# then always runs with recording off (or on), whatever the caller has set.
+
+# %%
+@minigrad.no_grad
+def double(x):
+    return x * 2
+
+
+@torch.no_grad()
+def double_t(x):
+    return x * 2
+
+
+a = minigrad.ones(3, requires_grad=True)
+a_t = torch.ones(3, requires_grad=True)
+print("minigrad:", flags(double(a)), " torch:", flags(double_t(a_t)))
+check_all({"double(a)": (double(a), double_t(a_t)),
+           "requires_grad": (double(a).requires_grad, double_t(a_t).requires_grad)})
+
+# %% [markdown]
+# The switches nest, and the innermost one wins; leaving a block restores what was in
+# force before it. `set_grad_enabled(mode)` takes a bool, which makes it the switch
+# for code shared by training (`True`) and evaluation (`False`). We record
+# `is_grad_enabled()` at each level, in both libraries.
+
+# %%
+def nesting(lib):
+    """is_grad_enabled() at each level of some nested switches."""
+    levels = [lib.is_grad_enabled()]
+    with lib.no_grad():
+        levels.append(lib.is_grad_enabled())
+        with lib.enable_grad():
+            levels.append(lib.is_grad_enabled())
+            with lib.set_grad_enabled(False):
+                levels.append(lib.is_grad_enabled())
+            levels.append(lib.is_grad_enabled())
+        levels.append(lib.is_grad_enabled())
+    levels.append(lib.is_grad_enabled())
+    return levels
+
+
+print("minigrad:", nesting(minigrad))
+print("torch:   ", nesting(torch))
+check("is_grad_enabled at each level", nesting(minigrad), nesting(torch))
+
+# %% [markdown]
+# ## 5. `detach()`: cut one tensor out of the graph
+#
+# The switches act on everything computed inside them. `detach()` acts on one tensor:
+# it returns the same numbers (the same memory, not a copy) as a leaf that does not
+# require grad. Whatever is computed from the detached tensor is, for backward, a
+# constant. Take $y = x \cdot \mathrm{detach}(x)$: the value is $x^2$, but the gradient
+# only flows through the first factor, so it is $x$, not $2x$.
+
+# %%
+x = minigrad.tensor([1.0, 2.0, 3.0], dtype=minigrad.float64, requires_grad=True)
+x_t = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+(x * x.detach()).sum().backward()
+(x_t * x_t.detach()).sum().backward()
+print(x.grad)  # x, not 2x
+check("x.grad of sum(x * x.detach())", x.grad, x_t.grad)
+
+# %% [markdown]
+# The detached tensor shares memory with the original: change one in place (under
+# `no_grad`, as an optimizer does) and the other sees it. That is why `detach()` is
+# cheap, and why a detached tensor you mean to keep should be `clone()`d.
+
+# %%
+d = x.detach()
+d_t = x_t.detach()
+print("minigrad:", flags(d), " torch:", flags(d_t))
+with minigrad.no_grad():
+    d.add_(10.0)
+with torch.no_grad():
+    d_t.add_(10.0)
+check("x after d.add_(10)", x, x_t)
+
+# %% [markdown]
+# ## 6. What is saved for backward, and what it costs
+#
+# To compute gradients, backward needs values from the forward pass: the derivative
+# of $w x$ with respect to $w$ is $x$, so $x$ must be kept; a ReLU keeps its output to
+# know where it was positive. Each op hands these to `ctx.save_for_backward`, and they
+# live as long as the graph. Here is what a linear layer keeps:
+
+# %%
+show_source(minigrad.ops.linear.Linear.forward)
+
+# %% [markdown]
+# `minigrad.graph_memory` walks a graph and lists the saved arrays; for torch it
+# installs torch's hooks on saved tensors (`torch.autograd.graph.saved_tensors_hooks`)
+# and lists what torch packs. We leave out the parameters, which are in memory
+# anyway. A two-layer network on a batch of 64:
+
+# %%
+torch.manual_seed(1)
+mlp_t = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.ReLU(), torch.nn.Linear(256, 10))
+mlp = minigrad.nn.Sequential(minigrad.nn.Linear(64, 256), minigrad.nn.ReLU(),
+                             minigrad.nn.Linear(256, 10))
+mlp.load_state_dict(mlp_t.state_dict())
+batch_t = torch.randn(64, 64)
+batch = minigrad.tensor(batch_t.numpy())
+
+out = mlp(batch)
+out_t, saved_t = torch_saved_tensors(lambda: mlp_t(batch_t), exclude=list(mlp_t.parameters()))
+ours_saved = saved_arrays(out, exclude=list(mlp.parameters()))
+print("minigrad saves:", [a.shape for a in ours_saved])
+print("torch saves:   ", [shape for shape, _ in saved_t])
+check_all({"out": (out, out_t),
+           "bytes saved": (saved_bytes(out, list(mlp.parameters())),
+                           sum(b for _, b in saved_t))}, atol=1e-6)
+
+# %% [markdown]
+# Both keep the input batch (for the first layer's weight gradient) and the hidden
+# activation (for the ReLU and the second layer): $64 \times (64 + 256)$ float32
+# numbers, 80 KiB. Under `no_grad`, nothing:
+
+# %%
+with minigrad.no_grad():
+    out = mlp(batch)
+with torch.no_grad():
+    out_t, saved_t = torch_saved_tensors(lambda: mlp_t(batch_t))
+print("minigrad:", flags(out), len(saved_arrays(out)), "arrays saved")
+print("torch:   ", flags(out_t), len(saved_t), "tensors saved")
+check_all({"out under no_grad": (out, out_t),
+           "bytes saved under no_grad": (saved_bytes(out), sum(b for _, b in saved_t))},
+          atol=1e-6)
+
+# %% [markdown]
+# The saved activations grow in step with the batch (and with the depth of the
+# network), while the parameters stay the same size. For a large batch, the graph, not
+# the model, is what fills the memory:
+
+# %%
+batch_sizes = [1, 16, 64, 256, 1024]
+ours_kib, torch_kib = [], []
+for n in batch_sizes:
+    rows_t = torch.randn(n, 64)
+    ours_kib.append(saved_bytes(mlp(minigrad.tensor(rows_t.numpy())),
+                                list(mlp.parameters())) / 1024)
+    _, saved_t = torch_saved_tensors(lambda r=rows_t: mlp_t(r), exclude=list(mlp_t.parameters()))
+    torch_kib.append(sum(b for _, b in saved_t) / 1024)
+param_kib = sum(p.data.nbytes for p in mlp.parameters()) / 1024
+
+fig, ax = plt.subplots(figsize=(6, 3.5))
+ax.loglog(batch_sizes, ours_kib, "o-", label="saved for backward, minigrad")
+ax.loglog(batch_sizes, torch_kib, "k:", label="saved for backward, torch")
+ax.axhline(param_kib, color="gray", ls="--", label="the parameters")
+ax.set(xlabel="batch size", ylabel="KiB", title="memory a recorded forward pass keeps")
+ax.legend()
+plt.show()
+check("saved KiB at each batch size", ours_kib, torch_kib)
+
+# %% [markdown]
+# `backward()` frees the saved arrays as it goes (unless `retain_graph=True`): that is
+# why a second `backward()` through the same graph fails (chapter 12).
+
+# %%
+loss = mlp(batch).sum()
+loss_t = mlp_t(batch_t).sum()
+before = saved_bytes(loss)
+loss.backward()
+loss_t.backward()
+print(f"saved (weights included) before backward: {before / 1024:.0f} KiB, "
+      f"after: {saved_bytes(loss)} bytes")
+check("first layer's weight.grad", mlp[0].weight.grad, mlp_t[0].weight.grad, atol=1e-4)
+
+# %% [markdown]
+# **Measured: memory.** The counts above are what the graph holds by construction.
+# Python's `tracemalloc` (which sees numpy's allocations) measures it directly: the
+# memory still held after a forward pass of a batch of 1024, with and without
+# recording. The numbers depend on the machine, so they are not compared.
+
+# %% tags=nbval-ignore-output
+def held_after_forward(grad_enabled):
+    """KiB still allocated while the output of a forward pass is alive."""
+    rows = minigrad.randn(1024, 64)
+    tracemalloc.start()
+    with minigrad.set_grad_enabled(grad_enabled):
+        result = mlp(rows)
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del result
+    return held / 1024
+
+
+minigrad.manual_seed(0)
+print(f"recording on:  {held_after_forward(True):7.0f} KiB held")
+print(f"recording off: {held_after_forward(False):7.0f} KiB held")
+
+# %% [markdown]
+# With recording on, the forward pass keeps about 1 MiB alive: the hidden activation
+# ($1024 \times 256$ float32 numbers, as counted above) plus the output (40 KiB; the
+# input was allocated before the measurement started). With it off, only the output.
+#
+# **Measured: time.** Recording costs time too: a node per op, and the arrays kept
+# alive. We time 50 forward passes of a batch of 64 in each library, best of 5.
+
+# %% tags=nbval-ignore-output
+def best_time(forward, repeat=5, number=50):
+    """Best of `repeat` timings of `number` calls, in microseconds per call."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            forward()
+        times.append((time.perf_counter() - start) / number)
+    return min(times) * 1e6
+
+
+for lib, net, rows in [(minigrad, mlp, batch), (torch, mlp_t, batch_t)]:
+    with lib.enable_grad():
+        on = best_time(lambda net=net, rows=rows: net(rows))
+    with lib.no_grad():
+        off = best_time(lambda net=net, rows=rows: net(rows))
+    print(f"{lib.__name__:8s}  recording on {on:6.0f} us   off {off:6.0f} us")
+
+# %% [markdown]
+# On a network this small, the matrix products dominate and recording adds little
+# time; the memory is the larger cost. For evaluation, wrap the forward pass in
+# `no_grad()` (or `inference_mode()`) anyway: it costs nothing and saves both.
+#
+# ## Exercises
+#
+# Each exercise has a cell for your code and a locked cell that checks it against
+# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+#
+# ### Exercise 9.1: a prediction function that never records
+#
+# Write `predict(net, inputs)` that returns `net(inputs)` computed without recording a
+# graph, *whatever* the caller has switched on, using a decorator rather than a `with`
+# block.
+#
+# <details><summary>Hint</summary>
+#
+# Put `@minigrad.no_grad` (or `@minigrad.no_grad()`) above the `def`; the body is one
+# line.
+# </details>
+
+# %% solution=ex09-predict
+### BEGIN SOLUTION
+@minigrad.no_grad()
+def predict(net, inputs):
+    """net(inputs), computed without recording a graph."""
+    return net(inputs)
+### END SOLUTION
+
+# %% test=ex09-predict-test points=2
+# Exercise 9.1 checks: values against torch, no graph, even inside enable_grad().
+torch.manual_seed(91)
+net91_t = torch.nn.Linear(4, 2, dtype=torch.float64)
+net91 = minigrad.nn.Linear(4, 2, dtype=minigrad.float64).load_state_dict(net91_t.state_dict())
+inputs91_t = torch.randn(5, 4, dtype=torch.float64)
+with minigrad.enable_grad():
+    pred91 = predict(net91, minigrad.tensor(inputs91_t.numpy()))
+with torch.no_grad():
+    pred91_t = net91_t(inputs91_t)
+check_all({"predict(net, inputs)": (pred91, pred91_t),
+           "requires_grad": (pred91.requires_grad, pred91_t.requires_grad)})
+assert pred91.grad_fn is None and minigrad.is_grad_enabled()
+
+# %% [markdown]
+# ### Exercise 9.2: stop the gradient through a normalisation
+#
+# Let `p9 = minigrad.tensor([3.0, -4.0, 12.0], dtype=minigrad.float64,
+# requires_grad=True)` and `c9 = minigrad.tensor([1.0, 2.0, -1.0],
+# dtype=minigrad.float64)`. Compute $u = p / \lVert p \rVert$ where the norm
+# $\lVert p \rVert = \sqrt{\sum_i p_i^2}$ is treated as a **constant** (detached), then
+# $L = \sum_i u_i c_i$, and call `backward()`, so that `p9.grad` holds
+# $c / \lVert p \rVert$.
+#
+# <details><summary>Hint</summary>
+#
+# `norm9 = ((p9.detach() ** 2).sum()) ** 0.5`, then `u9 = p9 / norm9`. Without the
+# `detach()` the gradient would have a second term, through the norm.
+# </details>
+
+# %% solution=ex09-detach
+### BEGIN SOLUTION
+p9 = minigrad.tensor([3.0, -4.0, 12.0], dtype=minigrad.float64, requires_grad=True)
+c9 = minigrad.tensor([1.0, 2.0, -1.0], dtype=minigrad.float64)
+norm9 = ((p9.detach() ** 2).sum()) ** 0.5
+u9 = p9 / norm9
+(u9 * c9).sum().backward()
+### END SOLUTION
+
+# %% test=ex09-detach-test points=2
+# Exercise 9.2 checks: p9.grad against torch with the norm detached.
+p9_t = torch.tensor([3.0, -4.0, 12.0], dtype=torch.float64, requires_grad=True)
+c9_t = torch.tensor([1.0, 2.0, -1.0], dtype=torch.float64)
+(p9_t / p9_t.detach().norm() * c9_t).sum().backward()
+check("p9.grad", p9.grad, p9_t.grad)
+
+# %% [markdown]
+# ### Exercise 9.3: one function for training and evaluation
+#
+# Write `mse_pass(net, inputs, targets, train)`: compute the mean squared error of
+# `net(inputs)` against `targets` with recording on when `train` is True and off when
+# it is False, using `minigrad.set_grad_enabled`, and return the loss. When training,
+# also call `backward()` on it.
+#
+# <details><summary>Hint</summary>
+#
+# `with minigrad.set_grad_enabled(train):` around the loss, then
+# `if train: loss.backward()`.
+# </details>
+
+# %% solution=ex09-train-eval
+def mse_pass(net, inputs, targets, train):
+    """The mean squared error; recorded and backpropagated only when train is True."""
+    ### BEGIN SOLUTION
+    with minigrad.set_grad_enabled(train):
+        err = ((net(inputs) - targets) ** 2).mean()
+    if train:
+        err.backward()
+    return err
+    ### END SOLUTION
+
+# %% test=ex09-train-eval-test points=2
+# Exercise 9.3 checks: the loss and the gradient against torch, and no graph in eval.
+torch.manual_seed(93)
+net93_t = torch.nn.Linear(3, 2, dtype=torch.float64)
+net93 = minigrad.nn.Linear(3, 2, dtype=minigrad.float64).load_state_dict(net93_t.state_dict())
+in93_t, tg93_t = torch.randn(6, 3, dtype=torch.float64), torch.randn(6, 2, dtype=torch.float64)
+in93, tg93 = minigrad.tensor(in93_t.numpy()), minigrad.tensor(tg93_t.numpy())
+loss93_t = ((net93_t(in93_t) - tg93_t) ** 2).mean()
+loss93_t.backward()
+with torch.no_grad():
+    eval93_t = ((net93_t(in93_t) - tg93_t) ** 2).mean()
+eval93 = mse_pass(net93, in93, tg93, train=False)
+train93 = mse_pass(net93, in93, tg93, train=True)
+check_all({"eval loss": (eval93, eval93_t), "train loss": (train93, loss93_t),
+           "eval loss requires_grad": (eval93.requires_grad, eval93_t.requires_grad),
+           "train loss requires_grad": (train93.requires_grad, loss93_t.requires_grad),
+           "weight.grad": (net93.weight.grad, net93_t.weight.grad)})
+assert minigrad.is_grad_enabled(), "grad mode should be restored after mse_pass"
+
+# %% [markdown]
+# ## Summary
+#
+# - Under `no_grad()` ops compute the same values but record nothing: results have
+#   `requires_grad=False` and `grad_fn=None`, and `backward()` through them refuses.
+# - `inference_mode()` is the stricter torch variant for pure inference; `enable_grad()`
+#   turns recording back on; `set_grad_enabled(mode)` takes a bool. All of them work as
+#   context managers and decorators, and the innermost one wins.
+# - `model.eval()` changes layer behaviour, not recording: evaluate with
+#   `model.eval()` *and* `no_grad()`, as the tutorial does.
+# - `detach()` makes one tensor a constant for backward, sharing its memory.
+# - A recorded forward pass keeps the activations its backward needs; they grow with
+#   the batch and soon outweigh the parameters. Measured here: the same bytes in
+#   minigrad and torch, none under `no_grad`.
+#
+# Next: [10 Optimizers and training](10_optimizers_and_training.ipynb), where the
+# gradients are finally used.
