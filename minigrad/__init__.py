@@ -9,7 +9,15 @@ from minigrad.compare import check, check_all
 from minigrad.source import show_source
 
 # --- scalar engine (chapters 01-04) ---
+from minigrad.value import Value, backward_order
 
 # --- tensor engine (chapters 05-13) ---
 
-__all__ = ["check", "check_all", "show_source"]
+__all__ = [
+    "check",
+    "check_all",
+    "show_source",
+    # scalar engine
+    "Value",
+    "backward_order",
+]
