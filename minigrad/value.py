@@ -204,8 +204,10 @@ def _relu_local(out):
 
 def _slope_of_power(x, n):
     r""":math:`\frac{d}{dx} x^n = n x^{n-1}`, with torch's values where that has no number."""
+    if n == 0:
+        return 0.0  # x ** 0 is constant, even at 0
     if x == 0 and n < 1:
-        return 0.0 if n == 0 else math.inf
+        return math.inf  # x ** 0.5 stands vertical at 0
     return n * x ** (n - 1)
 
 
