@@ -9,6 +9,8 @@ from minigrad.compare import check, check_all
 from minigrad.source import show_source
 
 # --- scalar engine (chapters 01-04) ---
+# isort: split
+from minigrad.graph import draw_graph
 from minigrad.value import Value, backward_order
 
 # --- tensor engine (chapters 05-13) ---
@@ -20,4 +22,5 @@ __all__ = [
     # scalar engine
     "Value",
     "backward_order",
+    "draw_graph",
 ]

@@ -63,7 +63,7 @@ class Value:
         n = _lift(other, "**").data  # x ** 2: the exponent is a constant, saved
         return Value(_power(self.data, n), "", (self,), f"**{n:g}", _pow_const_local, n)
 
-    def exp(self):
+    def exp(self):  # math.exp raises OverflowError past exp(709.78), torch gives inf
         return Value(math.exp(self.data), "", (self,), "exp", _exp_local)
 
     def log(self):
@@ -202,8 +202,7 @@ def _relu_local(out):
 
 # --- helpers ---
 
-def _slope_of_power(x, n):
-    r""":math:`\frac{d}{dx} x^n = n x^{n-1}`, with torch's values where that has no number."""
+def _slope_of_power(x, n):  # d/dx x ** n = n x ** (n - 1), with torch's values at 0
     if n == 0:
         return 0.0  # x ** 0 is constant, even at 0
     if x == 0 and n < 1:
@@ -211,8 +210,7 @@ def _slope_of_power(x, n):
     return n * x ** (n - 1)
 
 
-def _power(x, n):
-    """``x ** n`` as a float, refusing what Python's ``math.pow`` refuses."""
+def _power(x, n):  # x ** n as a float, refusing what Python's math.pow refuses
     if x == 0 and n < 0:
         raise ZeroDivisionError(
             f"0.0 cannot be raised to a negative power ({n!r}); torch would return inf. "
@@ -224,7 +222,7 @@ def _power(x, n):
     return float(x ** n)
 
 
-def _divisor(v):
+def _divisor(v):  # the divisor itself, once it is known not to be zero
     if v.data == 0:
         raise ZeroDivisionError("division by zero: the divisor is 0.0; torch would return "
                                 "inf or nan. Keep it away from zero, e.g. x / (y + 1e-12)")
