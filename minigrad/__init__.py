@@ -11,6 +11,7 @@ from minigrad.source import show_source
 # --- scalar engine (chapters 01-04) ---
 # isort: split
 from minigrad.graph import draw_graph
+from minigrad.stepper import BackwardStepper, stepper_widget
 from minigrad.value import Value, backward_order
 
 # --- tensor engine (chapters 05-13) ---
@@ -23,4 +24,6 @@ __all__ = [
     "Value",
     "backward_order",
     "draw_graph",
+    "BackwardStepper",
+    "stepper_widget",
 ]
