@@ -60,6 +60,14 @@ def _mismatch(name, ours, theirs, rtol, atol, equal_nan):
             f"first at {at}: minigrad {_value(ours, at)}, torch {_value(theirs, at)}")
 
 
+def _max_abs_diff(a, b):
+    """The largest |a - b| over elements that are numbers in both; None if undefined."""
+    if a.shape != b.shape:
+        return None
+    both = ~(np.isnan(a) | np.isnan(b))
+    return float(np.max(np.abs(a - b)[both])) if both.any() else (0.0 if not a.size else None)
+
+
 def _index(idx):
     return tuple(int(i) for i in idx)
 
@@ -125,12 +133,7 @@ def check_all(results, *, rtol=RTOL, atol=ATOL, equal_nan=False):
     for name, (ours, theirs) in results.items():
         a, b = to_numpy(ours), to_numpy(theirs)
         problem = _mismatch(name, a, b, rtol, atol, equal_nan)
-        diff = None
-        if a.shape == b.shape and a.size and not (np.isnan(a).any() or np.isnan(b).any()):
-            diff = float(np.max(np.abs(a - b)))
-        elif a.shape == b.shape and not a.size:
-            diff = 0.0
-        rows.append((name, tuple(a.shape), diff, problem is None))
+        rows.append((name, tuple(a.shape), _max_abs_diff(a, b), problem is None))
         if problem:
             problems.append(problem)
     if problems:

@@ -1,57 +1,75 @@
-"""Write the course's figures into ``figures/`` (``make figures``).
+"""Make the static figures in figures/ that the notebooks and the README show.
 
-One small function per figure, named like its file (``graph_chain_rule`` writes
-``figures/graph_chain_rule.png``), each returning a matplotlib figure; ``main()``
-writes them all. Fixed size, dpi and metadata, so running it again gives the same bytes.
+Usage: ``python scripts/make_figures.py`` (or ``make figures``). Each figure is one
+small function below; ``main()`` writes them all. Output is deterministic: fixed
+size, dpi and no timestamp in the PNG metadata.
 """
 
-import sys
-from pathlib import Path
+import pathlib
 
 import matplotlib
 
 matplotlib.use("Agg")
-
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
-from minigrad import Value  # noqa: E402
-from minigrad.graph import draw_graph  # noqa: E402
+from minigrad import Value, draw_graph  # noqa: E402
 
-FIGURES = Path(__file__).resolve().parent.parent / "figures"
-DPI = 100
+FIGURES = pathlib.Path(__file__).resolve().parent.parent / "figures"
+PNG = {"dpi": 110, "metadata": {"Software": None}}
 
 
-def graph_chain_rule():
-    """Chapter 03: z = (x + 1) ** 2 at x = 3 after backward; x.grad is 8."""
+def secants_to_tangent(path):
+    """Chapter 01: secants of y = x**2 through x = 3 turn into the tangent (slope 6)."""
+    xs = np.linspace(0.5, 5.5, 200)
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.plot(xs, xs ** 2, color="black", label="$y = x^2$")
+    for h, alpha in [(2.0, 0.35), (1.0, 0.55), (0.5, 0.75)]:
+        slope = ((3 + h) ** 2 - 9) / h
+        ax.plot(xs, 9 + slope * (xs - 3), alpha=alpha, label=f"secant, h = {h:g}: slope {slope:g}")
+        ax.plot([3 + h], [(3 + h) ** 2], "o", color="gray", markersize=4)
+    ax.plot(xs, 9 + 6 * (xs - 3), "--", color="crimson", label="tangent: slope 6")
+    ax.plot([3], [9], "o", color="black")
+    ax.set_xlim(0.5, 5.5)
+    ax.set_ylim(-2, 30)
+    ax.set_xlabel("x")
+    ax.set_ylabel("y")
+    ax.set_title("Secants through x = 3 approach the tangent as h shrinks")
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, **PNG)
+    plt.close(fig)
+
+
+def graph_chain_rule(path):
+    """Chapter 03: the graph of z = (x + 1) ** 2 at x = 3 after backward; x.grad is 8."""
     x = Value(3.0, label="x")
     y = x + 1
     y.label = "y"
     z = y ** 2
     z.label = "z"
     z.backward()
-    return draw_graph(z, title="z = (x + 1) ** 2 at x = 3, after z.backward()")
+    fig = draw_graph(z, title="z = (x + 1) ** 2 at x = 3, after z.backward()")
+    fig.savefig(path, **PNG)  # a bare Figure, not pyplot's: nothing to close
 
 
-ALL_FIGURES = [graph_chain_rule]
-
-
-def save(fig, path):
-    """Save without the matplotlib version in the metadata, then close the figure."""
-    fig.savefig(path, dpi=DPI, metadata={"Software": None})
-    plt.close(fig)  # a no-op for a figure pyplot does not manage
+FIGURE_MAKERS = {
+    "secants_to_tangent.png": secants_to_tangent,
+    "graph_chain_rule.png": graph_chain_rule,
+}
 
 
 def main(out_dir=FIGURES):
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """Write every figure into ``out_dir`` (``figures/``); return the paths written."""
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(exist_ok=True)
     written = []
-    for make in ALL_FIGURES:
-        path = out_dir / f"{make.__name__}.png"
-        save(make(), path)
-        written.append(path)
+    for name, make in FIGURE_MAKERS.items():
+        make(out_dir / name)
+        written.append(out_dir / name)
     return written
 
 
 if __name__ == "__main__":
-    for path in main(Path(sys.argv[1]) if len(sys.argv) > 1 else FIGURES):
-        print(path)
+    for path in main():
+        print(f"wrote figures/{path.name}")

@@ -1,0 +1,82 @@
+r"""Interactive explorers for the notebooks (chapter 01: the tangent-line explorer).
+
+The pure part, :func:`slopes_at`, computes the three slopes a reader compares: the
+derivative from ``minigrad.Value.backward()``, the numeric slope
+:math:`(f(x + h) - f(x)) / h`, and torch's derivative. The widget only draws them.
+"""
+
+__all__ = ["slopes_at", "tangent_explorer", "torch_slope"]
+
+
+def torch_slope(f, x):
+    """The derivative of f at x as torch computes it (float64): the oracle for chapter 01."""
+    import torch
+
+    t = torch.tensor(float(x), dtype=torch.float64, requires_grad=True)
+    f(t).backward()
+    return t.grad.item()
+
+
+def slopes_at(f, x, h=1e-6):
+    """Return ``{"minigrad": ..., "numeric": ..., "torch": ...}``: three slopes of f at x.
+
+    ``f`` must work on a ``minigrad.Value``, a float and a torch tensor, as
+    ``lambda x: x ** 2`` does.
+    """
+    from minigrad.value import Value
+
+    v = Value(x)
+    f(v).backward()
+    return {"minigrad": v.grad, "numeric": (f(x + h) - f(x)) / h, "torch": torch_slope(f, x)}
+
+
+def _readout(x, slopes):
+    agree = abs(slopes["minigrad"] - slopes["torch"]) <= 1e-9 * max(1.0, abs(slopes["torch"]))
+    mark = "&#10003; matches torch" if agree else "&#10007; differs from torch"
+    return (f"<b>x = {x:.2f}</b> &nbsp; minigrad slope <b>{slopes['minigrad']:.4f}</b>"
+            f" &nbsp; numeric slope {slopes['numeric']:.4f}"
+            f" &nbsp; torch slope {slopes['torch']:.4f} &nbsp; {mark}")
+
+
+def tangent_explorer(f, x=3.0, xmin=-4.0, xmax=4.0, label="f(x)"):
+    """A slider for x, the curve of f, its tangent at x, and the slopes side by side.
+
+    The readout (CSS class ``minigrad-readout``) updates with the slider (CSS class
+    ``minigrad-x-slider``) so a browser test can move one and read the other.
+    """
+    import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from IPython.display import display
+
+    slider = widgets.FloatSlider(value=x, min=xmin, max=xmax, step=0.25,
+                                 description="x", continuous_update=False)
+    slider.add_class("minigrad-x-slider")
+    readout = widgets.HTML()
+    readout.add_class("minigrad-readout")
+    plot = widgets.Output()
+    xs = np.linspace(xmin, xmax, 200)
+    ys = np.array([f(float(v)) for v in xs])
+
+    def draw(change=None):
+        x0 = slider.value
+        slopes = slopes_at(f, x0)
+        readout.value = _readout(x0, slopes)
+        y0 = f(x0)
+        with plot:
+            plot.clear_output(wait=True)
+            fig, ax = plt.subplots(figsize=(5.5, 3.5))
+            ax.plot(xs, ys, label=label)
+            ax.plot(xs, y0 + slopes["minigrad"] * (xs - x0), "--",
+                    label=f"tangent, slope {slopes['minigrad']:.2f}")
+            ax.plot([x0], [y0], "o", color="black")
+            ax.set_ylim(ys.min() - 1, ys.max() + 1)
+            ax.set_xlabel("x")
+            ax.legend(loc="upper center")
+            ax.set_title(f"{label} and its tangent at x = {x0:.2f}")
+            display(fig)
+            plt.close(fig)
+
+    slider.observe(draw, names="value")
+    draw()
+    return widgets.VBox([slider, readout, plot])

@@ -1,0 +1,348 @@
+# %% [markdown]
+# # 01 Derivatives
+#
+# Training a network means nudging each parameter in the direction that lowers the
+# loss, and the derivative is what tells us that direction. This chapter starts from
+# one number: how fast does $y = x^2$ change at $x = 3$? We measure it by hand,
+# watch the measurement approach the exact answer, see it as the slope of a tangent
+# line, and then build the first version of `minigrad.Value`, a number that can
+# compute its own derivative. Every result is checked against PyTorch in the cell
+# that computes it.
+#
+# **Learning goals.** After this chapter you can
+#
+# 1. say what a derivative measures, as a local rate of change;
+# 2. estimate a derivative numerically and explain why the estimate improves as the
+#    step shrinks;
+# 3. read a derivative as the slope of the tangent line;
+# 4. get a derivative from PyTorch with `requires_grad` and `backward()`;
+# 5. build a `Value` that records `+`, `*` and `**` and computes derivatives itself.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+
+import minigrad
+from minigrad import check, show_source
+from minigrad.explorers import tangent_explorer, torch_slope
+
+# %% [markdown]
+# ## 1. The derivative is a local rate of change
+#
+# For a function $f$ of one number, the derivative at $x$ is
+#
+# $$f'(x) = \lim_{h \to 0} \frac{f(x + h) - f(x)}{h}.$$
+#
+# It answers: if $x$ moves a little, by how many times that little does $f(x)$ move?
+# For $y = x^2$ the rules of calculus give $\frac{dy}{dx} = 2x$, so at $x = 3$ the
+# derivative is $6$: a small increase of $x$ increases $y$ by about six times as much.
+# Let us see that with a step of $0.01$.
+
+# %%
+def f(x):
+    return x ** 2
+
+
+change_in_y = f(3.01) - f(3.0)
+check("f(3.01) - f(3)", change_in_y, 6 * 0.01, atol=1e-3)
+
+# %% [markdown]
+# The two agree to within $0.0001 = h^2$, the part of the change that the straight
+# line does not capture. *Local* matters: zoom in on the curve around $x = 3$ and it
+# looks more and more like a straight line of slope $6$.
+
+# %%
+fig, axes = plt.subplots(1, 3, figsize=(11, 3.2))
+for ax, width in zip(axes, [3.0, 0.5, 0.05], strict=True):
+    xs = np.linspace(3 - width, 3 + width, 200)
+    ax.plot(xs, f(xs), label="$y = x^2$")
+    ax.plot(xs, 9 + 6 * (xs - 3), "--", label="slope 6 through (3, 9)")
+    ax.set_title(f"x in [{3 - width:g}, {3 + width:g}]")
+    ax.set_xlabel("x")
+axes[0].legend()
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## 2. The numeric slope
+#
+# Take the definition literally and stop before the limit: pick a small $h$ and
+# compute the slope of the secant line through $(x, f(x))$ and $(x + h, f(x + h))$.
+# The figure below, made by `scripts/make_figures.py`, shows secants for shrinking
+# $h$ turning into the tangent.
+#
+# ![secants approaching the tangent of y = x^2 at x = 3](../figures/secants_to_tangent.png)
+
+# %%
+def numeric_slope(f, x, h):
+    """The slope of the secant through (x, f(x)) and (x + h, f(x + h))."""
+    return (f(x + h) - f(x)) / h
+
+
+for h in [1.0, 0.1, 0.01, 0.001, 1e-6]:
+    print(f"h = {h:<6g}  slope = {numeric_slope(f, 3.0, h):.9f}")
+
+# %% [markdown]
+# For $x^2$ the secant slope is exactly $6 + h$, so the error shrinks in step with
+# $h$. At $h = 10^{-6}$ the estimate agrees with torch's derivative to about six
+# digits. (Chapter 11 shows why making $h$ ever smaller eventually makes it *worse*.)
+
+# %%
+check("numeric slope at 3", numeric_slope(f, 3.0, 1e-6), torch_slope(f, 3.0), atol=1e-5)
+
+# %% [markdown]
+# ## 3. The tangent line, explored
+#
+# The derivative is the slope of the tangent line: the line that touches the curve at
+# $x$ and has the curve's direction there. Move the slider: the readout shows the
+# slope that `minigrad` computes, the numeric slope, and torch's, side by side. Where
+# is the slope zero? Where is it negative? (The widget needs a live kernel: run the
+# notebook to use it.)
+
+# %% tags=nbval-ignore-output
+tangent_explorer(f, x=3.0, label="y = x**2")
+
+# %% [markdown]
+# ## 4. Asking PyTorch
+#
+# PyTorch computes derivatives for us. Mark the input with `requires_grad=True`, build
+# $y$ from it, and call `backward()`: the derivative lands in `x.grad`.
+
+# %%
+x = torch.tensor(3.0, requires_grad=True)
+y = x ** 2
+y.backward()
+print(x.grad)  # tensor(6.)
+
+# %% [markdown]
+# How can torch know the derivative? While computing `y = x ** 2` it *recorded* the
+# operation, and every operation knows its own local derivative. That is all we need
+# to build the same thing ourselves.
+#
+# ## 5. A number that knows its derivative: `Value_v1`
+#
+# A first draft. A `Value_v1` holds its `data` and a `grad`, and remembers which
+# values it was made from (`parents`) together with the *local* derivative with respect
+# to each: for $a + b$ both are $1$, for $a \cdot b$ they are $b$ and $a$, for $a^k$
+# it is $k\,a^{k-1}$. `backward()` starts with $\frac{dy}{dy} = 1$ and pushes the
+# derivative down every path to the inputs, multiplying local derivatives on the way
+# (this is the chain rule, the subject of chapter 03).
+
+# %%
+class Value_v1:
+    def __init__(self, data, parents=()):
+        self.data = data
+        self.grad = 0.0
+        self.parents = parents  # pairs (parent, local derivative)
+
+    def __add__(self, other):
+        other = other if isinstance(other, Value_v1) else Value_v1(other)
+        return Value_v1(self.data + other.data, ((self, 1.0), (other, 1.0)))
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value_v1) else Value_v1(other)
+        return Value_v1(self.data * other.data, ((self, other.data), (other, self.data)))
+
+    def __pow__(self, k):
+        return Value_v1(self.data ** k, ((self, k * self.data ** (k - 1)),))
+
+    __radd__ = __add__
+    __rmul__ = __mul__
+
+    def backward(self, upstream=1.0):
+        self.grad += upstream
+        for parent, local in self.parents:
+            parent.backward(local * upstream)
+
+    def __repr__(self):
+        return f"Value_v1(data={self.data}, grad={self.grad})"
+
+
+x1 = Value_v1(3.0)
+y1 = x1 ** 2
+y1.backward()
+check("Value_v1: d(x**2)/dx at 3", x1.grad, torch_slope(f, 3.0))
+
+# %% [markdown]
+# It also handles sums and products, including an input used twice: each path from
+# $y$ to $x$ contributes, and the contributions add up. For $y = x \cdot x + 2x$ at
+# $x = 3$ the derivative is $2x + 2 = 8$.
+
+# %%
+def g(x):
+    return x * x + 2 * x
+
+
+x1 = Value_v1(3.0)
+g(x1).backward()
+check("Value_v1: d(x*x + 2x)/dx at 3", x1.grad, torch_slope(g, 3.0))
+
+# %% [markdown]
+# **The limitation of v1.** Pushing the derivative down *every path* repeats work. Take
+# $y = x$, then ten times $y \leftarrow y + y$: there are $2^{10}$ paths from the result
+# back to $x$, and `Value_v1.backward` walks each one. We count the calls.
+
+# %%
+calls = 0
+original_backward = Value_v1.backward
+
+
+def counting_backward(self, upstream=1.0):
+    global calls
+    calls += 1
+    original_backward(self, upstream)
+
+
+Value_v1.backward = counting_backward
+x1 = Value_v1(1.0)
+y1 = x1
+for _ in range(10):
+    y1 = y1 + y1
+y1.backward()
+Value_v1.backward = original_backward
+print(f"11 values in the graph, {calls} calls to backward")
+check("Value_v1: d(1024 x)/dx", x1.grad, torch_slope(lambda x: 1024 * x, 1.0))
+
+# %% [markdown]
+# The answer is right ($1024$) but it took 2047 calls for 11 values; 30 doublings
+# would take two billion. The fix is to visit each value *once*, in an order where a
+# value's gradient is complete before it is passed on: a topological order (chapter
+# 03). The recursion has a second limit: Python refuses to recurse much deeper than a
+# thousand calls (chapter 04).
+#
+# ## 6. The package's `Value`
+#
+# `minigrad.Value` is the finished version: like `Value_v1` it records each operation's
+# parents and local derivatives, but it sorts the graph once and visits every value
+# once, in reverse. Here is its `**`, shown from the package itself, so this page can
+# never disagree with the code.
+
+# %%
+show_source(minigrad.Value.__pow__)
+
+# %% [markdown]
+# The seed example from the PyTorch tutorial, with `torch` replaced by `minigrad`:
+
+# %%
+x = minigrad.Value(3.0)
+y = x ** 2
+y.backward()
+print(x.grad)  # 6.0, as torch's tensor(6.)
+
+# %%
+xt = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+yt = xt ** 2
+yt.backward()
+check("x.grad (y = x**2 at 3)", x.grad, xt.grad)
+
+# %% [markdown]
+# And the same `g` as above, whose derivative at 3 is 8, now with the package:
+
+# %%
+x = minigrad.Value(3.0)
+g(x).backward()
+check("x.grad (y = x*x + 2x at 3)", x.grad, torch_slope(g, 3.0))
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your code and a locked cell that checks it against
+# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+#
+# ### Exercise 1.1: the central slope
+#
+# The secant slope leans to one side of $x$. The *central* slope looks both ways:
+#
+# $$\frac{f(x + h) - f(x - h)}{2h}.$$
+#
+# Write `central_slope(f, x, h=1e-4)`. Then check it: for a parabola it is exact for
+# any $h$, which the one-sided slope is not.
+#
+# <details><summary>Hint</summary>
+#
+# One line: evaluate `f` at `x + h` and at `x - h`.
+# </details>
+
+# %% solution=ex01-central-slope
+def central_slope(f, x, h=1e-4):
+    """The slope of the secant through (x - h, f(x - h)) and (x + h, f(x + h))."""
+    ### BEGIN SOLUTION
+    return (f(x + h) - f(x - h)) / (2 * h)
+    ### END SOLUTION
+
+# %% test=ex01-central-slope-test points=2
+# Exercise 1.1 checks: against torch's derivative.
+check("central_slope(x**3, 2)", central_slope(lambda x: x ** 3, 2.0),
+      torch_slope(lambda x: x ** 3, 2.0), rtol=1e-6)
+# A parabola: exact even with a large step (a one-sided slope would be off by h).
+check("central_slope(x**2, 3, h=0.5)", central_slope(f, 3.0, h=0.5), torch_slope(f, 3.0),
+      rtol=1e-12)
+### BEGIN HIDDEN TESTS
+check("central_slope(1/x, 0.5)", central_slope(lambda x: 1 / x, 0.5),
+      torch_slope(lambda x: 1 / x, 0.5), rtol=1e-6)
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 1.2: a derivative from `minigrad.Value`
+#
+# Let $p(x) = x^3 + 2x^2 + x$. Make `xp = minigrad.Value(1.5)`, build $p$ from it with
+# `+`, `*` and `**`, and call `backward()`, so that `xp.grad` holds $p'(1.5)$.
+#
+# <details><summary>Hint</summary>
+#
+# Write $p$ just as you would on paper: `xp ** 3 + 2 * xp ** 2 + xp`. By hand,
+# $p'(x) = 3x^2 + 4x + 1$.
+# </details>
+
+# %% solution=ex01-value-derivative
+### BEGIN SOLUTION
+xp = minigrad.Value(1.5)
+p = xp ** 3 + 2 * xp ** 2 + xp
+p.backward()
+### END SOLUTION
+
+# %% test=ex01-value-derivative-test points=2
+# Exercise 1.2 checks: xp is a minigrad.Value and its grad matches torch's.
+assert isinstance(xp, minigrad.Value), "xp should be a minigrad.Value"
+check("xp.grad", xp.grad, torch_slope(lambda x: x ** 3 + 2 * x ** 2 + x, 1.5))
+
+# %% [markdown]
+# ### Exercise 1.3: the slope of a product
+#
+# Let $q(x) = (x + 1)(x + 2)$. Write `q(x)` so that it works on a float, on a
+# `minigrad.Value` and on a torch tensor, then use `minigrad.Value` to compute
+# $q'(0.5)$ into a variable `q_slope`. (Try $-1.5$ too: what does a slope of zero say
+# about the curve there?)
+
+# %% solution=ex01-product
+### BEGIN SOLUTION
+def q(x):
+    return (x + 1) * (x + 2)
+
+
+xq = minigrad.Value(0.5)
+q(xq).backward()
+q_slope = xq.grad
+### END SOLUTION
+
+# %% test=ex01-product-test points=1
+# Exercise 1.3 checks: q is right at several points, and so is the slope.
+for point in [-2.0, 0.0, 1.5]:
+    check(f"q({point})", q(point), (point + 1) * (point + 2))
+check("q_slope", q_slope, torch_slope(lambda x: (x + 1) * (x + 2), 0.5))
+
+# %% [markdown]
+# ## Summary
+#
+# - The derivative $f'(x)$ is the local rate of change: how many times a small change
+#   of $x$ shows up in $f(x)$. For $y = x^2$ at $x = 3$ it is $6$.
+# - The numeric slope $(f(x + h) - f(x)) / h$ approaches it as $h$ shrinks; the
+#   central slope gets there faster.
+# - Geometrically, the derivative is the slope of the tangent line.
+# - PyTorch records operations on tensors with `requires_grad=True` and fills
+#   `x.grad` on `backward()`. `minigrad.Value` does the same for single numbers.
+# - Pushing derivatives down every path (our `Value_v1`) is right but repeats work;
+#   chapter 03 visits each value once, in topological order.
+#
+# Next: [02 Gradients](02_gradients.ipynb), many inputs at once.

@@ -1,0 +1,141 @@
+"""The instructor round trip, with nbgrader's own commands, on every chapter.
+
+For each chapter: ``nbgrader generate_assignment`` makes the student version, and
+``nbgrader autograde`` grades three submissions:
+
+- ``instructor``: the chapter as committed (solutions in) -> full marks;
+- ``untouched``: the student version as released -> zero on every exercise, and every
+  cell that is not part of an exercise still runs without error;
+- ``tamperer``: the student version with one test cell edited to ``pass`` and another
+  deleted -> still zero, because nbgrader grades with the original tests.
+"""
+
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from tests.notebook_tools import NOTEBOOKS, ROOT, nbgrader_meta
+
+pytestmark = pytest.mark.slow
+NBGRADER = [sys.executable, "-m", "nbgrader"]
+
+
+def _run(args, cwd):
+    # As with an activated .venv: nbgrader runs `alembic` from PATH.
+    path = os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ["PATH"]])
+    result = subprocess.run(NBGRADER + args, cwd=cwd, capture_output=True, text=True,
+                            env={**os.environ, "PATH": path}, timeout=1800)
+    assert result.returncode == 0, f"nbgrader {' '.join(args)} failed:\n{result.stderr[-3000:]}"
+    return result
+
+
+def _exercise_cells(nb):
+    return [c for c in nb.cells if nbgrader_meta(c).get("solution") or _is_test(c)]
+
+
+def _is_test(cell):
+    return bool(nbgrader_meta(cell).get("grade"))
+
+
+def _test_ids(nb):
+    return [nbgrader_meta(c)["grade_id"] for c in nb.cells if _is_test(c)]
+
+
+def _solution_lines(cell):
+    """The lines between BEGIN SOLUTION and END SOLUTION (or the hidden tests)."""
+    lines, inside = [], False
+    for line in cell.source.splitlines():
+        marker = line.strip()
+        if marker in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):
+            inside = True
+        elif marker in ("### END SOLUTION", "### END HIDDEN TESTS"):
+            inside = False
+        elif inside and marker:
+            lines.append(marker)
+    return lines
+
+
+@pytest.fixture(scope="module", params=NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def graded(request, tmp_path_factory):
+    """Run the round trip for one chapter; return what the tests below look at."""
+    source_nb = request.param
+    assignment = f"ch{source_nb.stem[:2]}"
+    course = tmp_path_factory.mktemp(assignment)
+    shutil.copy(ROOT / "instructor" / "nbgrader_config.py", course / "nbgrader_config.py")
+    (course / "source" / assignment).mkdir(parents=True)
+    shutil.copy(source_nb, course / "source" / assignment / source_nb.name)
+    _run(["generate_assignment", assignment, "--force"], course)
+    released_path = course / "release" / assignment / source_nb.name
+    released = nbformat.read(released_path, as_version=4)
+
+    def submit(student, nb):
+        folder = course / "submitted" / student / assignment
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / source_nb.name)
+
+    submit("instructor", nbformat.read(source_nb, as_version=4))
+    submit("untouched", released)
+    tampered = nbformat.read(released_path, as_version=4)
+    tests = [c for c in tampered.cells if _is_test(c)]
+    tests[0].source = "pass  # the student replaced the test"
+    tampered.cells.remove(tests[-1])
+    submit("tamperer", tampered)
+    _run(["autograde", assignment, "--force"], course)
+
+    with Gradebook(f"sqlite:///{course}/gradebook.db") as gb:
+        scores = {student: gb.find_submission_notebook(source_nb.stem, assignment, student)
+                  for student in ("instructor", "untouched", "tamperer")}
+        scores = {s: (nb.score, nb.max_score) for s, nb in scores.items()}
+    autograded = {s: nbformat.read(course / "autograded" / s / assignment / source_nb.name,
+                                   as_version=4) for s in ("untouched", "tamperer")}
+    return {"source": nbformat.read(source_nb, as_version=4), "released": released,
+            "scores": scores, "autograded": autograded}
+
+
+def test_instructor_version_gets_full_marks(graded):
+    score, max_score = graded["scores"]["instructor"]
+    assert max_score >= 2
+    assert score == max_score
+
+
+def test_student_version_holds_no_solution_text(graded):
+    released = graded["released"]
+    text = "\n".join(c.source for c in released.cells if c.cell_type == "code")
+    assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text
+    for cell in _exercise_cells(graded["source"]):
+        for line in _solution_lines(cell):
+            if len(line) > 12:  # skip lines like "return x" that a stub might share
+                assert line not in text, f"solution line leaked: {line!r}"
+    outputs = [o for c in released.cells if c.cell_type == "code" for o in c.outputs]
+    assert not outputs, "the student version must not carry the instructor's outputs"
+
+
+def test_unsolved_student_version_scores_zero(graded):
+    score, max_score = graded["scores"]["untouched"]
+    assert max_score >= 2
+    assert score == 0, "an exercise's check passes on the unsolved stub"
+
+
+def test_cells_outside_exercises_run_in_the_student_version(graded):
+    for cell in graded["autograded"]["untouched"].cells:
+        if cell.cell_type != "code" or cell in _exercise_cells(graded["autograded"]["untouched"]) \
+                or "raises-exception" in cell.metadata.get("tags", []):
+            continue
+        errors = [o for o in cell.outputs if o.output_type == "error"]
+        assert not errors, (f"cell {cell.get('id')} fails without the solutions: "
+                            f"{errors[0].ename}: {errors[0].evalue}")
+
+
+def test_edited_or_deleted_tests_are_graded_with_the_originals(graded):
+    score, max_score = graded["scores"]["tamperer"]
+    assert score == 0
+    assert max_score == graded["scores"]["instructor"][1]
+    restored = graded["autograded"]["tamperer"]
+    assert _test_ids(restored) == _test_ids(graded["source"])
+    assert "the student replaced the test" not in "\n".join(c.source for c in restored.cells)
