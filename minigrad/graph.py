@@ -7,15 +7,26 @@ depends only on the graph's shape and labels (operand order, never memory addres
 never the numbers), so a figure is the same on every run and a stepper's frames line up.
 """
 
+import io
+
 from matplotlib.figure import Figure
 
 from minigrad.value import backward_order
 
-__all__ = ["draw_graph", "graph_layout", "node_names", "format_number"]
+__all__ = ["draw_graph", "graph_layout", "node_names", "format_number", "GraphFigure"]
 
 NUMBER_CHARS = 9  # room kept for each of data and grad: -1.235e+20 is rare, 0.1235 common
 OP_SYMBOLS = {"sigmoid": "σ"}
 LEAF, INNER, ROOT, HOT, WARM = "#e3f2fd", "#f5f5f5", "#e8f5e9", "#ffd54f", "#fff3c4"
+
+
+class GraphFigure(Figure):
+    """A figure that Jupyter shows as a PNG even when pyplot was never imported."""
+
+    def _repr_png_(self):
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png", dpi=100)
+        return buffer.getvalue()
 
 
 def format_number(x):
@@ -88,8 +99,8 @@ def _box_text(name, node):
 def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9):
     """Draw ``root``'s graph and return the figure (one inch per layout unit).
 
-    Without ``ax`` the figure is a bare ``Figure``, not one of pyplot's: Jupyter shows
-    it once, as the cell's value, and nothing needs closing.
+    Without ``ax`` the figure is a :class:`GraphFigure`, not one of pyplot's: Jupyter
+    shows it once, as the cell's value, and nothing needs closing.
 
     ``highlight`` is a node to mark (the stepper's current node): its box and op turn
     yellow, the boxes of its parents light yellow.
@@ -102,7 +113,7 @@ def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9):
     x1 = max(position[id(n)][0] + _box_width(names[id(n)], fontsize) for n in nodes) + 0.2
     y0, y1 = min(ys) - 0.6, max(ys) + 0.6
     if ax is None:
-        fig = Figure(figsize=(x1 - x0, y1 - y0 + (0.3 if title else 0)))
+        fig = GraphFigure(figsize=(x1 - x0, y1 - y0 + (0.3 if title else 0)))
         ax = fig.add_axes((0, 0, 1, (y1 - y0) / (y1 - y0 + (0.3 if title else 0))))
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
@@ -126,14 +137,18 @@ def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9):
                 bbox={"boxstyle": "circle,pad=0.25", "ec": "black",
                       "fc": HOT if node is highlight else "white"})
     arrow = {"arrowstyle": "-|>", "color": "#555555", "shrinkA": 1, "shrinkB": 1}
+    column = {x: c for c, x in enumerate(sorted({x for x, _ in position.values()}))}
     for node in nodes:
         if not node._prev:
             continue
         op = ops[id(node)]
         ax.annotate("", xy=(0, 0.5), xycoords=boxes[id(node)], xytext=(1, 0.5),
                     textcoords=op, arrowprops=arrow)
-        for k, parent in enumerate(node._prev):  # a + a: two arrows, the second bent
-            bend = 0.4 * sum(p is parent for p in node._prev[:k])
+        for k, parent in enumerate(node._prev):
+            repeat = sum(p is parent for p in node._prev[:k])  # a + a: a second arrow
+            (x, _), (x_parent, _) = position[id(node)], position[id(parent)]
+            skips = column[x] - column[x_parent] > 1  # arc some 0.4 inch over the boxes
+            bend = 0.4 * repeat or (-0.9 / (x - x_parent) if skips else 0.0)
             ax.annotate("", xy=(0, 0.5), xycoords=op, xytext=(1, 0.5),
                         textcoords=boxes[id(parent)],
                         arrowprops={**arrow, "connectionstyle": f"arc3,rad={bend}"})

@@ -103,6 +103,10 @@ def test_a_node_used_twice_gets_two_arrows():
     assert len(arrows) == 3  # a -> + twice, + -> b once
 
 
+def test_shows_itself_as_png_without_pyplot():
+    assert draw_graph(chain_rule_graph()[2])._repr_png_().startswith(b"\x89PNG")
+
+
 def test_draws_into_a_given_axes():
     fig, ax = plt.subplots()
     assert draw_graph(chain_rule_graph()[2], ax=ax) is fig
