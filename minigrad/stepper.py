@@ -130,7 +130,7 @@ def step_text(step, names):
     if len(parents) == 2:
         formula = f"{parents[0]} {op} {parents[1]}"  # x + y, x ** y
     else:
-        formula = f"{parents[0]} {op}" if op.startswith("**") else f"{op}({parents[0]})"
+        formula = f"{parents[0]} ** {op[2:]}" if op.startswith("**") else f"{op}({parents[0]})"
     lines = [f"{node} = {formula}; upstream {node}.grad = {_num(step.updates[0].upstream)}"]
     for u in step.updates:
         name = names[id(u.parent)]

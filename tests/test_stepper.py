@@ -117,7 +117,7 @@ def test_step_text_reads_local_times_upstream():
     z.label = "z"
     first = BackwardStepper(z).steps[0]
     assert step_text(first, node_names(z)) == [
-        "z = y **2; upstream z.grad = 1",
+        "z = y ** 2; upstream z.grad = 1",
         "y: local 8 × upstream 1 = 8 → y.grad 0 → 8",
     ]
 

@@ -178,7 +178,7 @@ show_source(minigrad.Value.backward)
 # to, as in PyTorch (chapter 08). And the `+=` matters whenever a node is used more than
 # once, as `a` is above (chapter 04). The graph with `a` used twice, against torch:
 
-# %%
+# %% tags=nbval-ignore-output
 out.backward()
 pt = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 qt = torch.tensor(-1.0, dtype=torch.float64, requires_grad=True)
@@ -195,7 +195,7 @@ draw_graph(out, title="out = a * tanh(a) + p, after backward()")
 # The same machinery handles any composition. Here
 # $s = \sigma\big(\log(x^2 + 1) \cdot e^{-x}\big)$, six operations deep, at $x = 0.7$:
 
-# %%
+# %% tags=nbval-ignore-output
 def s(x):
     return ((x ** 2 + 1).log() * (-x).exp()).sigmoid()
 
@@ -253,16 +253,16 @@ for point in [0.5, -1.2, 2.0]:
 def topo_sort(root):
     """Every node of root's graph once, each after its parents, without recursion."""
     ### BEGIN SOLUTION
-    order, visited, stack = [], set(), [(root, False)]
-    while stack:
-        node, parents_done = stack.pop()
+    result, seen, todo = [], set(), [(root, False)]
+    while todo:
+        v, parents_done = todo.pop()
         if parents_done:
-            order.append(node)
-        elif id(node) not in visited:
-            visited.add(id(node))
-            stack.append((node, True))
-            stack.extend((parent, False) for parent in node._prev)
-    return order
+            result.append(v)
+        elif id(v) not in seen:
+            seen.add(id(v))
+            todo.append((v, True))
+            todo.extend((p, False) for p in v._prev)
+    return result
     ### END SOLUTION
 
 # %% test=ex03-topo-sort-test points=2
