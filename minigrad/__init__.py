@@ -15,15 +15,63 @@ from minigrad.stepper import BackwardStepper, stepper_widget
 from minigrad.value import Value, backward_order
 
 # --- tensor engine (chapters 05-13) ---
+# isort: off
+from minigrad import autograd, nn, optim
+from minigrad.dtypes import Size, bool_, dtype, float32, float64, int64
+from minigrad.factories import (
+    DoubleTensor,
+    FloatTensor,
+    LongTensor,
+    arange,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    randn,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from minigrad.function import Function
+from minigrad.gradcheck import gradcheck
+from minigrad.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from minigrad.ops.toplevel import (
+    exp,
+    log,
+    matmul,
+    max,  # noqa: A004 - torch's name
+    mean,
+    mm,
+    relu,
+    reshape,
+    sigmoid,
+    squeeze,
+    sum,  # noqa: A004 - torch's name
+    tanh,
+    transpose,
+    unsqueeze,
+)
+from minigrad.ops.reductions import return_types
+from minigrad.tensors import Tensor
+# isort: on
 
-__all__ = [
-    "check",
-    "check_all",
-    "show_source",
-    # scalar engine
-    "Value",
-    "backward_order",
-    "draw_graph",
-    "BackwardStepper",
-    "stepper_widget",
-]
+float = float32  # noqa: A001 - torch's alias
+double = float64
+long = int64
+
+__all__ = ["check", "check_all", "show_source",
+           "Value", "backward_order", "draw_graph", "BackwardStepper", "stepper_widget",
+           "Tensor", "Function", "Size", "dtype", "float32", "float64", "int64", "bool_",
+           "float", "double", "long",
+           "tensor", "zeros", "ones", "zeros_like", "ones_like", "randn", "rand", "arange",
+           "manual_seed", "FloatTensor", "DoubleTensor", "LongTensor",
+           "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "is_grad_enabled",
+           "mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid", "relu",
+           "reshape", "transpose", "unsqueeze", "squeeze", "return_types",
+           "gradcheck", "autograd", "nn", "optim"]

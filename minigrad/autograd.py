@@ -1,0 +1,48 @@
+"""``minigrad.autograd``: the names torch keeps in ``torch.autograd`` (chapters 06, 11).
+
+``Function`` for new ops, ``backward``, ``grad`` (gradients returned instead of stored
+in ``.grad``, handy for a Jacobian row by row), ``gradcheck``.
+"""
+
+from minigrad import engine, tensors
+from minigrad.function import Function
+from minigrad.gradcheck import GradcheckError, gradcheck
+
+__all__ = ["Function", "Variable", "backward", "grad", "gradcheck", "GradcheckError"]
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None):
+    """``backward`` of one tensor or of several (their gradients add up)."""
+    if not isinstance(tensors, tuple | list):
+        tensors, grad_tensors = [tensors], [grad_tensors]
+    grad_tensors = grad_tensors or [None] * len(tensors)
+    for t, g in zip(tensors, grad_tensors, strict=True):
+        engine.backward(t, g, bool(retain_graph))
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None):
+    """Gradients of ``outputs`` w.r.t. ``inputs``, returned; ``.grad`` is left as it was."""
+    single = not isinstance(inputs, tuple | list)
+    inputs = [inputs] if single else list(inputs)
+    saved = [(t.grad, t.grad_fn._retained if t.grad_fn is not None else None) for t in inputs]
+    try:
+        for t in inputs:
+            t.grad = None
+            t.retain_grad()
+        backward(outputs, grad_outputs, retain_graph)
+        result = tuple(t.grad for t in inputs)
+    finally:
+        for t, (old, retained) in zip(inputs, saved, strict=True):
+            t.grad = old
+            if t.grad_fn is not None:
+                t.grad_fn._retained = retained
+    if any(r is None for r in result):
+        raise RuntimeError("One of the differentiated Tensors appears to not have been used "
+                           "in the graph. Fix: pass only inputs the outputs depend on.")
+    return result
+
+
+def Variable(data, requires_grad=False):  # noqa: N802 - torch's (deprecated) name
+    """Old torch code's ``Variable(t, requires_grad=True)``: today just a tensor."""
+    t = data if isinstance(data, tensors.Tensor) else tensors.Tensor(data)
+    return t.requires_grad_(requires_grad)

@@ -1,0 +1,192 @@
+r"""``Function``: one differentiable op, and the graph node it leaves behind (chapter 05).
+
+An op is a subclass of :class:`Function` with two static methods, named as in torch:
+
+* ``forward(ctx, *args)`` computes the result from the inputs' numpy arrays and keeps
+  what backward will need with ``ctx.save_for_backward(...)``;
+* ``backward(ctx, grad_output)`` receives :math:`\partial L / \partial \text{out}` and
+  returns one gradient per input of ``forward`` (``None`` for an input that is not a
+  tensor or needs none), each the vector-Jacobian product
+  :math:`\partial L / \partial x_i = \sum_j \partial L / \partial \text{out}_j \cdot
+  \partial \text{out}_j / \partial x_i`. It never changes ``grad_output`` in place.
+
+``Op.apply(a, b, ...)`` runs forward and, if some input requires grad while recording is
+on, returns a tensor whose ``grad_fn`` is the ``ctx`` itself: the node of the graph,
+with ``next_functions`` pointing at the inputs' nodes (a leaf's node is its
+:class:`AccumulateGrad`). A backward may return a gradient in the shape of the
+broadcast result; the engine (``engine.py``) reduces it to the input's shape.
+
+minigrad differs from torch in two ways here: ``forward`` and ``backward`` see numpy
+arrays, not tensors (code that only uses operators, ``x ** 2``, ``grad_output * 2 * x``,
+runs unchanged in both), and ``next_functions`` holds the nodes themselves where torch
+holds pairs ``(node, 0)``.
+"""
+
+import weakref
+
+import numpy as np
+
+from minigrad.grad_mode import GRAD_ENABLED
+
+__all__ = ["Function", "AccumulateGrad", "accumulator"]
+
+FREED = (
+    "Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the graph "
+    "are freed when you call .backward(). Fix: pass retain_graph=True to the first "
+    ".backward() call, or recompute the forward pass before the second backward."
+)
+
+
+class Function:
+    """Base class of every op; an instance is both ``ctx`` and the graph node."""
+
+    backward_name = None  # torch's name for the node; default f"{cls.__name__}Backward0"
+    is_view = False  # True when the output may share memory with input 0 (reshape, ...)
+    _saved = ()
+    _checks = ()
+    _freed = False
+    _retained = None
+    next_functions = ()
+
+    @staticmethod
+    def forward(ctx, *args):
+        raise NotImplementedError
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        raise NotImplementedError
+
+    def name(self):
+        """The node's name, as torch's: ``MulBackward0``."""
+        return self.backward_name or type(self).__name__ + "Backward0"
+
+    def __repr__(self):
+        return f"<{self.name()} object>"
+
+    @property
+    def needs_input_grad(self):
+        """One bool per input: does that input need a gradient?"""
+        return tuple([f is not None for f in self.next_functions])
+
+    def save_for_backward(self, *arrays):
+        """Keep arrays for backward. If one is an input's or the output's data, ``apply``
+        records that tensor's version, and backward refuses if it has changed since."""
+        self._saved = arrays
+
+    @property
+    def saved_tensors(self):
+        """The saved arrays; raises if they were freed or changed in place since."""
+        if self._freed:
+            raise RuntimeError(FREED)
+        for i, counter, version in self._checks:
+            if counter[0] != version:
+                array = self._saved[i]
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been "
+                    f"modified by an inplace operation: [{_describe(array)}] is at version "
+                    f"{counter[0]}; expected version {version} instead. Fix: use the "
+                    f"out-of-place op (x = x + 1, not x.add_(1)) or clone() the tensor "
+                    f"before changing it; {self.name()} needed its old value."
+                )
+        return self._saved
+
+    def release(self):
+        """Free what forward saved (after a backward without ``retain_graph``)."""
+        self._saved = ()
+        self._checks = ()
+        self._freed = True
+
+    @classmethod
+    def apply(cls, *args):
+        """Run forward on the inputs' data; record the node if a gradient is needed."""
+        Tensor = tensors.Tensor
+        make = tensors.make
+        ctx = cls()
+        requires_grad = False
+        for a in args:
+            if isinstance(a, Tensor) and a._requires_grad:
+                requires_grad = True
+                break
+        out = cls.forward(ctx, *[a.data if isinstance(a, Tensor) else a for a in args])
+        if type(out) is not np.ndarray:
+            out = np.asarray(out.data if isinstance(out, Tensor) else out)
+        record = requires_grad and GRAD_ENABLED[0]
+        result = make(out, ctx if record else None)
+        if cls.is_view and out.base is not None:
+            result._version_counter = args[0]._version_counter
+        if not record:
+            return result
+        ctx.next_functions = tuple([
+            (a.grad_fn if a.grad_fn is not None else
+             (a._accumulator or accumulator(a)) if a._requires_grad else None)
+            if isinstance(a, Tensor) else None
+            for a in args])
+        ctx.out_shape = out.shape
+        if ctx._saved:
+            ctx._checks = _version_checks(ctx._saved, args, result, Tensor)
+        return result
+
+
+def _version_checks(saved, args, result, Tensor):
+    """(index, version counter, version now) for each saved array that is a tensor's data."""
+    checks = []
+    for i, array in enumerate(saved):
+        if array is result.data:
+            checks.append((i, result._version_counter, result._version_counter[0]))
+            continue
+        for a in args:
+            if isinstance(a, Tensor) and a.data is array:
+                counter = a._version_counter
+                checks.append((i, counter, counter[0]))
+                break
+    return checks
+
+
+class AccumulateGrad(Function):
+    """A leaf's node: adds the gradient that reaches it into ``variable.grad``."""
+
+    backward_name = "AccumulateGrad"
+
+    def __init__(self, variable):
+        self._variable = weakref.ref(variable)  # the leaf holds its node, not vice versa
+
+    @property
+    def variable(self):
+        return self._variable()
+
+    @property
+    def out_shape(self):
+        variable = self._variable()
+        return variable.data.shape if variable is not None else ()
+
+    def accumulate(self, grad):
+        """First time: keep ``grad`` (the engine hands over its own copy); then add."""
+        variable = self._variable()
+        if variable is None:  # the leaf is gone: nobody can read its gradient
+            return
+        if grad.dtype != variable.data.dtype:
+            grad = grad.astype(variable.data.dtype)
+        if variable.grad is None:
+            variable.grad = tensors.make(grad, None)
+        else:
+            variable.grad.data += grad
+            variable.grad._version_counter[0] += 1
+
+
+def accumulator(t):
+    """The one :class:`AccumulateGrad` of leaf ``t``, made the first time it is needed."""
+    node = t._accumulator
+    if node is None:
+        node = t._accumulator = AccumulateGrad(t)
+    return node
+
+
+def _describe(array):
+    from minigrad.dtypes import from_numpy
+
+    return f"minigrad.{from_numpy(array.dtype).tensor_type} {list(array.shape)}"
+
+
+# Imported last: tensors.py imports the ops, and the ops subclass Function.
+from minigrad import tensors  # noqa: E402

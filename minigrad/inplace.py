@@ -1,0 +1,110 @@
+r"""In-place ops (``add_``, ``mul_``, ``zero_``...) and the version counter (chapter 12).
+
+Every tensor carries a version counter that each in-place op increments (views and
+``detach()`` share their base's counter). When an op saves a tensor for its backward,
+it notes the version; if the tensor has changed by the time backward needs it,
+backward refuses rather than compute a wrong gradient. torch does the same.
+
+While gradients are recorded, an in-place op on a leaf that requires grad is refused
+(its gradient would be lost), and on a non-leaf it is recorded in the graph like the
+out-of-place op (``y.mul_(2)`` gets ``grad_fn=<MulBackward0>``). Under ``no_grad``, as
+in an optimizer step, the numbers change in place and nothing is recorded.
+"""
+
+import numpy as np
+
+from minigrad.grad_mode import GRAD_ENABLED
+from minigrad.ops import arithmetic
+
+__all__ = ["InplaceMethods", "LEAF_INPLACE"]
+
+LEAF_INPLACE = (
+    "a leaf Variable that requires grad is being used in an in-place operation. "
+    "Fix: update parameters inside `with minigrad.no_grad():`, or use an out-of-place "
+    "op (w = w + 1) to build a new tensor.")
+
+
+class InplaceMethods:
+    """The in-place methods of ``Tensor``."""
+
+    __slots__ = ()
+
+    def _inplace(self, op, other, numpy_op):
+        other_data = getattr(other, "data", other)
+        shape = np.shape(other_data)
+        if shape and shape != self.data.shape:
+            _check_shape(self.data, other_data)
+        other_grad = hasattr(other, "grad_fn") and other._requires_grad
+        if GRAD_ENABLED[0] and (self._requires_grad or other_grad):
+            if self.grad_fn is None and self._requires_grad:
+                raise RuntimeError(LEAF_INPLACE)
+            result = op(self, other)
+            counter = self._version_counter
+            counter[0] += 1
+            node = result.grad_fn
+            node._checks = [(i, c, c[0] if c is counter else v) for i, c, v in node._checks]
+            self.data = result.data.astype(self.data.dtype, copy=False)
+            self.grad_fn = node
+            self._requires_grad = True
+            return self
+        numpy_op(self.data, other_data, out=self.data)
+        self._version_counter[0] += 1
+        return self
+
+    def add_(self, other, alpha=1):
+        if alpha != 1:
+            other = other * alpha
+        return self._inplace(arithmetic.add, other, np.add)
+
+    def sub_(self, other, alpha=1):
+        if alpha != 1:
+            other = other * alpha
+        return self._inplace(arithmetic.sub, other, np.subtract)
+
+    def mul_(self, other):
+        return self._inplace(arithmetic.mul, other, np.multiply)
+
+    def div_(self, other):
+        return self._inplace(arithmetic.div, other, np.divide)
+
+    # ``w -= lr * w.grad`` changes w in place, as in torch (not ``w = w - ...``).
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    def zero_(self):
+        return self._inplace(arithmetic.mul, 0.0, _fill_zero)
+
+    def fill_(self, value):
+        if GRAD_ENABLED[0] and self._requires_grad:
+            return self.zero_().add_(value)
+        return self._inplace(None, value, _fill)
+
+
+def _check_shape(data, other):
+    """torch's errors for an in-place op whose other operand does not fit."""
+    error = arithmetic.broadcast_error(data, other)
+    if error is not None:
+        raise error
+    target = np.broadcast_shapes(data.shape, np.shape(other))
+    if target != data.shape:
+        raise RuntimeError(
+            f"output with shape {list(data.shape)} doesn't match the broadcast shape "
+            f"{list(target)}. Fix: an in-place op cannot change the tensor's shape; use the "
+            "out-of-place op (x = x + y).")
+
+
+def _fill_zero(data, other, out):
+    out.fill(0)
+
+
+def _fill(data, value, out):
+    np.copyto(out, value)

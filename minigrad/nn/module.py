@@ -1,0 +1,193 @@
+r"""``Module``, ``Parameter``, ``Linear``, ``ReLU``, ``Sequential`` (chapters 07 and 10).
+
+A module registers what is assigned to it: a :class:`Parameter` becomes one of its
+``parameters()``, another module one of its children (whose parameters are found
+recursively, named ``"0.weight"``, ``"fc.bias"``... as torch names them). Calling a
+module calls its ``forward``. ``zero_grad()`` sets every ``.grad`` to None, as torch.
+
+``Linear(in_features, out_features)`` holds ``weight`` of shape ``(out, in)`` and
+``bias`` of shape ``(out,)``, both drawn, as torch does, from
+:math:`U(-1/\sqrt{\text{in}}, 1/\sqrt{\text{in}})` (minigrad's generator: the same
+distribution, not the same numbers).
+"""
+
+import math
+
+import numpy as np
+
+from minigrad.factories import GENERATOR, as_array
+from minigrad.ops.activations import relu
+from minigrad.ops.linear import linear
+from minigrad.tensors import Tensor
+
+__all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential"]
+
+
+class Parameter(Tensor):
+    """A leaf tensor that a module registers as a parameter; requires grad by default."""
+
+    __slots__ = ()
+
+    def __init__(self, data=None, requires_grad=True):
+        array = np.zeros(0, np.float32) if data is None else as_array(data)
+        super().__init__(array, requires_grad=requires_grad, dtype=array.dtype)
+
+    def __repr__(self):
+        return "Parameter containing:\n" + super().__repr__()
+
+
+class Module:
+    """Base class of layers and models: registers parameters and submodules."""
+
+    def __init__(self):
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "training", True)
+
+    def __setattr__(self, name, value):
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign before Module.__init__() call. Fix: call "
+                                 "super().__init__() first in your __init__.")
+        self._parameters.pop(name, None)
+        self._modules.pop(name, None)
+        if isinstance(value, Parameter):
+            self._parameters[name] = value
+        elif isinstance(value, Module):
+            self._modules[name] = value
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        self._parameters.pop(name, None)
+        self._modules.pop(name, None)
+        object.__delattr__(self, name)
+
+    def forward(self, *args):
+        raise NotImplementedError(f"Module [{type(self).__name__}] is missing the required "
+                                  "\"forward\" function")
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def named_children(self):
+        yield from self._modules.items()
+
+    def children(self):
+        yield from self._modules.values()
+
+    def named_modules(self, prefix=""):
+        yield prefix, self
+        for name, module in self._modules.items():
+            yield from module.named_modules(f"{prefix}.{name}" if prefix else name)
+
+    def modules(self):
+        for _, module in self.named_modules():
+            yield module
+
+    def named_parameters(self, prefix="", recurse=True):
+        """(name, parameter) pairs, each parameter once, children after own."""
+        seen = set()
+        modules = self.named_modules(prefix) if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for name, param in module._parameters.items():
+                if param is not None and id(param) not in seen:
+                    seen.add(id(param))
+                    yield (f"{module_prefix}.{name}" if module_prefix else name), param
+
+    def parameters(self, recurse=True):
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def zero_grad(self, set_to_none=True):
+        """Clear every parameter's gradient (to None by default, as torch)."""
+        for param in self.parameters():
+            if set_to_none:
+                param.grad = None
+            elif param.grad is not None:
+                param.grad.data.fill(0)
+
+    def state_dict(self):
+        """Parameter name -> tensor (the parameters themselves, as torch)."""
+        return dict(self.named_parameters())
+
+    def load_state_dict(self, state_dict):
+        """Copy values in by name; accepts minigrad's or torch's ``state_dict()``."""
+        own = dict(self.named_parameters())
+        missing = sorted(set(own) - set(state_dict))
+        unexpected = sorted(set(state_dict) - set(own))
+        if missing or unexpected:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}: "
+                               f"missing keys {missing}, unexpected keys {unexpected}.")
+        for name, value in state_dict.items():
+            array = np.array(value.detach().numpy() if hasattr(value, "detach") else value)
+            if array.shape != own[name].data.shape:
+                raise RuntimeError(f"size mismatch for {name}: copying a param with shape "
+                                   f"{list(array.shape)}, the shape in current model is "
+                                   f"{list(own[name].data.shape)}.")
+            own[name].data = array.astype(own[name].data.dtype)
+        return self
+
+    def train(self, mode=True):
+        for module in self.modules():
+            object.__setattr__(module, "training", mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def extra_repr(self):
+        return ""
+
+    def __repr__(self):
+        lines = [f"  ({name}): " + repr(child).replace("\n", "\n  ")
+                 for name, child in self._modules.items()]
+        if not lines:
+            return f"{type(self).__name__}({self.extra_repr()})"
+        return f"{type(self).__name__}(\n" + "\n".join(lines) + "\n)"
+
+
+class Linear(Module):
+    """``y = x @ weight.T + bias`` with ``weight`` of shape ``(out_features, in_features)``."""
+
+    def __init__(self, in_features, out_features, bias=True, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        bound = 1 / math.sqrt(in_features) if in_features else 0.0
+        numpy_dtype = np.dtype(np.float32) if dtype is None else as_array(0.0, dtype).dtype
+        rng = GENERATOR[0]
+        draw = rng.uniform(-bound, bound, (out_features, in_features)).astype(numpy_dtype)
+        self.weight = Parameter(draw)
+        self.bias = (Parameter(rng.uniform(-bound, bound, out_features).astype(numpy_dtype))
+                     if bias else None)
+
+    def forward(self, x):
+        return linear(x, self.weight, self.bias)
+
+    def extra_repr(self):
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class ReLU(Module):
+    def forward(self, x):
+        return relu(x)
+
+
+class Sequential(Module):
+    """Modules applied one after the other, registered as ``"0"``, ``"1"``, ..."""
+
+    def __init__(self, *modules):
+        super().__init__()
+        for i, module in enumerate(modules):
+            setattr(self, str(i), module)
+
+    def forward(self, x):
+        for module in self._modules.values():
+            x = module(x)
+        return x
+
+    def __getitem__(self, i):
+        return list(self._modules.values())[i]
+
+    def __len__(self):
+        return len(self._modules)

@@ -1,0 +1,102 @@
+r"""Elementwise functions: ``exp``, ``log``, ``tanh``, ``sigmoid``, ``relu`` (chapter 07).
+
+.. math::
+    \frac{d}{dx} e^x = e^x, \quad \frac{d}{dx} \ln x = \frac{1}{x}, \quad
+    \frac{d}{dx} \tanh x = 1 - \tanh^2 x, \quad
+    \frac{d}{dx} \sigma(x) = \sigma(x)\,(1 - \sigma(x)), \quad
+    \frac{d}{dx} \max(x, 0) = [x > 0].
+
+``exp``, ``tanh``, ``sigmoid`` and ``relu`` save their *output*, which is all their
+derivative needs; ``log`` saves its input.
+"""
+
+import numpy as np
+
+from minigrad.function import Function
+
+__all__ = ["exp", "log", "tanh", "sigmoid", "relu"]
+
+
+class Exp(Function):
+    @staticmethod
+    def forward(ctx, a):
+        out = np.exp(a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * out
+
+
+class Log(Function):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return np.log(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        return grad_output / a
+
+
+class Tanh(Function):
+    @staticmethod
+    def forward(ctx, a):
+        out = np.tanh(a)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * (1 - out * out)
+
+
+class Sigmoid(Function):
+    @staticmethod
+    def forward(ctx, a):
+        e = np.exp(-np.abs(a))  # never overflows: exp of a non-positive number
+        out = np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * out * (1 - out)
+
+
+class Relu(Function):
+    @staticmethod
+    def forward(ctx, a):
+        out = np.maximum(a, 0)
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * (out > 0)
+
+
+def exp(a):
+    return Exp.apply(a)
+
+
+def log(a):
+    return Log.apply(a)
+
+
+def tanh(a):
+    return Tanh.apply(a)
+
+
+def sigmoid(a):
+    return Sigmoid.apply(a)
+
+
+def relu(a):
+    return Relu.apply(a)

@@ -1,0 +1,228 @@
+r"""Elementwise arithmetic with broadcasting: ``+ - * / **`` and negation (chapter 05).
+
+Each backward returns gradients in the shape of the (broadcast) result; the engine sums
+them back to each input's shape (``engine.sum_to_shape``). The local derivatives:
+
+.. math::
+    \frac{\partial (a b)}{\partial a} = b, \quad
+    \frac{\partial (a / b)}{\partial b} = -\frac{a}{b^2}, \quad
+    \frac{\partial a^p}{\partial a} = p\, a^{p-1}, \quad
+    \frac{\partial a^b}{\partial b} = a^b \ln a .
+
+A Python number stays a number (no tensor is made for it), so ``x * 2`` keeps
+``x``'s dtype, as in torch.
+"""
+
+import numpy as np
+
+from minigrad.function import Function
+
+__all__ = ["add", "sub", "rsub", "mul", "div", "rdiv", "neg", "pow_", "rpow", "broadcast_error"]
+
+
+class Add(Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return a + b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output, grad_output
+
+
+class Sub(Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        return a - b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output, -grad_output
+
+
+class Rsub(Function):
+    """``number - tensor``; the tensor comes first, as in torch's ``RsubBackward1``."""
+
+    backward_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, number):
+        return number - a
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return -grad_output, None
+
+
+class Mul(Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        return (grad_output * b if need_a else None), (grad_output * a if need_b else None)
+
+
+class Div(Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a / b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        grad_a = grad_output / b if need_a else None
+        grad_b = -grad_output * a / (b * b) if need_b else None
+        return grad_a, grad_b
+
+
+class Reciprocal(Function):
+    @staticmethod
+    def forward(ctx, a):
+        out = 1.0 / a
+        ctx.save_for_backward(out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return -grad_output * out * out
+
+
+class Neg(Function):
+    @staticmethod
+    def forward(ctx, a):
+        return -a
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return -grad_output
+
+
+class Pow(Function):
+    """``tensor ** number``."""
+
+    @staticmethod
+    def forward(ctx, a, exponent):
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent
+        return a ** exponent
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        p = ctx.exponent
+        if p == 0:
+            return np.zeros_like(grad_output), None
+        return grad_output * p * a ** (p - 1), None
+
+
+class PowTensor(Function):
+    """``tensor ** tensor``."""
+
+    backward_name = "PowBackward1"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        out = a ** b
+        ctx.save_for_backward(a, b, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b, out = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        grad_a = grad_output * b * a ** (b - 1) if need_a else None
+        grad_b = None
+        if need_b:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                grad_b = grad_output * np.where((a == 0) & (b >= 0), 0, out * np.log(a))
+        return grad_a, grad_b
+
+
+class RPow(Function):
+    """``number ** tensor``."""
+
+    backward_name = "PowBackward2"
+
+    @staticmethod
+    def forward(ctx, b, base):
+        out = base ** b
+        ctx.save_for_backward(out)
+        ctx.base = base
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * out * np.log(ctx.base), None
+
+
+def broadcast_error(a, b):
+    """torch's message for shapes that do not broadcast, or None if they do."""
+    sa, sb = np.shape(a), np.shape(b)
+    n = max(len(sa), len(sb))
+    sa, sb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
+    for i in range(n - 1, -1, -1):
+        if sa[i] != sb[i] and 1 not in (sa[i], sb[i]):
+            return RuntimeError(
+                f"The size of tensor a ({sa[i]}) must match the size of tensor b ({sb[i]}) "
+                f"at non-singleton dimension {i}. Fix: shapes {list(sa)} and {list(sb)} do "
+                "not broadcast; reshape one, e.g. with unsqueeze(), so every dimension is "
+                "equal or 1.")
+    return None
+
+
+def _binary(op, a, b):
+    try:
+        return op.apply(a, b)
+    except ValueError:
+        error = broadcast_error(getattr(a, "data", a), getattr(b, "data", b))
+        if error is None:
+            raise
+        raise error from None
+
+
+def add(a, b):
+    return _binary(Add, a, b)
+
+
+def sub(a, b):
+    return _binary(Sub, a, b)
+
+
+def rsub(a, number):
+    return Rsub.apply(a, number)
+
+
+def mul(a, b):
+    return _binary(Mul, a, b)
+
+
+def div(a, b):
+    return _binary(Div, a, b)
+
+
+def rdiv(a, number):
+    """``number / tensor``: as torch, ``number * reciprocal(tensor)``."""
+    return Mul.apply(Reciprocal.apply(a), number)
+
+
+def neg(a):
+    return Neg.apply(a)
+
+
+def pow_(a, exponent):
+    if isinstance(exponent, int | float):
+        return Pow.apply(a, exponent)
+    return _binary(PowTensor, a, exponent)
+
+
+def rpow(a, base):
+    return RPow.apply(a, base)

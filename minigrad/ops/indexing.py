@@ -1,0 +1,76 @@
+r"""Indexing and slicing, ``t[...]`` (chapter 05).
+
+The result's elements are picked from the input, so the gradient goes back to where
+each came from and is zero elsewhere. An index may pick the same element twice
+(``t[[0, 0]]``): its gradient is then the *sum* of both, which ``np.add.at`` does
+(plain ``grad[index] += g`` would keep only one of them).
+"""
+
+import numpy as np
+
+from minigrad.function import Function
+
+__all__ = ["index"]
+
+
+class Index(Function):
+    """Advanced indexing (lists, arrays, masks): may repeat elements."""
+
+    @staticmethod
+    def forward(ctx, a, key):
+        ctx.meta = (a.shape, key)
+        return a[key]
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        shape, key = ctx.meta
+        grad = np.zeros(shape, dtype=grad_output.dtype)
+        np.add.at(grad, key, grad_output)
+        return grad, None
+
+
+class Slice(Index):
+    """Basic indexing (ints, slices, None, ...): each element at most once, a view."""
+
+    is_view = True
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        shape, key = ctx.meta
+        grad = np.zeros(shape, dtype=grad_output.dtype)
+        grad[key] = grad_output
+        return grad, None
+
+
+class Select(Slice):
+    """A single integer index."""
+
+
+def _basic(key):
+    parts = key if isinstance(key, tuple) else (key,)
+    return all(isinstance(k, int | slice) or k is None or k is Ellipsis for k in parts)
+
+
+def _plain(key):
+    """Tensors inside the key become their numpy arrays."""
+    if isinstance(key, tuple):
+        return tuple(_plain(k) for k in key)
+    if hasattr(key, "grad_fn") and hasattr(key, "data"):
+        return key.data
+    if isinstance(key, list):
+        return np.asarray(key)
+    return key
+
+
+def index(a, key):
+    key = _plain(key)
+    if isinstance(key, int):
+        cls = Select
+    elif _basic(key):
+        cls = Slice
+    else:
+        cls = Index
+    try:
+        return cls.apply(a, key)
+    except IndexError as exc:
+        raise IndexError(f"{exc}. Fix: the tensor has shape {list(a.data.shape)}.") from None

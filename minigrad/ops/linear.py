@@ -1,0 +1,65 @@
+r"""The linear layer as one op, ``y = x W^T + b``, and its backward (chapter 07).
+
+This is seed 001's ``lin_grad`` in torch's layout (``W`` of shape ``(out, in)``).
+With :math:`y_{ni} = \sum_j x_{nj} W_{ij} + b_i` and :math:`g = \partial L / \partial y`:
+
+.. math::
+    \frac{\partial L}{\partial x} = g\, W, \qquad
+    \frac{\partial L}{\partial W_{ij}} = \sum_n g_{ni}\, x_{nj} = (g^\top x)_{ij}, \qquad
+    \frac{\partial L}{\partial b_i} = \sum_n g_{ni}.
+
+The bias gradient is a *sum over the batch*: the same :math:`b_i` is added to every
+row, so every row's gradient lands on it. Seed 001 writes the weight gradient
+element by element as ``(inp.unsqueeze(-1) * out.g.unsqueeze(1)).sum(0)``; ``g.T @ x``
+is the same sum done by one matrix product. Fusing the layer into one op (instead of
+``x @ W.T + b``, two nodes) halves the bookkeeping of a training step, and the input's
+gradient is only computed when the input needs one (a data batch does not).
+"""
+
+from minigrad.function import Function
+
+__all__ = ["linear"]
+
+
+class Linear(Function):
+    """``x @ weight.T + bias`` in one node, named as torch's ``AddmmBackward0``."""
+
+    backward_name = "AddmmBackward0"
+
+    @staticmethod
+    def forward(ctx, x, weight, bias):
+        ctx.save_for_backward(x, weight)
+        out = x @ weight.T
+        if bias is not None:
+            out += bias
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, weight = ctx.saved_tensors
+        need_x, need_weight, need_bias = ctx.needs_input_grad
+        g = grad_output
+        if g.ndim != 2:  # a batch with extra leading dimensions: flatten them
+            g = g.reshape(-1, g.shape[-1])
+            x = x.reshape(-1, x.shape[-1])
+        grad_x = grad_output @ weight if need_x else None  # inp.g = out.g @ w.t()
+        grad_weight = g.T @ x if need_weight else None  # w.g, as (out, in)
+        grad_bias = g.sum(0) if need_bias else None  # b.g = out.g.sum(0)
+        return grad_x, grad_weight, grad_bias
+
+
+class LinearNoBias(Linear):
+    backward_name = "MmBackward0"
+
+
+def linear(x, weight, bias=None):
+    """``torch.nn.functional.linear``: ``x @ weight.T + bias``."""
+    if x.data.shape[-1] != weight.data.shape[-1]:
+        rows = "x".join(str(n) for n in x.data.shape)
+        cols = "x".join(str(n) for n in weight.data.shape[::-1])
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows} and {cols}). Fix: the "
+            f"input's last dimension must be in_features = {weight.data.shape[-1]}.")
+    if bias is None:
+        return LinearNoBias.apply(x, weight, None)
+    return Linear.apply(x, weight, bias)

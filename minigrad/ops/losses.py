@@ -1,0 +1,119 @@
+r"""Loss functions as single ops: ``mse_loss`` and ``cross_entropy`` (chapters 07, 10).
+
+Mean squared error, :math:`L = \frac{1}{N} \sum (x - y)^2`, has
+:math:`\partial L / \partial x = \frac{2}{N} (x - y)`.
+
+Cross-entropy with class-index targets, over logits :math:`z` of shape ``(N, C)``:
+:math:`L_n = -\log \mathrm{softmax}(z_n)_{y_n}`. Its log-softmax is computed stably,
+by first subtracting each row's maximum (:math:`e^{z - \max z}` cannot overflow), and
+the gradient is the famous
+
+.. math:: \frac{\partial L_n}{\partial z_{nc}} = \mathrm{softmax}(z_n)_c - [c = y_n],
+
+divided by :math:`N` for the mean. torch builds two nodes here (``LogSoftmaxBackward0``
+then ``NllLossBackward0``); minigrad fuses them into one, named ``NllLossBackward0``.
+"""
+
+import warnings
+
+import numpy as np
+
+from minigrad.dtypes import Size
+from minigrad.function import Function
+from minigrad.ops.arithmetic import broadcast_error
+
+__all__ = ["mse_loss", "cross_entropy"]
+
+REDUCTIONS = ("mean", "sum", "none")
+
+
+class MseLoss(Function):
+    @staticmethod
+    def forward(ctx, x, y, reduction):
+        diff = x - y
+        ctx.save_for_backward(diff)
+        ctx.reduction = reduction
+        squared = diff * diff
+        if reduction == "none":
+            return squared
+        return squared.mean() if reduction == "mean" else squared.sum()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (diff,) = ctx.saved_tensors
+        scale = 2 / diff.size if ctx.reduction == "mean" else 2
+        grad = diff * (grad_output * scale).astype(diff.dtype)
+        need_x, need_y = ctx.needs_input_grad[:2]
+        return (grad if need_x else None), (-grad if need_y else None), None
+
+
+class CrossEntropy(Function):
+    backward_name = "NllLossBackward0"
+
+    @staticmethod
+    def forward(ctx, logits, target, reduction):
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        exp = np.exp(shifted)
+        total = exp.sum(axis=1, keepdims=True)
+        rows = np.arange(len(target))
+        losses = np.log(total[:, 0]) - shifted[rows, target]  # -log softmax at the target
+        ctx.save_for_backward(exp, total, target)
+        ctx.reduction = reduction
+        if reduction == "none":
+            return losses
+        return losses.sum() / len(target) if reduction == "mean" else losses.sum()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        exp, total, target = ctx.saved_tensors
+        grad = exp / total  # softmax
+        grad[np.arange(len(target)), target] -= 1
+        if ctx.reduction == "none":
+            grad *= grad_output[:, None]
+        else:
+            scale = grad_output / len(target) if ctx.reduction == "mean" else grad_output
+            grad *= scale
+        return grad, None, None
+
+
+def _check_reduction(reduction):
+    if reduction not in REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction: use one of "
+                         f"{', '.join(REDUCTIONS)}")
+
+
+def mse_loss(x, y, reduction="mean"):
+    """Mean (or sum, or elementwise) squared difference, as ``F.mse_loss``."""
+    _check_reduction(reduction)
+    if x.data.shape != np.shape(getattr(y, "data", y)):
+        warnings.warn(
+            f"Using a target size ({Size(np.shape(getattr(y, 'data', y)))!r}) that is "
+            f"different to the input size ({Size(x.data.shape)!r}). This will likely lead to "
+            "incorrect results due to broadcasting. Please ensure they have the same size.",
+            UserWarning, stacklevel=2)
+    try:
+        return MseLoss.apply(x, y, reduction)
+    except ValueError:
+        error = broadcast_error(getattr(x, "data", x), getattr(y, "data", y))
+        if error is None:
+            raise
+        raise error from None
+
+
+def cross_entropy(logits, target, reduction="mean"):
+    """Cross-entropy of ``(N, C)`` logits and ``N`` class indices, as ``F.cross_entropy``."""
+    _check_reduction(reduction)
+    labels = target.data if hasattr(target, "grad_fn") else np.asarray(target)
+    if logits.data.ndim != 2 or labels.ndim != 1 or labels.dtype.kind not in "iu":
+        raise RuntimeError(
+            "minigrad's cross_entropy takes (N, C) logits and N integer class indices; got "
+            f"shapes {list(logits.data.shape)} and {list(labels.shape)} ({labels.dtype}). "
+            "Fix: pass class indices as an int64 tensor (class probabilities are not "
+            "supported).")
+    n_classes = logits.data.shape[1]
+    # One check for both ends: a negative int64 viewed as uint64 is huge.
+    if len(labels) and labels.view(np.uint64).max() >= n_classes:
+        bad = labels[(labels < 0) | (labels >= n_classes)][0]
+        raise IndexError(f"Target {bad} is out of bounds. Fix: class indices must lie in "
+                         f"[0, {n_classes}).")
+    return CrossEntropy.apply(logits, labels, reduction)

@@ -1,0 +1,112 @@
+r"""Matrix products: ``a @ b``, ``mm``, ``matmul`` (chapters 06 and 07).
+
+For :math:`C = A B` with :math:`A` of shape ``(n, k)`` and :math:`B` of shape
+``(k, m)``, each :math:`C_{ij} = \sum_p A_{ip} B_{pj}`, so
+
+.. math::
+    \frac{\partial L}{\partial A} = \frac{\partial L}{\partial C} B^\top, \qquad
+    \frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial C}.
+
+Seed 002's example: ``x = ones(2, 3)``, ``a = ones(3, 4)``, ``out = mm(x, a)`` and the
+upstream gradient ``[[1, 2, 3, 4], [5, 6, 7, 8]]`` give ``x.grad = gradient @ a.T
+= [[10, 10, 10], [26, 26, 26]]``: each row of the gradient summed, since ``a`` is all ones.
+
+:class:`Mm` is the two-dimensional case; :class:`Matmul` adds numpy's rules for
+vectors (a 1-D operand gets a dimension of 1 for the product, removed afterwards) and
+batches (leading dimensions broadcast; the engine sums them back).
+"""
+
+import numpy as np
+
+from minigrad.function import Function
+
+__all__ = ["mm", "matmul"]
+
+
+class Mm(Function):
+    """Matrix times matrix, both two-dimensional."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a @ b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        grad_a = grad_output @ b.T if need_a else None  # dL/dA = dL/dC B^T
+        grad_b = a.T @ grad_output if need_b else None  # dL/dB = A^T dL/dC
+        return grad_a, grad_b
+
+
+class Matmul(Function):
+    """Any ``a @ b`` numpy accepts: vectors, matrices and batches of matrices."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return np.matmul(a, b)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        a2 = a[None, :] if a.ndim == 1 else a  # (k,) -> (1, k)
+        b2 = b[:, None] if b.ndim == 1 else b  # (k,) -> (k, 1)
+        g = grad_output
+        if b.ndim == 1:
+            g = np.expand_dims(g, -1)
+        if a.ndim == 1:
+            g = np.expand_dims(g, -2)
+        grad_a = grad_b = None
+        if need_a:
+            grad_a = g @ np.swapaxes(b2, -1, -2)
+            grad_a = grad_a[..., 0, :] if a.ndim == 1 else grad_a
+        if need_b:
+            grad_b = np.swapaxes(a2, -1, -2) @ g
+            grad_b = grad_b[..., 0] if b.ndim == 1 else grad_b
+        return grad_a, grad_b
+
+
+class Mv(Matmul):
+    """Matrix times vector."""
+
+
+class Dot(Matmul):
+    """Vector times vector."""
+
+
+def _shape_text(shape):
+    return "x".join(str(n) for n in shape)
+
+
+def mm(a, b):
+    """Product of two matrices, as ``torch.mm``."""
+    if a.data.ndim != 2 or b.data.ndim != 2:
+        raise RuntimeError("self must be a matrix. Fix: mm() takes two 2-D tensors; use "
+                           "matmul() or @ for vectors and batches.")
+    if a.data.shape[1] != b.data.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_shape_text(a.data.shape)} and "
+            f"{_shape_text(b.data.shape)}). Fix: the columns of the first must equal the "
+            "rows of the second; transpose one of them (w.t()) if that is what you meant.")
+    return Mm.apply(a, b)
+
+
+def matmul(a, b):
+    """``a @ b``: ``mm`` for two matrices, numpy's ``matmul`` rules otherwise."""
+    na, nb = a.data.ndim, b.data.ndim
+    if na == 2 and nb == 2:
+        return mm(a, b)
+    if na == 0 or nb == 0:
+        raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
+                           f"{na}D and {nb}D. Fix: use * to multiply by a scalar.")
+    cls = Dot if na == nb == 1 else Mv if (na == 2 and nb == 1) else Matmul
+    try:
+        return cls.apply(a, b)
+    except ValueError:
+        raise RuntimeError(
+            f"shapes cannot be multiplied ({_shape_text(a.data.shape)} and "
+            f"{_shape_text(b.data.shape)}): the last dimension of the first must equal the "
+            "second-to-last of the second (the only one of a vector).") from None

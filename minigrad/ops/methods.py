@@ -1,0 +1,208 @@
+"""The math methods of ``Tensor``, each a thin call into an op module (chapter 05).
+
+Kept apart from ``tensors.py`` so that file holds autograd's state and rules, and this
+one the list of what a tensor can compute. Python numbers pass through as numbers;
+lists and numpy arrays become tensors that do not require grad.
+"""
+
+import numpy as np
+
+from minigrad.dtypes import to_dtype
+from minigrad.ops import activations, arithmetic, indexing, matmul, reductions
+from minigrad.ops import shape as shape_ops
+
+__all__ = ["TensorMethods"]
+
+
+def _operand(other):
+    if isinstance(other, TensorMethods) or isinstance(other, int | float):
+        return other
+    if isinstance(other, np.generic):
+        return other.item()
+    from minigrad.tensors import Tensor
+
+    return Tensor(other)
+
+
+def _compare(op):
+    def method(self, other):
+        from minigrad.tensors import make
+
+        return make(np.asarray(op(self.data, getattr(other, "data", other))), None)
+
+    return method
+
+
+class TensorMethods:
+    """Operators and math methods; every result is built by an op's ``apply``."""
+
+    __slots__ = ()
+
+    def __add__(self, other):
+        return arithmetic.add(self, _operand(other))
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        return arithmetic.sub(self, _operand(other))
+
+    def __rsub__(self, other):
+        other = _operand(other)
+        if isinstance(other, TensorMethods):
+            return arithmetic.sub(other, self)
+        return arithmetic.rsub(self, other)
+
+    def __mul__(self, other):
+        return arithmetic.mul(self, _operand(other))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        return arithmetic.div(self, _operand(other))
+
+    def __rtruediv__(self, other):
+        other = _operand(other)
+        if isinstance(other, TensorMethods):
+            return arithmetic.div(other, self)
+        return arithmetic.rdiv(self, other)
+
+    def __pow__(self, exponent):
+        return arithmetic.pow_(self, _operand(exponent))
+
+    def __rpow__(self, base):
+        base = _operand(base)
+        if isinstance(base, TensorMethods):
+            return arithmetic.pow_(base, self)
+        return arithmetic.rpow(self, base)
+
+    def __neg__(self):
+        return arithmetic.neg(self)
+
+    def __matmul__(self, other):
+        if isinstance(other, int | float):
+            return NotImplemented  # TypeError, as torch: use * for a number
+        return matmul.matmul(self, _operand(other))
+
+    def __rmatmul__(self, other):
+        if isinstance(other, int | float):
+            return NotImplemented
+        return matmul.matmul(_operand(other), self)
+
+    def matmul(self, other):
+        return matmul.matmul(self, other)
+
+    def mm(self, other):
+        return matmul.mm(self, other)
+
+    def pow(self, exponent):
+        return self ** exponent
+
+    def add(self, other, alpha=1):
+        return self + (other * alpha if alpha != 1 else other)
+
+    def sub(self, other, alpha=1):
+        return self - (other * alpha if alpha != 1 else other)
+
+    def mul(self, other):
+        return self * other
+
+    def div(self, other):
+        return self / other
+
+    def neg(self):
+        return -self
+
+    def reciprocal(self):
+        return arithmetic.Reciprocal.apply(self)
+
+    __lt__ = _compare(np.less)
+    __le__ = _compare(np.less_equal)
+    __gt__ = _compare(np.greater)
+    __ge__ = _compare(np.greater_equal)
+    __eq__ = _compare(np.equal)
+    __ne__ = _compare(np.not_equal)
+
+    def sum(self, dim=None, keepdim=False):
+        return reductions.sum_(self, dim, keepdim)
+
+    def mean(self, dim=None, keepdim=False):
+        return reductions.mean(self, dim, keepdim)
+
+    def max(self, dim=None, keepdim=False):
+        return reductions.max_(self, dim, keepdim)
+
+    def exp(self):
+        return activations.exp(self)
+
+    def log(self):
+        return activations.log(self)
+
+    def tanh(self):
+        return activations.tanh(self)
+
+    def sigmoid(self):
+        return activations.sigmoid(self)
+
+    def relu(self):
+        return activations.relu(self)
+
+    def reshape(self, *shape):
+        return shape_ops.reshape(self, *shape)
+
+    def view(self, *shape):
+        return shape_ops.reshape(self, *shape)
+
+    def transpose(self, dim0, dim1):
+        return shape_ops.transpose(self, dim0, dim1)
+
+    def t(self):
+        return shape_ops.t(self)
+
+    @property
+    def T(self):  # noqa: N802 - torch's name
+        return shape_ops.permute_all(self)
+
+    def unsqueeze(self, dim):
+        return shape_ops.unsqueeze(self, dim)
+
+    def squeeze(self, dim=None):
+        return shape_ops.squeeze(self, dim)
+
+    def flatten(self):
+        return shape_ops.reshape(self, -1)
+
+    def clone(self):
+        return shape_ops.clone(self)
+
+    def float(self):
+        return shape_ops.to_dtype(self, np.dtype(np.float32))
+
+    def double(self):
+        return shape_ops.to_dtype(self, np.dtype(np.float64))
+
+    def long(self):
+        return shape_ops.to_dtype(self, np.dtype(np.int64))
+
+    def to(self, dtype):
+        if isinstance(dtype, str) and dtype == "cpu":
+            return self
+        return shape_ops.to_dtype(self, to_dtype(dtype))
+
+    def __getitem__(self, key):
+        return indexing.index(self, key)
+
+    def all(self):
+        from minigrad.tensors import make
+
+        return make(np.asarray(self.data.all()), None)
+
+    def any(self):
+        from minigrad.tensors import make
+
+        return make(np.asarray(self.data.any()), None)
+
+    def argmax(self, dim=None, keepdim=False):
+        from minigrad.tensors import make
+
+        return make(np.asarray(np.argmax(self.data, axis=dim, keepdims=keepdim)), None)
+

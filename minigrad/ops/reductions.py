@@ -1,0 +1,148 @@
+r"""Reductions: ``sum``, ``mean``, ``max`` over all elements or along ``dim`` (chapter 05).
+
+Every element of the input contributes once to a sum, so its gradient is the
+gradient of the result, copied back along the reduced dimensions:
+:math:`\partial L / \partial x_{ij} = \partial L / \partial s_i` for
+:math:`s_i = \sum_j x_{ij}`; the mean divides that by the number of elements averaged.
+``max`` sends the gradient to where the maximum was: along ``dim``, to the index it
+returns; over the whole tensor, shared evenly between tied maxima (as torch does).
+"""
+
+import math
+from collections import namedtuple
+from types import SimpleNamespace
+
+import numpy as np
+
+from minigrad.function import Function
+from minigrad.ops.shape import dim_index
+
+__all__ = ["sum_", "mean", "max_"]
+
+
+def _axes(dim, ndim):
+    """``dim`` (int, tuple or None) as a sorted tuple of non-negative axes."""
+    if dim is None:
+        return tuple(range(ndim))
+    dims = dim if isinstance(dim, tuple | list) else (dim,)
+    if not ndim:  # a 0-d tensor accepts dim 0 or -1 and stays as it is
+        dim_index(dims[0], ndim)
+        return None
+    return tuple(sorted(dim_index(d, ndim) for d in dims))
+
+
+def _expand(grad_output, axes, keepdim, shape):
+    """Bring a reduced gradient back to ``shape`` (a read-only broadcast view)."""
+    if not keepdim and axes is not None and shape:
+        grad_output = np.expand_dims(grad_output, axes)
+    return np.broadcast_to(grad_output, shape)
+
+
+class Sum(Function):
+    @staticmethod
+    def forward(ctx, a, axes, keepdim):
+        ctx.meta = (axes, keepdim, a.shape)
+        return np.sum(a, axis=axes, keepdims=keepdim)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return _expand(grad_output, *ctx.meta), None, None
+
+
+class SumDim(Sum):
+    backward_name = "SumBackward1"
+
+
+class Mean(Function):
+    @staticmethod
+    def forward(ctx, a, axes, keepdim):
+        ctx.meta = (axes, keepdim, a.shape)
+        return np.mean(a, axis=axes, keepdims=keepdim)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        axes, keepdim, shape = ctx.meta
+        count = math.prod(shape if axes is None else [shape[axis] for axis in axes])
+        return _expand(grad_output / count, axes, keepdim, shape), None, None
+
+
+class MeanDim(Mean):
+    backward_name = "MeanBackward1"
+
+
+class Max(Function):
+    """Maximum of all elements; ties share the gradient evenly."""
+
+    backward_name = "MaxBackward1"
+
+    @staticmethod
+    def forward(ctx, a):
+        out = np.max(a)
+        ctx.save_for_backward(a)
+        ctx.out = out
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        mask = a == ctx.out
+        return mask * (grad_output / mask.sum()).astype(a.dtype)
+
+
+class MaxDim(Function):
+    """Maximum along ``dim``, at the ``indices`` found by argmax."""
+
+    backward_name = "MaxBackward0"
+
+    @staticmethod
+    def forward(ctx, a, dim, keepdim, indices):
+        ctx.meta = (dim, keepdim, a.shape, a.dtype)
+        ctx.indices = indices
+        values = np.take_along_axis(a, np.expand_dims(indices, dim), axis=dim)
+        return values if keepdim else np.squeeze(values, axis=dim)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        dim, keepdim, shape, dtype = ctx.meta
+        grad = np.zeros(shape, dtype=grad_output.dtype)
+        g = grad_output if keepdim else np.expand_dims(grad_output, dim)
+        np.put_along_axis(grad, np.expand_dims(ctx.indices, dim), g, axis=dim)
+        return grad, None, None, None
+
+
+_Max = namedtuple("max", ["values", "indices"])
+_Max.__doc__ = "``max(t, dim)``: values and indices, as torch's ``torch.return_types.max``."
+_Max.__repr__ = lambda self: (f"minigrad.return_types.max(\nvalues={self.values!r},"
+                              f"\nindices={self.indices!r})")
+return_types = SimpleNamespace(max=_Max)
+
+
+def sum_(a, dim=None, keepdim=False):
+    if dim is None:
+        return Sum.apply(a, None, False)
+    return SumDim.apply(a, _axes(dim, a.data.ndim), keepdim)
+
+
+def mean(a, dim=None, keepdim=False):
+    if a.data.dtype.kind != "f":
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be "
+                           "either a floating point or complex dtype. Fix: t.float().mean()")
+    if dim is None:
+        return Mean.apply(a, None, False)
+    return MeanDim.apply(a, _axes(dim, a.data.ndim), keepdim)
+
+
+def max_(a, dim=None, keepdim=False):
+    """``max(t)`` is a tensor; ``max(t, dim)`` the named pair ``(values, indices)``."""
+    if dim is None:
+        if a.data.size == 0:
+            raise RuntimeError("max(): Expected reduction dim to be specified for "
+                               "input.numel() == 0.")
+        return Max.apply(a)
+    from minigrad.tensors import make
+
+    dim = dim_index(dim, a.data.ndim)
+    indices = np.argmax(a.data, axis=dim)
+    values = MaxDim.apply(a, dim, keepdim, indices)
+    return return_types.max(values, make(indices if not keepdim else
+                                         np.expand_dims(indices, dim), None))

@@ -1,0 +1,179 @@
+r"""Ops that move numbers without changing them (chapter 05): ``reshape``/``view``,
+``transpose``/``t()``/``T``, ``unsqueeze``/``squeeze``, and dtype conversion.
+
+Each element of the output is one element of the input, so the backward moves the
+gradient back the same way: reshape it to the input's shape, swap the same axes,
+squeeze the added dimension. ``float()``/``double()`` cast the gradient back to the
+input's dtype. ``clone()`` copies; its gradient passes through.
+"""
+
+import numpy as np
+
+from minigrad.function import Function
+
+__all__ = ["dim_index", "reshape", "transpose", "t", "permute_all", "unsqueeze", "squeeze",
+           "to_dtype", "clone"]
+
+
+class View(Function):
+    """``reshape`` and ``view``: the same numbers in a new shape."""
+
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.in_shape = a.shape
+        return a.reshape(shape)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output.reshape(ctx.in_shape), None
+
+
+class Transpose(Function):
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dim0, dim1):
+        ctx.dims = (dim0, dim1)
+        return np.swapaxes(a, dim0, dim1)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return np.swapaxes(grad_output, *ctx.dims), None, None
+
+
+class T(Transpose):
+    """``t()``: transpose of a matrix (a vector or a scalar is returned as is)."""
+
+
+class Permute(Function):
+    """``.T``: all dimensions reversed."""
+
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a):
+        return a.T
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output.T
+
+
+class Unsqueeze(Function):
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        return np.expand_dims(a, dim)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return np.squeeze(grad_output, axis=ctx.dim), None
+
+
+class Squeeze(Function):
+    """``squeeze()``: drop every dimension of size 1."""
+
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, a, axes):
+        ctx.in_shape = a.shape
+        return np.squeeze(a, axis=axes)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output.reshape(ctx.in_shape), None
+
+
+class SqueezeDim(Squeeze):
+    """``squeeze(dim)``: drop that dimension if its size is 1."""
+
+    backward_name = "SqueezeBackward1"
+
+
+class ToCopy(Function):
+    @staticmethod
+    def forward(ctx, a, dtype):
+        ctx.in_dtype = a.dtype
+        return a.astype(dtype)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output.astype(ctx.in_dtype), None
+
+
+class Clone(Function):
+    @staticmethod
+    def forward(ctx, a):
+        return a.copy()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
+
+
+def dim_index(dim, ndim):
+    """``dim`` as a non-negative axis of a tensor with ``ndim`` dimensions, as torch checks."""
+    low, high = -max(ndim, 1), max(ndim, 1) - 1
+    if not low <= dim <= high:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{low}, {high}], "
+                         f"but got {dim}). Fix: dim counts from 0, or from -1 for the last.")
+    return dim % max(ndim, 1)
+
+
+def _dims(args):
+    """``f(2, 3)`` or ``f((2, 3))``: the sizes as one tuple."""
+    return tuple(args[0]) if len(args) == 1 and isinstance(args[0], tuple | list) else args
+
+
+def reshape(a, *shape):
+    shape = _dims(shape)
+    try:
+        return View.apply(a, shape)
+    except ValueError:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size "
+                           f"{a.data.size}. Fix: the sizes must multiply to the number of "
+                           "elements; one of them may be -1.") from None
+
+
+def transpose(a, dim0, dim1):
+    ndim = a.data.ndim
+    return Transpose.apply(a, dim_index(dim0, ndim), dim_index(dim1, ndim))
+
+
+def t(a):
+    if a.data.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                           f"{a.data.ndim}D. Fix: use transpose(dim0, dim1).")
+    return T.apply(a, 0, -1) if a.data.ndim == 2 else T.apply(a, 0, 0)
+
+
+def permute_all(a):
+    return Permute.apply(a)
+
+
+def unsqueeze(a, dim):
+    return Unsqueeze.apply(a, dim_index(dim, a.data.ndim + 1))
+
+
+def squeeze(a, dim=None):
+    if dim is None:
+        return Squeeze.apply(a, None)
+    dims = dim if isinstance(dim, tuple | list) else (dim,)
+    axes = tuple(dim_index(d, a.data.ndim) for d in dims)
+    axes = tuple(d for d in axes if a.data.ndim and a.data.shape[d] == 1)
+    return SqueezeDim.apply(a, axes)
+
+
+def to_dtype(a, dtype):
+    if a.data.dtype == dtype:
+        return a
+    return ToCopy.apply(a, dtype)
+
+
+def clone(a):
+    return Clone.apply(a)

@@ -1,0 +1,80 @@
+r"""``optim.SGD``: stochastic gradient descent as torch computes it (chapter 10).
+
+For each parameter :math:`p` with gradient :math:`g` (weight decay :math:`\lambda`,
+momentum :math:`\mu`, dampening :math:`\tau`, learning rate :math:`\eta`):
+
+.. math::
+    g \leftarrow g + \lambda p, \qquad
+    b \leftarrow \begin{cases} g & \text{first step} \\
+                 \mu b + (1 - \tau) g & \text{after} \end{cases}, \qquad
+    g \leftarrow b \;\; (\text{or } g + \mu b \text{ with Nesterov}), \qquad
+    p \leftarrow p - \eta g .
+
+The update works on the parameters' arrays in place, outside the graph (as torch's
+step runs under ``no_grad``), and bumps their version. ``zero_grad()`` sets the
+gradients to None by default, as torch does since 2.0.
+"""
+
+import numpy as np
+
+__all__ = ["Optimizer", "SGD"]
+
+
+class Optimizer:
+    """Holds the parameters (in ``param_groups``, as torch) and per-parameter ``state``."""
+
+    def __init__(self, params, defaults):
+        params = list(params)
+        if not params:
+            raise ValueError("optimizer got an empty parameter list")
+        groups = params if isinstance(params[0], dict) else [{"params": params}]
+        self.defaults = defaults
+        self.param_groups = [{**defaults, **g, "params": list(g["params"])} for g in groups]
+        self.state = {}
+
+    def zero_grad(self, set_to_none=True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if set_to_none:
+                    p.grad = None
+                elif p.grad is not None:
+                    p.grad.data.fill(0)
+
+
+class SGD(Optimizer):
+    """``SGD(params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=False)``."""
+
+    def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
+                 nesterov=False, maximize=False):
+        if lr < 0 or momentum < 0 or weight_decay < 0:
+            raise ValueError("lr, momentum and weight_decay must be >= 0")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        super().__init__(params, {"lr": lr, "momentum": momentum, "dampening": dampening,
+                                  "weight_decay": weight_decay, "nesterov": nesterov,
+                                  "maximize": maximize})
+
+    def step(self):
+        for group in self.param_groups:
+            lr, momentum = group["lr"], group["momentum"]
+            dampening, weight_decay = group["dampening"], group["weight_decay"]
+            maximize = group["maximize"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                grad = p.grad.data
+                if maximize:
+                    grad = -grad
+                if weight_decay:
+                    grad = grad + weight_decay * p.data
+                if momentum:
+                    state = self.state.setdefault(p, {})
+                    buf = state.get("momentum_buffer")
+                    if buf is None:  # a copy, as torch.clone
+                        buf = state["momentum_buffer"] = np.array(grad)
+                    else:
+                        buf *= momentum
+                        buf += grad if dampening == 0 else (1 - dampening) * grad
+                    grad = grad + momentum * buf if group["nesterov"] else buf
+                p.data -= lr * grad
+                p._version_counter[0] += 1
