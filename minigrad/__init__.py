@@ -9,7 +9,10 @@ from minigrad.compare import check, check_all
 from minigrad.source import show_source
 
 # --- scalar engine (chapters 01-04) ---
-from minigrad.value import Value
+# isort: split
+from minigrad.graph import draw_graph
+from minigrad.stepper import BackwardStepper, stepper_widget
+from minigrad.value import Value, backward_order
 
 # --- tensor engine (chapters 05-13) ---
 # isort: off
@@ -62,7 +65,8 @@ float = float32  # noqa: A001 - torch's alias
 double = float64
 long = int64
 
-__all__ = ["check", "check_all", "show_source", "Value",
+__all__ = ["check", "check_all", "show_source",
+           "Value", "backward_order", "draw_graph", "BackwardStepper", "stepper_widget",
            "Tensor", "Function", "Size", "dtype", "float32", "float64", "int64", "bool_",
            "float", "double", "long",
            "tensor", "zeros", "ones", "zeros_like", "ones_like", "randn", "rand", "arange",

@@ -13,6 +13,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from minigrad import Value, draw_graph  # noqa: E402
+
 FIGURES = pathlib.Path(__file__).resolve().parent.parent / "figures"
 PNG = {"dpi": 110, "metadata": {"Software": None}}
 
@@ -39,17 +41,35 @@ def secants_to_tangent(path):
     plt.close(fig)
 
 
+def graph_chain_rule(path):
+    """Chapter 03: the graph of z = (x + 1) ** 2 at x = 3 after backward; x.grad is 8."""
+    x = Value(3.0, label="x")
+    y = x + 1
+    y.label = "y"
+    z = y ** 2
+    z.label = "z"
+    z.backward()
+    fig = draw_graph(z, title="z = (x + 1) ** 2 at x = 3, after z.backward()")
+    fig.savefig(path, **PNG)  # a bare Figure, not pyplot's: nothing to close
+
+
 FIGURE_MAKERS = {
     "secants_to_tangent.png": secants_to_tangent,
+    "graph_chain_rule.png": graph_chain_rule,
 }
 
 
-def main():
-    FIGURES.mkdir(exist_ok=True)
+def main(out_dir=FIGURES):
+    """Write every figure into ``out_dir`` (``figures/``); return the paths written."""
+    out_dir = pathlib.Path(out_dir)
+    out_dir.mkdir(exist_ok=True)
+    written = []
     for name, make in FIGURE_MAKERS.items():
-        make(FIGURES / name)
-        print(f"wrote figures/{name}")
+        make(out_dir / name)
+        written.append(out_dir / name)
+    return written
 
 
 if __name__ == "__main__":
-    main()
+    for path in main():
+        print(f"wrote figures/{path.name}")

@@ -158,3 +158,43 @@ def test_chapter_01_runs_and_its_tangent_explorer_responds(lab, browser):
     _wait_idle(page)
     page.screenshot(path=str(ARTIFACTS / "01_after.png"))
     page.close()
+
+
+def test_chapter_04_stepper_steps_in_the_browser(lab, browser):
+    """Run chapter 04 down to its stepper widget, press Step twice, read the readout."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = "04_local_and_upstream.ipynb"
+    source_cells = json.loads((ROOT / "notebooks" / name).read_text())["cells"]
+    widget_cell = next(i for i, cell in enumerate(source_cells)
+                       if "stepper_widget(zm)" in "".join(cell["source"]))
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{lab}/lab/tree/notebooks/{name}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    _wait_idle(page)
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
+    # Run the cells above the widget and the widget's own (later cells raise on purpose).
+    cells = page.locator(".jp-Notebook:visible .jp-Cell")  # chapter 01 may be open too
+    cells.first.click()
+    for _ in range(widget_cell + 1):
+        page.keyboard.press("Shift+Enter")
+    readout = page.locator(".minigrad-stepper-readout")
+    readout.wait_for(timeout=120_000)
+    assert "press Step" in readout.inner_text()
+    step = page.locator(".minigrad-stepper-next")
+    step.scroll_into_view_if_needed()
+    step.click()
+    page.wait_for_function(
+        "() => document.querySelector('.minigrad-stepper-readout').innerText"
+        ".includes('a: local 10 × upstream 1 = 10 → a.grad 0 → 10')", timeout=30_000)
+    step.click()
+    page.wait_for_function(
+        "() => document.querySelector('.minigrad-stepper-readout').innerText"
+        ".includes('x: local 1 × upstream 10 = 10 → x.grad 0 → 10')", timeout=30_000)
+    assert "done" in readout.inner_text()
+    page.screenshot(path=str(ARTIFACTS / "04_stepper.png"))
+    # Only the cells run here: later ones hold the committed output of deliberate errors.
+    for i in range(widget_cell + 1):
+        errors = cells.nth(i).locator(
+            '[data-mime-type="application/vnd.jupyter.stderr"]')
+        assert errors.count() == 0, errors.first.inner_text()
+    page.close()

@@ -213,9 +213,10 @@ check("Value_v1: d(1024 x)/dx", x1.grad, torch_slope(lambda x: 1024 * x, 1.0))
 #
 # ## 6. The package's `Value`
 #
-# `minigrad.Value` is the finished version: it records each operation with a small
-# backward function, sorts the graph once, and walks it in reverse. Here is its `**`,
-# shown from the package itself, so this page can never disagree with the code.
+# `minigrad.Value` is the finished version: like `Value_v1` it records each operation's
+# parents and local derivatives, but it sorts the graph once and visits every value
+# once, in reverse. Here is its `**`, shown from the package itself, so this page can
+# never disagree with the code.
 
 # %%
 show_source(minigrad.Value.__pow__)

@@ -1,0 +1,418 @@
+# %% [markdown]
+# # 04 Local and upstream gradients
+#
+# Chapter 03 ran the chain rule over a whole graph. This chapter zooms in on one node.
+# Every node does the same small job during the backward pass: it takes the gradient
+# that arrives from above (the *upstream* gradient), multiplies it by its own *local*
+# gradient for each input, and passes the products down. We step through a backward
+# pass node by node, see why the products must be *added* into `grad` rather than
+# stored, and run a graph far deeper than Python's recursion limit.
+#
+# **Learning goals.** After this chapter you can
+#
+# 1. name the local and the upstream gradient at any node, and multiply them;
+# 2. give the local gradients of `+`, `*`, `**`, `exp`, `log`, `tanh`, `sigmoid`, `relu`;
+# 3. follow a backward pass one node at a time, with the stepper;
+# 4. explain why a node used twice needs `+=` in backward, and spot the bug without it;
+# 5. backpropagate through a graph deeper than Python's recursion limit.
+
+# %%
+import sys
+
+import torch
+
+import minigrad
+from minigrad import (BackwardStepper, backward_order, check, check_all, draw_graph,
+                      show_source, stepper_widget)
+from minigrad.graph import node_names
+from minigrad.stepper import step_text
+
+# %% [markdown]
+# ## 1. One node: local times upstream
+#
+# The tutorial's example: $z = (x + y)^2$ at $(x, y) = (2, 3)$. Call the sum $a = x + y$,
+# so $z = a^2$ and $a = 5$.
+#
+# - The *local* gradient of $z = a^2$ with respect to its input $a$ is
+#   $\frac{\partial z}{\partial a} = 2a = 10$.
+# - The local gradients of $a = x + y$ are $\frac{\partial a}{\partial x} = 1$ and
+#   $\frac{\partial a}{\partial y} = 1$.
+# - The *upstream* gradient arriving at $a$ is $\frac{\partial z}{\partial a} = 10$:
+#   how much the final output changes per unit change of $a$.
+#
+# The gradients passed to $x$ and $y$ are local times upstream: $1 \cdot 10 = 10$ each.
+# PyTorch, from the tutorial:
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = torch.tensor(3.0, requires_grad=True)
+a = x + y
+z = a ** 2
+z.backward()
+print(x.grad)  # tensor(10.)
+print(y.grad)  # tensor(10.)
+
+# %% [markdown]
+# In `minigrad` every node can tell its local gradients, one per parent, from the
+# numbers stored in the graph, before any backward pass:
+
+# %%
+xm, ym = minigrad.Value(2.0, label="x"), minigrad.Value(3.0, label="y")
+am = xm + ym
+am.label = "a"
+zm = am ** 2
+zm.label = "z"
+zm.local_grads(), am.local_grads()
+
+# %% [markdown]
+# So the whole backward pass here is two multiplications, which we can do by hand and
+# compare with torch before calling `backward()` at all:
+
+# %%
+upstream_at_z = 1.0  # dz/dz, the seed
+(local_z_a,) = zm.local_grads()
+upstream_at_a = local_z_a * upstream_at_z
+local_a_x, local_a_y = am.local_grads()
+check_all({"x.grad by hand": (local_a_x * upstream_at_a, x.grad),
+           "y.grad by hand": (local_a_y * upstream_at_a, y.grad)})
+
+# %%
+zm.backward()
+check_all({"x.grad": (xm.grad, x.grad), "y.grad": (ym.grad, y.grad),
+           "a.grad (upstream at a)": (am.grad, 2 * a)})
+
+# %% [markdown]
+# ## 2. The local gradients of every operation
+#
+# Each operation needs only its own inputs and output to know its local gradients:
+#
+# | op | output | local gradients |
+# |---|---|---|
+# | `a + b` | $a + b$ | $1,\ 1$ |
+# | `a * b` | $ab$ | $b,\ a$ |
+# | `a ** n` | $a^n$ | $n a^{n-1}$ |
+# | `a ** b` | $a^b$ | $b a^{b-1},\ a^b \ln a$ |
+# | `a.exp()` | $e^a$ | $e^a$ (the output itself) |
+# | `a.log()` | $\ln a$ | $1/a$ |
+# | `a.tanh()` | $t = \tanh a$ | $1 - t^2$ |
+# | `a.sigmoid()` | $s = \sigma(a)$ | $s(1 - s)$ |
+# | `a.relu()` | $\max(a, 0)$ | $1$ if $a > 0$ else $0$ |
+#
+# In the package each is a two-line function; `*` for example:
+
+# %%
+show_source(minigrad.value._mul_local)
+
+# %% [markdown]
+# `torch.autograd.grad` returns the derivative of one output with respect to chosen
+# inputs, which for a single operation *is* its local gradient. Every row of the table
+# against torch, at $a = 0.8$, $b = 1.7$:
+
+# %% tags=nbval-ignore-output
+ops = {
+    "a + b": lambda a, b: a + b,
+    "a * b": lambda a, b: a * b,
+    "a ** 3": lambda a, b: a ** 3,
+    "a ** b": lambda a, b: a ** b,
+    "exp": lambda a, b: a.exp(),
+    "log": lambda a, b: a.log(),
+    "tanh": lambda a, b: a.tanh(),
+    "sigmoid": lambda a, b: a.sigmoid(),
+    "relu": lambda a, b: a.relu(),
+}
+results = {}
+for name, op in ops.items():
+    a_v, b_v = minigrad.Value(0.8), minigrad.Value(1.7)
+    out = op(a_v, b_v)
+    a_t = torch.tensor(0.8, dtype=torch.float64, requires_grad=True)
+    b_t = torch.tensor(1.7, dtype=torch.float64, requires_grad=True)
+    inputs = [a_t, b_t][:len(out._prev)]
+    results[name] = (list(out.local_grads()), torch.autograd.grad(op(a_t, b_t), inputs))
+check_all({name: (ours, torch.stack(theirs)) for name, (ours, theirs) in results.items()})
+
+# %% [markdown]
+# ## 3. Step through a backward pass
+#
+# `BackwardStepper` runs `backward()` one node at a time. Each step takes the next node
+# in `backward_order`, reads its `grad` (the upstream gradient, now complete) and, for
+# each parent, adds local times upstream into the parent's `grad`. Its list of steps for
+# $z = (x + y)^2$, as text:
+
+# %%
+xm, ym = minigrad.Value(2.0, label="x"), minigrad.Value(3.0, label="y")
+am = xm + ym
+am.label = "a"
+zm = am ** 2
+zm.label = "z"
+stepper = BackwardStepper(zm)
+for step in stepper.steps:
+    print("\n".join(step_text(step, node_names(zm))))
+
+# %% [markdown]
+# The widget below does the same on the drawing: press **Step** to send the gradient
+# one node further; the node being processed turns yellow, its parents light yellow,
+# and the readout shows the multiplication. **Reset** starts over; the slider jumps to
+# any step. (It needs a live kernel: run the notebook to use it.)
+
+# %% tags=nbval-ignore-output
+stepper_widget(zm)
+
+# %% [markdown]
+# After the last step the grads are exactly what `backward()` gives:
+
+# %%
+stepper = BackwardStepper(zm)
+while not stepper.done:
+    stepper.step()
+check_all({"x.grad after stepping": (xm.grad, x.grad), "y.grad after stepping": (ym.grad, y.grad)})
+
+# %%
+show_source(BackwardStepper.step)
+
+# %% [markdown]
+# ## 4. Why backward adds: the `b = a + a` trap
+#
+# A node that is used twice gets a gradient from *each* use. With $b = a + a$ there are
+# two edges from $a$ to $b$, each with local gradient $1$, so $\frac{db}{da} = 2$. A
+# backward pass that *assigns* `parent.grad = local * upstream` keeps only the last
+# contribution. Here is that bug, written with the package's order and local gradients:
+
+# %%
+def backward_assign(root):
+    """A WRONG backward: it assigns the gradient instead of adding it."""
+    for node in backward_order(root):
+        if node._prev:
+            node.grad = 0.0
+    root.grad = 1.0
+    for node in backward_order(root):
+        for parent, local in zip(node._prev, node.local_grads(), strict=True):
+            parent.grad = local * node.grad  # the bug: = instead of +=
+
+
+a_v = minigrad.Value(3.0, label="a")
+b_v = a_v + a_v
+backward_assign(b_v)
+a_t = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+(a_t + a_t).backward()
+a_v.grad, a_t.grad
+
+# %% [markdown]
+# One instead of two. `check` catches it (the error is on purpose):
+
+# %% tags=raises-exception
+check("a.grad with = instead of +=", a_v.grad, a_t.grad)
+
+# %% [markdown]
+# The same bug breaks `x * x`: the two local gradients are both $x$, and the true
+# derivative $2x$ is their sum. With `+=`, as in `Value.backward`, both contributions
+# land; the stepper shows `a.grad` going $0 \to 1 \to 2$:
+
+# %%
+a_v = minigrad.Value(3.0, label="a")
+b_v = a_v + a_v
+b_v.label = "b"
+(fan_out,) = BackwardStepper(b_v).steps
+print("\n".join(step_text(fan_out, node_names(b_v))))
+b_v.backward()
+check("a.grad with +=", a_v.grad, a_t.grad)
+
+# %%
+draw_graph(b_v, title="b = a + a: two arrows from a, and a.grad = 2")
+
+# %% [markdown]
+# The same `+=` is why gradients *accumulate* across `backward()` calls, in `minigrad`
+# as in PyTorch: a leaf's `grad` is only ever added to. Chapter 08 makes use of it (and
+# shows when it bites). The tutorial's example, $x^2$ then $3x$ at $x = 2$: $4$, then
+# $4 + 3 = 7$. To start over, set `x.grad = 0.0`.
+
+# %%
+x_v = minigrad.Value(2.0)
+x_t = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+(x_v ** 2).backward()
+(x_t ** 2).backward()
+check("x.grad after y.backward()", x_v.grad, x_t.grad)
+
+# %%
+(3 * x_v).backward()
+(3 * x_t).backward()
+check("x.grad after z.backward()", x_v.grad, x_t.grad)
+
+# %% [markdown]
+# ## 5. Deeper than the recursion limit
+#
+# micrograd's `backward` sorts the graph with a recursive function, one Python call per
+# level of depth. Python allows this many nested calls:
+
+# %%
+sys.getrecursionlimit()
+
+# %% [markdown]
+# A recursive backward, fine on small graphs, fails on a chain $v_{k+1} = v_k + x$ that
+# is only a few thousand additions deep (the error is on purpose):
+
+# %%
+def backward_recursive(root):
+    order, visited = [], set()
+
+    def build(node):
+        if id(node) not in visited:
+            visited.add(id(node))
+            for parent in node._prev:
+                build(parent)
+            order.append(node)
+
+    build(root)
+    root.grad = 1.0
+    for node in reversed(order):
+        for parent, local in zip(node._prev, node.local_grads(), strict=True):
+            parent.grad += local * node.grad
+
+
+def chain(x, depth):
+    v = x
+    for _ in range(depth):
+        v = v + x
+    return v
+
+# %% tags=raises-exception
+backward_recursive(chain(minigrad.Value(0.5), 5000))
+
+# %% [markdown]
+# The package walks the graph with an explicit stack (chapter 03), so depth costs memory
+# (a few hundred bytes per node) but never recursion. A chain of 50,000 nodes, against
+# torch (whose autograd engine is iterative C++):
+
+# %%
+x_v = minigrad.Value(0.5)
+chain(x_v, 50_000).backward()
+x_t = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+chain(x_t, 50_000).backward()
+check("x.grad through 50,000 additions", x_v.grad, x_t.grad)
+
+# %% [markdown]
+# The test suite runs the same with a million nodes, building, backpropagating and
+# freeing the graph; Python's garbage collection of such a chain does not recurse either.
+#
+# ## Exercises
+#
+# ### Exercise 4.1: the local gradient of sigmoid
+#
+# $\sigma(a) = 1 / (1 + e^{-a})$ has the local gradient $\sigma(a)\,(1 - \sigma(a))$:
+# it can be computed from the *output* alone. Write `sigmoid_local(s)` that takes the
+# output $s = \sigma(a)$ (a float) and returns the local gradient.
+#
+# <details><summary>Hint</summary>
+#
+# One line: `s * (1 - s)`.
+# </details>
+
+# %% solution=ex04-sigmoid-local
+def sigmoid_local(s):
+    """d sigmoid(a) / da, from the output s = sigmoid(a)."""
+    ### BEGIN SOLUTION
+    return s * (1 - s)
+    ### END SOLUTION
+
+# %% test=ex04-sigmoid-local-test points=1
+# Exercise 4.1 checks: against torch's derivative of sigmoid at a few points.
+for point in [-2.0, 0.0, 0.5, 3.0]:
+    a_t = torch.tensor(point, dtype=torch.float64, requires_grad=True)
+    s_t = a_t.sigmoid()
+    (local_t,) = torch.autograd.grad(s_t, a_t)
+    check(f"sigmoid_local at {point}", sigmoid_local(s_t.item()), local_t)
+
+# %% [markdown]
+# ### Exercise 4.2: local times upstream, by hand
+#
+# A node computes $c = a \cdot b$ with $a = 3$ and $b = -2$, somewhere inside a larger
+# network. The upstream gradient arriving at $c$ is $\frac{\partial L}{\partial c} =
+# 0.5$. Compute, by hand (plain numbers, no `Value`), the gradients the node passes to
+# its inputs: `grad_a` $= \frac{\partial L}{\partial a}$ and `grad_b`
+# $= \frac{\partial L}{\partial b}$.
+#
+# <details><summary>Hint</summary>
+#
+# The local gradients of $a \cdot b$ are $b$ (for $a$) and $a$ (for $b$). Multiply each
+# by the upstream gradient.
+# </details>
+
+# %% solution=ex04-by-hand
+### BEGIN SOLUTION
+grad_a = -2.0 * 0.5
+grad_b = 3.0 * 0.5
+### END SOLUTION
+
+# %% test=ex04-by-hand-test points=2
+# Exercise 4.2 checks: torch with the upstream gradient 0.5 passed to backward.
+a_t = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+b_t = torch.tensor(-2.0, dtype=torch.float64, requires_grad=True)
+(a_t * b_t).backward(torch.tensor(0.5, dtype=torch.float64))
+check_all({"grad_a": (grad_a, a_t.grad), "grad_b": (grad_b, b_t.grad)})
+
+# %% [markdown]
+# ### Exercise 4.3: a backward that adds
+#
+# Fix `backward_assign` from section 4: write `backward_v2(root)` that sets the
+# intermediate grads to zero, seeds `root.grad` with 1, then visits
+# `backward_order(root)` and *adds* local times upstream into every parent. It must get
+# `b = a + a` and `x * x + x` right, and must not use `Value.backward`.
+#
+# <details><summary>Hint</summary>
+#
+# Start from `backward_assign`: one character makes the difference.
+# </details>
+
+# %% solution=ex04-backward-v2
+def backward_v2(root):
+    """Backpropagate from root, adding every local * upstream into the parents."""
+    ### BEGIN SOLUTION
+    order = backward_order(root)
+    for v in order:
+        if not v.is_leaf:
+            v.grad = 0.0
+    root.grad += 1.0
+    for v in order:
+        for p, local in zip(v._prev, v.local_grads(), strict=True):
+            p.grad += local * v.grad
+    ### END SOLUTION
+
+# %% test=ex04-backward-v2-test points=2 tags=nbval-ignore-output
+# Exercise 4.3 checks: fan-out and reuse, against torch.
+a_v = minigrad.Value(3.0)
+backward_v2(a_v + a_v)
+a_t = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+(a_t + a_t).backward()
+check("a.grad for a + a", a_v.grad, a_t.grad)
+x_v = minigrad.Value(-1.5)
+backward_v2(x_v * x_v + x_v)
+x_t = torch.tensor(-1.5, dtype=torch.float64, requires_grad=True)
+(x_t * x_t + x_t).backward()
+check("x.grad for x * x + x", x_v.grad, x_t.grad)
+### BEGIN HIDDEN TESTS
+p_v, q_v = minigrad.Value(0.5), minigrad.Value(2.0)
+h_v = p_v * q_v
+backward_v2(h_v * h_v.tanh() + h_v.exp() * q_v)
+p_t = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+q_t = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+h_t = p_t * q_t
+(h_t * h_t.tanh() + h_t.exp() * q_t).backward()
+check_all({"p.grad": (p_v.grad, p_t.grad), "q.grad": (q_v.grad, q_t.grad)})
+### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Summary
+#
+# - At every node, backward multiplies the *upstream* gradient (the node's own `grad`,
+#   complete by the time the node's turn comes) by each *local* gradient and passes the
+#   product to the parent. For $z = (x + y)^2$ at $(2, 3)$: upstream $10$ at $a$, local
+#   $1$, so $10$ for $x$ and for $y$.
+# - Each operation's local gradients need only its inputs and output: $1, 1$ for `+`,
+#   $b, a$ for `*`, $1 - t^2$ for `tanh`, $s(1 - s)$ for `sigmoid`.
+# - A node used more than once receives one product per use; backward must *add* them.
+#   An `=` instead of `+=` gives $\frac{d(a + a)}{da} = 1$, not $2$.
+# - The same `+=` makes leaf gradients accumulate across `backward()` calls ($4$, then
+#   $7$); reset with `x.grad = 0.0`.
+# - Sorting the graph with an explicit stack makes depth a matter of memory, not of
+#   Python's recursion limit.
+#
+# Next: chapter 05 moves from single numbers to tensors.
