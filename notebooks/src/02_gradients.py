@@ -241,7 +241,7 @@ q.backward()
 grad_q = [a.grad, b.grad, c.grad]
 ### END SOLUTION
 
-# %% test=ex02-one-pass-test points=2 tags=nbval-ignore-output
+# %% test=ex02-one-pass-test points=2
 # Exercise 2.2 checks: grad_q against torch.
 at = [torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (0.5, -1.0, 2.0)]
 (at[0] * at[1] + at[1] * at[2] + at[2].tanh()).backward()
@@ -268,7 +268,7 @@ def descent_direction(fn, point):
     return [-gi / length for gi in g]
     ### END SOLUTION
 
-# %% test=ex02-descent-test points=1 tags=nbval-ignore-output
+# %% test=ex02-descent-test points=1
 # Exercise 2.3 checks: against torch's gradient, normalized.
 xt = torch.tensor([2.0, 4.0], dtype=torch.float64, requires_grad=True)
 L(xt[0], xt[1]).backward()

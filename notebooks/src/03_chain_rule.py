@@ -178,7 +178,7 @@ show_source(minigrad.Value.backward)
 # to, as in PyTorch (chapter 08). And the `+=` matters whenever a node is used more than
 # once, as `a` is above (chapter 04). The graph with `a` used twice, against torch:
 
-# %% tags=nbval-ignore-output
+# %%
 out.backward()
 pt = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 qt = torch.tensor(-1.0, dtype=torch.float64, requires_grad=True)
@@ -195,7 +195,7 @@ draw_graph(out, title="out = a * tanh(a) + p, after backward()")
 # The same machinery handles any composition. Here
 # $s = \sigma\big(\log(x^2 + 1) \cdot e^{-x}\big)$, six operations deep, at $x = 0.7$:
 
-# %% tags=nbval-ignore-output
+# %%
 def s(x):
     return ((x ** 2 + 1).log() * (-x).exp()).sigmoid()
 

@@ -108,7 +108,7 @@ show_source(minigrad.value._mul_local)
 # inputs, which for a single operation *is* its local gradient. Every row of the table
 # against torch, at $a = 0.8$, $b = 1.7$:
 
-# %% tags=nbval-ignore-output
+# %%
 ops = {
     "a + b": lambda a, b: a + b,
     "a * b": lambda a, b: a * b,
@@ -376,7 +376,7 @@ def backward_v2(root):
             p.grad += local * v.grad
     ### END SOLUTION
 
-# %% test=ex04-backward-v2-test points=2 tags=nbval-ignore-output
+# %% test=ex04-backward-v2-test points=2
 # Exercise 4.3 checks: fan-out and reuse, against torch.
 a_v = minigrad.Value(3.0)
 backward_v2(a_v + a_v)
