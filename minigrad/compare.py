@@ -65,7 +65,11 @@ def _max_abs_diff(a, b):
     if a.shape != b.shape:
         return None
     both = ~(np.isnan(a) | np.isnan(b))
-    return float(np.max(np.abs(a - b)[both])) if both.any() else (0.0 if not a.size else None)
+    if not both.any():
+        return 0.0 if not a.size else None
+    with np.errstate(invalid="ignore"):  # inf - inf: equal infinities differ by 0
+        diff = np.where(a == b, 0.0, np.abs(a - b))
+    return float(np.max(diff[both]))
 
 
 def _index(idx):

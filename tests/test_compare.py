@@ -68,3 +68,12 @@ def test_none_grad_is_refused_with_a_hint():
 def test_shown_diff_is_a_stable_bound():
     text = repr(check("x", 1.0 + 3e-9, 1.0))
     assert "< 1e-8" in text
+
+
+def test_equal_infinities_match_without_a_warning(recwarn):
+    values = [np.inf, -np.inf, 1.0]
+    table = check("overflow", np.array(values), torch.tensor(values))
+    assert table.passed and "0" in repr(table)
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
+    with pytest.raises(AssertionError):
+        check("overflow", np.array([np.inf]), torch.tensor([-np.inf]))

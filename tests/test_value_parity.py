@@ -89,8 +89,6 @@ OP_CASES = [
 ]
 
 
-# check_all computes inf - inf for the infinite gradients of a ** 0.5 at 0
-@pytest.mark.filterwarnings("ignore:invalid value encountered in subtract:RuntimeWarning")
 @pytest.mark.parametrize(("xs", "fn"), OP_CASES)
 def test_op_matches_torch(xs, fn):
     helper_test_op(xs, fn, equal_nan=True)
