@@ -274,8 +274,11 @@ def chain(x, depth):
         v = v + x
     return v
 
-# %% tags=raises-exception
-backward_recursive(chain(minigrad.Value(0.5), 5000))
+# %%
+try:
+    backward_recursive(chain(minigrad.Value(0.5), 5000))
+except RecursionError as error:  # the traceback would repeat one frame 3000 times
+    print(f"RecursionError: {error}")
 
 # %% [markdown]
 # The package walks the graph with an explicit stack (chapter 03), so depth costs memory
