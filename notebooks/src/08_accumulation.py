@@ -289,8 +289,8 @@ plt.show()
 # gradient so far. Even when the parameters are at a good place and the current
 # gradient is small, the old gradients keep pushing them on, past the minimum; then
 # the new gradients point back and slowly cancel the old ones. The loss swings up and
-# down instead of converging. (This is momentum with no damping at all; chapter 10
-# shows the damped version that is useful.)
+# down instead of converging. (This is momentum with $\mu = 1$, no decay at all;
+# chapter 10 uses $\mu < 1$, which is useful.)
 #
 # Is the stale `.grad` really that sum? Run the stale loop by hand for 5 steps and, at
 # each step, also ask for the step's *fresh* gradient with `minigrad.autograd.grad`
@@ -431,12 +431,23 @@ def train_accumulated(model, X, y, K, steps, lr):
     ### END SOLUTION
 
 # %% test=ex08-train-test points=2
-# Exercise 8.3 checks: the parameters after 20 steps against torch's full-batch training.
+# Exercise 8.3 checks: the parameters after 20 steps against torch's full-batch training,
+# and that backward() ran K = 8 times per step (full-batch training ends at the same place).
 ours83, theirs83 = twin_linears(seed=10)
 train(torch, theirs83, X_reg_t, y_reg_t, steps=20, lr=0.05)
-train_accumulated(ours83, X_reg, y_reg, K=8, steps=20, lr=0.05)
+backward_calls = []
+original_backward = minigrad.Tensor.backward
+def counting_backward(self, *args, **kwargs):
+    backward_calls.append(1)
+    return original_backward(self, *args, **kwargs)
+minigrad.Tensor.backward = counting_backward
+try:
+    train_accumulated(ours83, X_reg, y_reg, K=8, steps=20, lr=0.05)
+finally:
+    minigrad.Tensor.backward = original_backward
 check_all({"weight": (ours83.weight, theirs83.weight), "bias": (ours83.bias, theirs83.bias)},
           rtol=1e-10)
+assert len(backward_calls) == 8 * 20, f"backward() ran {len(backward_calls)} times, not 8 * 20"
 
 # %% [markdown]
 # ## Summary
