@@ -80,7 +80,7 @@ y.backward()
 
 # %% [markdown]
 # Here is the whole mechanism, from the package: one flag, `GRAD_ENABLED`, that every
-# op reads when it decides whether to record a node (`Function.apply`, chapter 05).
+# op reads when it decides whether to record a node (`Function.apply`, chapter 11).
 
 # %%
 show_source(minigrad.no_grad)
@@ -155,7 +155,8 @@ check_all({"pred": (pred, pred_t), "pred.requires_grad": (pred.requires_grad,
 # %% [markdown]
 # ## 4. Context managers, decorators, and nesting
 #
-# Each switch also works as a decorator, with or without parentheses: the function
+# `no_grad`, `enable_grad` and `inference_mode` also work as decorators, with or
+# without parentheses; `set_grad_enabled(mode)` too, with its argument. The function
 # then always runs with recording off (or on), whatever the caller has set.
 
 # %%
@@ -404,18 +405,35 @@ def predict(net, inputs):
 ### END SOLUTION
 
 # %% test=ex09-predict-test points=2
-# Exercise 9.1 checks: values against torch, no graph, even inside enable_grad().
+# Exercise 9.1 checks: values against torch, no graph, even inside enable_grad(); and
+# net(inputs) itself recorded nothing (a graph built and then detached fails).
+class Recorded(minigrad.nn.Module):
+    """A net that keeps each output as it returned it, before predict can detach it."""
+
+    def __init__(self, net):
+        super().__init__()
+        self.net, self.outputs = net, []
+
+    def forward(self, x):
+        self.outputs.append(self.net(x))
+        return self.outputs[-1]
+
+
 torch.manual_seed(91)
 net91_t = torch.nn.Linear(4, 2, dtype=torch.float64)
 net91 = minigrad.nn.Linear(4, 2, dtype=minigrad.float64).load_state_dict(net91_t.state_dict())
 inputs91_t = torch.randn(5, 4, dtype=torch.float64)
+recorded91 = Recorded(net91)
 with minigrad.enable_grad():
-    pred91 = predict(net91, minigrad.tensor(inputs91_t.numpy()))
+    pred91 = predict(recorded91, minigrad.tensor(inputs91_t.numpy()))
 with torch.no_grad():
     pred91_t = net91_t(inputs91_t)
 check_all({"predict(net, inputs)": (pred91, pred91_t),
            "requires_grad": (pred91.requires_grad, pred91_t.requires_grad)})
 assert pred91.grad_fn is None and minigrad.is_grad_enabled()
+for out91 in recorded91.outputs:
+    assert out91.grad_fn is None and saved_arrays(out91) == [], (
+        f"net(inputs) recorded a graph ({len(saved_arrays(out91))} arrays saved for backward)")
 
 # %% [markdown]
 # ### Exercise 9.2: stop the gradient through a normalisation
