@@ -191,9 +191,11 @@ check_all({f"weight, {name}": (ours.weight, theirs.weight)
 #   step, so `step()` skips every parameter: nothing ever moves.
 # - **step before backward**: the first step finds no gradient and does nothing; the
 #   gradient computed at the end of each iteration is then thrown away by `zero_grad()`
-#   at the start of the next, before any step can use it. Again nothing moves. (Without
-#   that `zero_grad()`, each step would use the previous iteration's gradient: training
-#   one step late.)
+#   at the start of the next, before any step can use it. Again nothing moves. (With
+#   `zero_grad()` between `step()` and `backward()` instead, as in forward, step,
+#   zero_grad, backward, each step would use the gradient of the previous iteration:
+#   training one step late. With no `zero_grad()` at all, `.grad` is the sum of all
+#   earlier gradients: the last case.)
 # - **no zero_grad**: the stale-gradient bug of chapter 08; each step uses the sum of
 #   all gradients so far, overshoots, and the loss stays high.
 #
@@ -506,7 +508,8 @@ check_all({"weight after 4 steps": (ours103.weight, theirs103.weight),
 # - The tutorial's training step runs unchanged with minigrad and, from torch's
 #   initial weights, lands on torch's parameters.
 # - The order is: clear, forward, backward, step. Clearing after backward freezes the
-#   model; stepping before backward trains one step late; never clearing overshoots.
+#   model; stepping before backward, right after zero_grad, never moves the weights;
+#   never clearing overshoots.
 # - Momentum steps along a decaying sum of gradients: it cancels zig-zags and speeds
 #   progress along shallow directions.
 # - An MLP 64-32-10 trained on `load_digits()` with minigrad and with torch, from the
