@@ -204,22 +204,25 @@ for (kind, name), err in errors.items():
     print(f"{kind:9s} {name}: smallest error {err.min():.1e} at eps = {best:.0e}")
 
 # %% [markdown]
-# Central differences in float64 reach an error near $10^{-11}$ at $\epsilon$ around
-# $10^{-5}$ to $10^{-6}$; that is why `gradcheck` uses float64 inputs and $\epsilon =
-# 10^{-6}$. In float32 no step gets better than about $10^{-3}$ relative: enough to
-# spot a gradient that is wildly wrong, not one that is subtly wrong.
+# Central differences in float64 reach an error of about $10^{-10}$ at $\epsilon$
+# around $10^{-5}$ to $10^{-6}$; that is why `gradcheck` uses float64 inputs and
+# $\epsilon = 10^{-6}$. In float32 the error is erratic: about $10^{-4}$ to $10^{-3}$
+# at the best steps, with an occasional lucky dip (the $10^{-6}$ above, at a single
+# step). Enough to spot a gradient that is wildly wrong, not one that is subtly wrong.
 #
 # ## 4. `gradcheck`: every element, minigrad and torch
 #
 # For a tensor function, checking means checking every partial derivative.
 # `gradcheck(func, inputs)` builds the full Jacobian twice, for each input that
-# requires grad:
+# requires grad, as a matrix with a row per input element and a column per output
+# element (the transpose of $J$, whose rows are outputs):
 #
 # - **numerically**: nudge one input element at a time by $\pm\epsilon$ and take the
-#   central difference of every output element (a row of the Jacobian per input
+#   central difference of every output element (a row of the matrix per input
 #   element);
 # - **analytically**: call backward once per output element, with a one-hot
-#   `gradient` (chapter 06: that gives one row of the Jacobian's transpose).
+#   `gradient` (chapter 06: `y.backward(e_i)` gives $e_i^\top J$, row $i$ of $J$,
+#   which is column $i$ of the matrix).
 #
 # It passes if $|a - n| \le \text{atol} + \text{rtol}\,|n|$ everywhere, with torch's
 # defaults $\epsilon = 10^{-6}$, atol $= 10^{-5}$, rtol $= 10^{-3}$. Here is the
@@ -495,8 +498,9 @@ check_all({"A.grad": (m1_m.grad, m1_t.grad), "B.grad": (m2_m.grad, m2_t.grad)})
 #   $5.9938$: close to 6, off by rounding alone.
 # - The one-sided difference has truncation error $O(\epsilon)$, the central one
 #   $O(\epsilon^2)$. Round-off error grows like $u / \epsilon$, so there is a best
-#   $\epsilon$; in float64 the central difference is good to about $10^{-10}$, in
-#   float32 only to about $10^{-3}$.
+#   $\epsilon$; in float64 the central difference is good to about $10^{-10}$; in
+#   float32 its error is erratic, about $10^{-4}$ to $10^{-3}$ with an occasional lucky
+#   dip.
 # - `gradcheck` (minigrad's and `torch.autograd.gradcheck`) compares the full
 #   numerical and analytical Jacobians with $\epsilon = 10^{-6}$, atol $10^{-5}$, rtol
 #   $10^{-3}$: use float64 inputs, random values, and stay away from kinks.
