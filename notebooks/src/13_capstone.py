@@ -114,8 +114,10 @@ check_all({"out": (values["out"], forward_torch(x5_t, init)),
 # ## 3. Three gradients, by hand
 #
 # Backward runs the forward pass in reverse, and each step takes its output's gradient
-# and makes its inputs'. The loss comes first: $L = \frac{1}{n}\sum (o - y)^2$ over
-# $n = N \cdot 10$ numbers, so $\frac{\partial L}{\partial o} = \frac{2}{n}(o - y)$.
+# and makes its inputs'. The loss comes first:
+# $L = \frac{1}{N \cdot 10}\sum (o - y)^2$ over all $N \cdot 10$ entries of the
+# output (`out.numel()` of them), so $\frac{\partial L}{\partial o} =
+# \frac{2}{N \cdot 10}(o - y)$.
 
 # %%
 def mse_grad(out, target):
@@ -127,7 +129,7 @@ def mse_grad(out, target):
 
 # %%
 def relu_grad(inp, out):
-    inp.g = (inp > 0).float() * out.g
+    inp.g = (inp > 0).double() * out.g
 
 # %% [markdown]
 # And the linear layer, seed 001's `lin_grad`, line for line. For $\text{out} = x W +
@@ -211,7 +213,8 @@ def sgd_step(p, lr):
 
 
 epochs, batch, lr = 20, 50, 0.5
-batches = np.random.default_rng(1).permutation(np.tile(np.arange(30), epochs))
+rng = np.random.default_rng(1)
+batches = np.concatenate([rng.permutation(30) for _ in range(epochs)])  # all 30, each epoch
 p_ours = {name: minigrad.tensor(value.numpy()) for name, value in init.items()}
 losses_ours = []
 for k in batches:
@@ -325,7 +328,7 @@ check("logits.g", z_m.g, z_t.grad)
 def leaky_relu_grad(inp, out, slope=0.01):
     """Set inp.g for out = leaky_relu(inp)."""
     ### BEGIN SOLUTION
-    positive = (inp > 0).float()
+    positive = (inp > 0).double()
     inp.g = (positive + slope * (1 - positive)) * out.g
     ### END SOLUTION
 
@@ -402,9 +405,10 @@ check_all({"loss": (lossd_m, lossd_t)}
 # - A network's backward pass is the forward pass in reverse: the loss gradient first,
 #   then, layer by layer, a function that turns `out.g` into the gradients of the
 #   layer's input and parameters.
-# - Three pieces suffice for an MLP: `mse_grad` ($\frac{2}{n}(o - y)$), `relu_grad`
-#   (pass where the input was positive) and seed 001's `lin_grad` (`out.g @ w.t()`,
-#   the batch sum of outer products, and `out.g.sum(0)` for the bias).
+# - Three pieces suffice for an MLP: `mse_grad` ($\frac{2}{N \cdot 10}(o - y)$),
+#   `relu_grad` (pass where the input was positive) and seed 001's `lin_grad`
+#   (`out.g @ w.t()`, the batch sum of outer products, and `out.g.sum(0)` for the
+#   bias).
 # - Checking every intermediate gradient against torch (`retain_grad()` on its side)
 #   localises a mistake to one line.
 # - Trained with the hand-written backward, the network follows torch's loss curve
