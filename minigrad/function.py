@@ -108,23 +108,24 @@ class Function:
             if isinstance(a, Tensor) and a._requires_grad:
                 requires_grad = True
                 break
+        record = requires_grad and GRAD_ENABLED[0]
+        if record:  # before forward, so forward can read ctx.needs_input_grad as in torch
+            ctx.next_functions = tuple([
+                (a.grad_fn if a.grad_fn is not None else
+                 (a._accumulator or accumulator(a)) if a._requires_grad else None)
+                if isinstance(a, Tensor) else None
+                for a in args])
         out = cls.forward(ctx, *[a.data if isinstance(a, Tensor) else a for a in args])
         if type(out) is not np.ndarray:
             array = np.asarray(out.data if isinstance(out, Tensor) else out)
             if ctx._saved:  # a 0-d result (a numpy scalar) saved for backward: the array
                 ctx._saved = tuple([array if s is out else s for s in ctx._saved])
             out = array
-        record = requires_grad and GRAD_ENABLED[0]
         result = make(out, ctx if record else None)
         if cls.is_view and out.base is not None:
             result._version_counter = args[0]._version_counter
         if not record:
             return result
-        ctx.next_functions = tuple([
-            (a.grad_fn if a.grad_fn is not None else
-             (a._accumulator or accumulator(a)) if a._requires_grad else None)
-            if isinstance(a, Tensor) else None
-            for a in args])
         ctx.out_shape = out.shape
         if ctx._saved:
             ctx._checks = _version_checks(ctx._saved, args, result, Tensor)

@@ -2,8 +2,9 @@
 
 While recording is off, an op computes its value but builds no graph: its result has
 ``requires_grad=False`` and no ``grad_fn``, and nothing is saved for a backward pass.
-Each switch works as a context manager and as a decorator (with or without
-parentheses), and they nest as torch's do: the innermost one wins, and leaving it
+Each switch works as a context manager and as a decorator (``no_grad``, ``enable_grad``
+and ``inference_mode`` with or without parentheses, ``set_grad_enabled`` with its
+bool), and they nest as torch's do: the innermost one wins, and leaving it
 restores whatever was in force before.
 
 ``inference_mode`` is ``no_grad`` here: torch also marks the tensors it makes as
@@ -90,8 +91,13 @@ class set_grad_enabled(_GradMode):  # noqa: N801 - torch's name
     """Set recording on or off now; as a context manager, restore it on exit."""
 
     def __init__(self, mode):
+        if not isinstance(mode, bool):  # torch refuses 1, None and a bare @decorator
+            raise TypeError(
+                f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                f"{type(mode).__name__}. Fix: pass True or False, as "
+                "@set_grad_enabled(False) or with set_grad_enabled(is_training):")
         self._previous = GRAD_ENABLED[0]
-        self.mode = bool(mode)
+        self.mode = mode
         GRAD_ENABLED[0] = self.mode
 
     def __enter__(self):

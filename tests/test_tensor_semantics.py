@@ -267,3 +267,40 @@ def test_in_place_change_of_a_saved_0d_output_is_caught_like_torch():
         h.add_(1.0)
         with pytest.raises(RuntimeError, match="modified by an inplace operation"):
             h.backward()
+
+
+def _step_before_backward(lib):
+    """forward, then an in-place weight update, then backward: legal in torch when the
+    input batch needs no gradient (the weight was not saved for backward)."""
+    lib.manual_seed(0)
+    layer = lib.nn.Linear(3, 2)
+    x = lib.ones(4, 3)
+    loss = layer(x).sum()
+    with lib.no_grad():
+        layer.weight -= 0.1 * lib.ones(2, 3)
+    loss.backward()
+    return layer.weight.grad, layer.bias.grad
+
+
+def test_linear_saves_the_weight_only_when_the_input_needs_a_gradient():
+    ours, theirs = _step_before_backward(minigrad), _step_before_backward(torch)
+    for a, b in zip(ours, theirs, strict=True):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+    layer = minigrad.nn.Linear(3, 2)
+    x = minigrad.ones(4, 3, requires_grad=True)  # now the weight is needed for x.grad
+    loss = layer(x).sum()
+    with minigrad.no_grad():
+        layer.weight -= 0.1 * minigrad.ones(2, 3)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        loss.backward()
+
+
+@pytest.mark.parametrize("mode", [1, None, lambda: 0])
+def test_set_grad_enabled_needs_a_bool_like_torch(mode):
+    with pytest.raises(TypeError) as theirs:
+        torch.set_grad_enabled(mode)
+    torch.set_grad_enabled(True)
+    with pytest.raises(TypeError, match=r"argument 'enabled' \(position 1\) must be bool"):
+        minigrad.set_grad_enabled(mode)
+    assert "must be bool" in str(theirs.value)
+    assert minigrad.is_grad_enabled()

@@ -28,7 +28,10 @@ class Linear(Function):
 
     @staticmethod
     def forward(ctx, x, weight, bias):
-        ctx.save_for_backward(x, weight)
+        # As torch: keep W only if x needs a gradient, x only if W does, so updating W
+        # in place before backward is no error when x is a data batch.
+        need_x, need_weight = ctx.needs_input_grad[:2] or (False, False)
+        ctx.save_for_backward(x if need_weight else None, weight if need_x else None)
         out = x @ weight.T
         if bias is not None:
             out += bias
@@ -39,7 +42,7 @@ class Linear(Function):
         x, weight = ctx.saved_tensors
         need_x, need_weight, need_bias = ctx.needs_input_grad
         g = grad_output
-        if g.ndim != 2:  # a batch with extra leading dimensions: flatten them
+        if g.ndim != 2 and need_weight:  # a batch with extra leading dimensions: flatten
             g = g.reshape(-1, g.shape[-1])
             x = x.reshape(-1, x.shape[-1])
         grad_x = grad_output @ weight if need_x else None  # inp.g = out.g @ w.t()
