@@ -229,8 +229,6 @@ x = minigrad.Value(3.0)
 y = x ** 2
 y.backward()
 print(x.grad)  # 6.0, as torch's tensor(6.)
-
-# %%
 xt = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
 yt = xt ** 2
 yt.backward()
@@ -327,9 +325,10 @@ q_slope = xq.grad
 ### END SOLUTION
 
 # %% test=ex01-product-test points=1
-# Exercise 1.3 checks: q is right at several points, and so is the slope.
+# Exercise 1.3 checks: q is right at several points, on a tensor, and so is the slope.
 for point in [-2.0, 0.0, 1.5]:
     check(f"q({point})", q(point), (point + 1) * (point + 2))
+check("q(tensor)", q(torch.tensor(0.5, dtype=torch.float64)), 3.75)
 check("q_slope", q_slope, torch_slope(lambda x: (x + 1) * (x + 2), 0.5))
 
 # %% [markdown]

@@ -102,7 +102,8 @@ check_all({"df/dx = y": (xm.grad, xt.grad), "df/dy = x + 3y**2": (ym.grad, yt.gr
 # ## 3. The gradient field
 #
 # The gradient is defined at every point, so we can draw it as an arrow at each point of
-# a grid. A small helper computes it with `minigrad` at one point:
+# a grid. A small helper computes it with `minigrad` at one point, here checked against
+# torch at $(2, 4)$:
 
 # %%
 def gradient(fn, *point):
@@ -112,7 +113,10 @@ def gradient(fn, *point):
     return [v.grad for v in inputs]
 
 
-gradient(L, 2.0, 4.0)
+xt = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+yt = torch.tensor(4.0, dtype=torch.float64, requires_grad=True)
+L(xt, yt).backward()
+check("gradient(L, 2, 4)", gradient(L, 2.0, 4.0), [xt.grad, yt.grad])
 
 # %% [markdown]
 # Now over a grid, and against torch. Torch can do the whole grid at once: summing the
@@ -250,13 +254,15 @@ check("grad_q", grad_q, [t.grad.item() for t in at])
 # %% [markdown]
 # ### Exercise 2.3: steepest descent
 #
-# Write `descent_direction(fn, point)` that returns the unit vector (a list of floats of
-# length 1) pointing *downhill* fastest from `point`: minus the gradient, divided by its
-# length. Use `minigrad.Value` for the gradient (the `gradient` helper above is fine).
+# Write `descent_direction(fn, point)` that returns the unit vector (a list of floats
+# whose Euclidean length is 1) pointing *downhill* fastest from `point`: minus the
+# gradient, divided by its length. Use `minigrad.Value` for the gradient (the `gradient`
+# helper above is fine).
 #
 # <details><summary>Hint</summary>
 #
-# `g = gradient(fn, *point)`, then divide `-g` by `math.sqrt(sum of squares)`.
+# `g = gradient(fn, *point)`, then `norm = sum(gi * gi for gi in g) ** 0.5` and
+# `[-gi / norm for gi in g]`.
 # </details>
 
 # %% solution=ex02-descent

@@ -92,9 +92,16 @@ check_all({"x.grad": (xm.grad, x.grad), "z": (zm.data, z)})
 # Each node also knows its *local* gradients, the derivative of the node with respect
 # to each parent, computed from the numbers stored in the graph. For $z = y^2$ it is
 # $2y = 8$; for $y = x + 1$ it is $1$ for both parents. Chapter 04 is about these.
+# Torch gives the same local gradients for each operation on its own:
 
 # %%
-zm.local_grads(), ym.local_grads()
+print("z.local_grads():", zm.local_grads(), " y.local_grads():", ym.local_grads())
+y_alone = torch.tensor(4.0, dtype=torch.float64, requires_grad=True)
+x_alone = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+one = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
+check_all({"z.local_grads()": (zm.local_grads(), torch.autograd.grad(y_alone ** 2, y_alone)),
+           "y.local_grads()": (ym.local_grads(),
+                               torch.autograd.grad(x_alone + one, (x_alone, one)))})
 
 # %% [markdown]
 # ## 3. Topological order
@@ -196,7 +203,7 @@ draw_graph(out, title="out = a * tanh(a) + p, after backward()")
 # ## 5. A longer chain
 #
 # The same machinery handles any composition. Here
-# $s = \sigma\big(\log(x^2 + 1) \cdot e^{-x}\big)$, six operations deep, at $x = 0.7$:
+# $s = \sigma\big(\log(x^2 + 1) \cdot e^{-x}\big)$, seven operations deep, at $x = 0.7$:
 
 # %%
 def s(x):
@@ -269,27 +276,45 @@ def topo_sort(root):
     ### END SOLUTION
 
 # %% test=ex03-topo-sort-test points=2
-# Exercise 3.2 checks: each node once, after its parents; then a deep chain, whose
-# gradient backward() computes in that order matches torch.
-def assert_topological(order, root):
+# Exercise 3.2 checks: each node once, after its parents, with backward_order replaced by
+# a function that raises; then a backward pass over a deep chain in topo_sort's order,
+# whose gradient must match torch.
+def forbidden_backward_order(root):
+    raise AssertionError("topo_sort must not call backward_order")
+
+
+def topological(root):
+    """topo_sort(root), checked to hold each node once, after its parents."""
+    size = len(backward_order(root))
+    saved = minigrad.value.backward_order, minigrad.backward_order, backward_order
+    minigrad.value.backward_order = minigrad.backward_order = forbidden_backward_order
+    globals()["backward_order"] = forbidden_backward_order
+    try:
+        order = topo_sort(root)
+    finally:
+        minigrad.value.backward_order, minigrad.backward_order, restored = saved
+        globals()["backward_order"] = restored
     position = {id(node): i for i, node in enumerate(order)}
-    assert len(position) == len(order) == len(backward_order(root)), "each node once"
+    assert len(position) == len(order) == size, "each node once"
     for node in order:
         for parent in node._prev:
             assert position[id(parent)] < position[id(node)], "a node before its parent"
+    return order
 
 
-assert_topological(topo_sort(out), out)
+topological(out)
 chain = leaf = minigrad.Value(0.5)
 for _ in range(5000):
     chain = chain * 1.0001
-assert_topological(topo_sort(chain), chain)
 ### BEGIN HIDDEN TESTS
 two = minigrad.Value(2.0)
 shared = two * two
-assert_topological(topo_sort(shared + shared * two), shared + shared * two)
+topological(shared + shared * two)
 ### END HIDDEN TESTS
-chain.backward()
+chain.grad = 1.0  # backward by hand: every node after all the nodes that use it
+for node in reversed(topological(chain)):
+    for parent, local in zip(node._prev, node.local_grads(), strict=True):
+        parent.grad += local * node.grad
 chain_t = leaf_t = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
 for _ in range(5000):
     chain_t = chain_t * 1.0001

@@ -54,7 +54,8 @@ print(y.grad)  # tensor(10.)
 
 # %% [markdown]
 # In `minigrad` every node can tell its local gradients, one per parent, from the
-# numbers stored in the graph, before any backward pass:
+# numbers stored in the graph, before any backward pass. Torch gives the same for each
+# operation on its own:
 
 # %%
 xm, ym = minigrad.Value(2.0, label="x"), minigrad.Value(3.0, label="y")
@@ -62,7 +63,13 @@ am = xm + ym
 am.label = "a"
 zm = am ** 2
 zm.label = "z"
-zm.local_grads(), am.local_grads()
+print("z.local_grads():", zm.local_grads(), " a.local_grads():", am.local_grads())
+a_alone = torch.tensor(5.0, dtype=torch.float64, requires_grad=True)
+x_alone = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+y_alone = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+check_all({"z.local_grads()": (zm.local_grads(), torch.autograd.grad(a_alone ** 2, a_alone)),
+           "a.local_grads()": (am.local_grads(),
+                               torch.autograd.grad(x_alone + y_alone, (x_alone, y_alone)))})
 
 # %% [markdown]
 # So the whole backward pass here is two multiplications, which we can do by hand and
@@ -205,19 +212,22 @@ check("a.grad with = instead of +=", a_v.grad, a_t.grad)
 # %% [markdown]
 # The same bug breaks `x * x`: the two local gradients are both $x$, and the true
 # derivative $2x$ is their sum. With `+=`, as in `Value.backward`, both contributions
-# land; the stepper shows `a.grad` going $0 \to 1 \to 2$:
+# land; at $x = 3$ the stepper shows two local gradients $3$ and `x.grad` going
+# $0 \to 3 \to 6$:
 
 # %%
-a_v = minigrad.Value(3.0, label="a")
-b_v = a_v + a_v
+x_v = minigrad.Value(3.0, label="x")
+b_v = x_v * x_v
 b_v.label = "b"
 (fan_out,) = BackwardStepper(b_v).steps
 print("\n".join(step_text(fan_out, node_names(b_v))))
 b_v.backward()
-check("a.grad with +=", a_v.grad, a_t.grad)
+x_t = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+(x_t * x_t).backward()
+check("x.grad with +=", x_v.grad, x_t.grad)
 
 # %%
-draw_graph(b_v, title="b = a + a: two arrows from a, and a.grad = 2")
+draw_graph(b_v, title="b = x * x: two arrows from x, and x.grad = 6")
 
 # %% [markdown]
 # The same `+=` is why gradients *accumulate* across `backward()` calls, in `minigrad`
@@ -380,27 +390,39 @@ def backward_v2(root):
     ### END SOLUTION
 
 # %% test=ex04-backward-v2-test points=2
-# Exercise 4.3 checks: fan-out and reuse, against torch.
-a_v = minigrad.Value(3.0)
-backward_v2(a_v + a_v)
-a_t = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
-(a_t + a_t).backward()
-check("a.grad for a + a", a_v.grad, a_t.grad)
-x_v = minigrad.Value(-1.5)
-backward_v2(x_v * x_v + x_v)
-x_t = torch.tensor(-1.5, dtype=torch.float64, requires_grad=True)
-(x_t * x_t + x_t).backward()
-check("x.grad for x * x + x", x_v.grad, x_t.grad)
+# Exercise 4.3 checks: fan-out and reuse, against torch, with Value.backward replaced by
+# a function that raises.
+def forbidden_backward(self, gradient=1.0):
+    raise AssertionError("backward_v2 must not call Value.backward")
+
+
+saved_backward = minigrad.Value.backward
+minigrad.Value.backward = forbidden_backward
+try:
+    a_v = minigrad.Value(3.0)
+    backward_v2(a_v + a_v)
+    x_v = minigrad.Value(-1.5)
+    backward_v2(x_v * x_v + x_v)
+    ### BEGIN HIDDEN TESTS
+    p_v, q_v = minigrad.Value(0.5), minigrad.Value(2.0)
+    h_v = p_v * q_v
+    backward_v2(h_v * h_v.tanh() + h_v.exp() * q_v)
+    ### END HIDDEN TESTS
+finally:
+    minigrad.Value.backward = saved_backward
 ### BEGIN HIDDEN TESTS
-p_v, q_v = minigrad.Value(0.5), minigrad.Value(2.0)
-h_v = p_v * q_v
-backward_v2(h_v * h_v.tanh() + h_v.exp() * q_v)
 p_t = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
 q_t = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 h_t = p_t * q_t
 (h_t * h_t.tanh() + h_t.exp() * q_t).backward()
 check_all({"p.grad": (p_v.grad, p_t.grad), "q.grad": (q_v.grad, q_t.grad)})
 ### END HIDDEN TESTS
+a_t = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+(a_t + a_t).backward()
+x_t = torch.tensor(-1.5, dtype=torch.float64, requires_grad=True)
+(x_t * x_t + x_t).backward()
+check_all({"a.grad for a + a": (a_v.grad, a_t.grad),
+           "x.grad for x * x + x": (x_v.grad, x_t.grad)})
 
 # %% [markdown]
 # ## Summary
@@ -418,4 +440,4 @@ check_all({"p.grad": (p_v.grad, p_t.grad), "q.grad": (q_v.grad, q_t.grad)})
 # - Sorting the graph with an explicit stack makes depth a matter of memory, not of
 #   Python's recursion limit.
 #
-# Next: chapter 05 moves from single numbers to tensors.
+# Next: [05 Tensor gradients](05_tensor_gradients.ipynb), from single numbers to tensors.

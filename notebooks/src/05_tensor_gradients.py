@@ -70,7 +70,9 @@ print(W.grad.shape)  # torch.Size([3, 4])
 
 # %% [markdown]
 # Now the same snippet with `torch` replaced by `minigrad`. The random numbers differ
-# (minigrad has its own generator), but the shapes are the same.
+# (minigrad has its own generator), but the shapes are the same. To compare with torch
+# on the same numbers, the cell then copies minigrad's $W$ into a torch tensor and runs
+# torch's backward on it.
 
 # %%
 minigrad.manual_seed(0)
@@ -79,6 +81,9 @@ L = (W ** 2).sum()
 L.backward()
 print(W.shape)  # minigrad.Size([3, 4])
 print(W.grad.shape)  # minigrad.Size([3, 4])
+Wt = torch.tensor(W.data, requires_grad=True)
+(Wt ** 2).sum().backward()
+check_all({"W.grad": (W.grad, Wt.grad), "W.grad == 2 * W": (W.grad, 2 * Wt.detach())})
 
 # %% [markdown]
 # Why that shape? $L$ is one number that depends on twelve numbers $W_{ij}$. Its
@@ -87,17 +92,10 @@ print(W.grad.shape)  # minigrad.Size([3, 4])
 # $W_{ij}$ is at position $(i, j)$. Only one term of the sum contains $W_{ij}$, so
 #
 # $$\frac{\partial L}{\partial W_{ij}} = \frac{\partial}{\partial W_{ij}} W_{ij}^2
-# = 2 W_{ij}, \qquad \text{i.e.} \quad \nabla_W L = 2W.$$
+# = 2 W_{ij}, \qquad \text{i.e.} \quad \nabla_W L = 2W,$$
 #
-# To compare with torch on the same numbers, we copy minigrad's $W$ into a torch
-# tensor and run torch's backward on it.
-
-# %%
-Wt = torch.tensor(W.data, requires_grad=True)
-(Wt ** 2).sum().backward()
-check_all({"W.grad": (W.grad, Wt.grad), "W.grad == 2 * W": (W.grad, 2 * Wt.detach())})
-
-# %% [markdown]
+# which is the second line of the check above.
+#
 # Look at the two side by side: every entry of the gradient is twice the entry of $W$,
 # same sign, same place. Where $W$ is far from zero, $L$ is most sensitive to it.
 
@@ -335,17 +333,26 @@ def unbroadcast(grad, shape):
     ### END SOLUTION
 
 # %% test=ex05-unbroadcast-test points=2
-# Exercise 5.2 checks: against torch's sum_to_size.
+# Exercise 5.2 checks: against torch's sum_to_size, with minigrad.engine.sum_to_shape
+# (and this notebook's name sum_to_shape for it) replaced by a function that raises.
+def forbidden_sum_to_shape(grad, shape):
+    raise AssertionError("unbroadcast must not call minigrad.engine.sum_to_shape")
+
+
 G_ex = np.random.default_rng(52).standard_normal((2, 3, 4))
-check_all({f"unbroadcast to {s}": (unbroadcast(G_ex, s), torch.tensor(G_ex).sum_to_size(s))
-           for s in [(3, 4), (3, 1), (1, 4)]})
+shapes = [(3, 4), (3, 1), (1, 4)]
 ### BEGIN HIDDEN TESTS
-hidden = {}
-for target_shape in [(2, 3, 4), (2, 1, 4), (4,), (1,), ()]:
-    hidden[f"to {target_shape}"] = (unbroadcast(G_ex, target_shape),
-                                    torch.tensor(G_ex).sum_to_size(target_shape))
-check_all(hidden)
+shapes += [(2, 3, 4), (2, 1, 4), (4,), (1,), ()]
 ### END HIDDEN TESTS
+saved_sum_to_shape = minigrad.engine.sum_to_shape
+minigrad.engine.sum_to_shape = forbidden_sum_to_shape
+globals()["sum_to_shape"] = forbidden_sum_to_shape
+try:
+    ours = {s: unbroadcast(G_ex, s) for s in shapes}
+finally:
+    minigrad.engine.sum_to_shape = saved_sum_to_shape
+    globals()["sum_to_shape"] = saved_sum_to_shape
+check_all({f"unbroadcast to {s}": (ours[s], torch.tensor(G_ex).sum_to_size(s)) for s in shapes})
 
 # %% [markdown]
 # ### Exercise 5.3: a scale per row

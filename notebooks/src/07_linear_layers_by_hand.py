@@ -120,8 +120,8 @@ check("dL/db = gf", gf, bt.grad)
 # broadcasting: $b$ is broadcast over the batch). So the per-example answers of
 # sections 3 and 4 are summed over the batch:
 #
-# $$\frac{\partial L}{\partial w_{ij}} = \sum_n x_{ni}\, g_{nj}, \qquad
-# \frac{\partial L}{\partial b_j} = \sum_n g_{nj}.$$
+# $$\frac{\partial L}{\partial w_{ij}} = \sum_k x_{ki}\, g_{kj}, \qquad
+# \frac{\partial L}{\partial b_j} = \sum_k g_{kj}.$$
 #
 # Seed 001 writes the weight sum literally, a stack of outer products summed over the
 # batch; `inp.T @ out.g` is the same sum in one matrix product.
@@ -353,7 +353,8 @@ print(layer.weight.grad.shape)  # torch.Size([4, 3])
 print(layer.bias.grad.shape)  # torch.Size([4])
 
 # %% [markdown]
-# With `torch` replaced by `minigrad`:
+# With `torch` replaced by `minigrad`; the cell ends with torch's gradients for
+# minigrad's numbers (its weights, bias and $X$), for comparison:
 
 # %%
 minigrad.manual_seed(0)
@@ -367,13 +368,18 @@ L = Y.sum()
 L.backward()
 print(layer.weight.grad.shape)  # minigrad.Size([4, 3])
 print(layer.bias.grad.shape)  # minigrad.Size([4])
+weight_t = torch.tensor(layer.weight.data, requires_grad=True)
+bias_t = torch.tensor(layer.bias.data, requires_grad=True)
+torch.nn.functional.linear(torch.tensor(X.data), weight_t, bias_t).sum().backward()
+check_all({"weight.grad": (layer.weight.grad, weight_t.grad),
+           "bias.grad": (layer.bias.grad, bias_t.grad)})
 
 # %% [markdown]
-# The shapes match the parameters. The values, too, once both layers hold the same
-# numbers: we load torch's weights into minigrad's layer and feed both the same $X$.
+# The shapes match the parameters, and the values match torch's. They also match when
+# minigrad's layer is loaded with torch's weights and both get the same $X$.
 # With $L = \sum Y$ the incoming gradient is all ones, so the bias gradient is
 # $B = 5$ in every entry (a sum over the batch of ones), and each row of the weight
-# gradient is $\sum_n x_n$, the column sums of $X$.
+# gradient is $\sum_k x_k$, the column sums of $X$.
 
 # %%
 torch.manual_seed(0)
@@ -532,7 +538,8 @@ check_all({"w_g": (w_seq_g, w_seq.grad), "b_g": (b_seq_g, b_seq.grad)})
 # - Element by element, for $f = x w + b$ with incoming gradient $g = \partial L /
 #   \partial f$: $\partial L / \partial x_i = \sum_j g_j w_{ij}$, $\partial L /
 #   \partial w_{ij} = x_i g_j$, $\partial L / \partial b_j = g_j$. As matrices:
-#   `inp.g = out.g @ w.t()`, `w.g = inp.t() @ out.g`, `b.g = out.g`.
+#   `inp.g = out.g @ w.t()`; for one example `w.g = outer(inp, out.g)` and
+#   `b.g = out.g`; for a batch `w.g = inp.t() @ out.g` and `b.g = out.g.sum(0)`.
 # - In a batch every example uses the same $w$ and $b$, so their gradients are summed
 #   over the batch: that is the `sum(0)`.
 # - The `.g` style chains hand-written `_grad` functions, each reading `out.g` and
