@@ -104,6 +104,11 @@ def browser():
         chromium.close()
 
 
+def _open_alone(url, notebook):
+    """The notebook's URL with ?reset: a fresh workspace, so no other tab is restored."""
+    return f"{url}/lab/tree/notebooks/{notebook}?reset"
+
+
 def _wait_idle(page):
     page.wait_for_function(
         "() => document.querySelector('.jp-Notebook-ExecutionIndicator')"
@@ -111,7 +116,7 @@ def _wait_idle(page):
 
 
 def _run_all(page, url, notebook):
-    page.goto(f"{url}/lab/tree/notebooks/{notebook}")
+    page.goto(_open_alone(url, notebook))
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
     _wait_idle(page)
     # The kernel is connected once the status bar names it and reports it idle.
@@ -168,12 +173,12 @@ def test_chapter_04_stepper_steps_in_the_browser(lab, browser):
     widget_cell = next(i for i, cell in enumerate(source_cells)
                        if "stepper_widget(zm)" in "".join(cell["source"]))
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{lab}/lab/tree/notebooks/{name}")
+    page.goto(_open_alone(lab, name))
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
     _wait_idle(page)
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
     # Run the cells above the widget and the widget's own (later cells raise on purpose).
-    cells = page.locator(".jp-Notebook:visible .jp-Cell")  # chapter 01 may be open too
+    cells = page.locator(".jp-Notebook .jp-Cell")
     cells.first.click()
     for _ in range(widget_cell + 1):
         page.keyboard.press("Shift+Enter")
