@@ -1,10 +1,32 @@
 # nbgrader configuration for a course folder built from the minigrad chapters.
-# Copy this file into the folder you grade in (the README's instructor guide shows how).
+# `make course` copies it into the course folder (the README's instructor guide).
+from nbconvert.preprocessors import ClearMetadataPreprocessor
+from nbgrader.preprocessors import (
+    AssignLatePenalties,
+    CheckCellMetadata,
+    ClearOutput,
+    DeduplicateIds,
+    IgnorePattern,
+    LimitOutput,
+    OverwriteKernelspec,
+    SaveAutoGrades,
+)
+
+from minigrad.course.nbgrader_plugins import GuardedExecute, RestoreCells
+
 c = get_config()  # noqa: F821 - nbgrader provides get_config
 
 c.CourseDirectory.course_id = "minigrad"
-# Autograde restores test cells a student deleted, from the gradebook's copy; edited
-# test cells are overwritten with the originals by nbgrader in any case.
-c.OverwriteCells.add_missing_cells = True
-# Chapters import torch and train small models: give each cell time.
-c.Execute.timeout = 600
+# nbgrader's own pipeline with two of ours (minigrad/course/nbgrader_plugins.py):
+# RestoreCells puts back a deleted exercise (nbgrader's add_missing_cells raises KeyError
+# when a whole exercise is gone, so it stays off); GuardedExecute catches patched test
+# helpers, interrupts endless loops, grades a crashed kernel with what it reached, and
+# keeps stderr from zeroing a correct answer.
+c.OverwriteCells.add_missing_cells = False
+c.Autograde.sanitize_preprocessors = [
+    ClearOutput, DeduplicateIds, OverwriteKernelspec, RestoreCells, CheckCellMetadata]
+c.Autograde.autograde_preprocessors = [
+    GuardedExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
+    AssignLatePenalties, CheckCellMetadata]
+# The slowest legitimate cell of any chapter takes under 2 s: 60 s stops an endless loop.
+c.Execute.timeout = 60

@@ -245,21 +245,27 @@ check("x.grad (y = x*x + 2x at 3)", x.grad, torch_slope(g, 3.0))
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it against
-# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, compares with torch, and
+# shows a table, or one line saying what differs and a hint. When you hand the
+# chapter in, the grader runs the same checks and a few more on inputs you have not
+# seen, so an answer that only fits the examples here loses its points. The points of
+# each exercise are in its heading.
 #
-# ### Exercise 1.1: the central slope
+# ### Exercise 1.1: the central slope (2 points)
 #
 # The secant slope leans to one side of $x$. The *central* slope looks both ways:
 #
 # $$\frac{f(x + h) - f(x - h)}{2h}.$$
 #
-# Write `central_slope(f, x, h=1e-4)`. Then check it: for a parabola it is exact for
-# any $h$, which the one-sided slope is not.
+# Write `central_slope(f, x, h=1e-4)` from values of `f` alone (no autograd: the check
+# switches it off). For a parabola it is exact for any $h$, which the one-sided slope
+# is not.
 #
 # <details><summary>Hint</summary>
 #
-# One line: evaluate `f` at `x + h` and at `x - h`.
+# Two calls of `f`, one on each side of `x`, and the distance between the two points.
 # </details>
 
 # %% solution=ex01-central-slope
@@ -270,66 +276,130 @@ def central_slope(f, x, h=1e-4):
     ### END SOLUTION
 
 # %% test=ex01-central-slope-test points=2
-# Exercise 1.1 checks: against torch's derivative.
-check("central_slope(x**3, 2)", central_slope(lambda x: x ** 3, 2.0),
-      torch_slope(lambda x: x ** 3, 2.0), rtol=1e-6)
-# A parabola: exact even with a large step (a one-sided slope would be off by h).
-check("central_slope(x**2, 3, h=0.5)", central_slope(f, 3.0, h=0.5), torch_slope(f, 3.0),
-      rtol=1e-12)
-### BEGIN HIDDEN TESTS
-check("central_slope(1/x, 0.5)", central_slope(lambda x: 1 / x, 0.5),
-      torch_slope(lambda x: 1 / x, 0.5), rtol=1e-6)
-### END HIDDEN TESTS
+from minigrad.course.grading import graded
+from minigrad.explorers import torch_slope
+
+with graded("Exercise 1.1", hint="divide f(x + h) - f(x - h) by the distance between "
+            "the two points, and use the h you are given") as g:
+    cube = lambda x: x ** 3  # noqa: E731
+    got = g.call(central_slope, cube, 2.0, forbid="autograd")
+    g.check("central_slope(x**3, 2)", got, torch_slope(cube, 2.0), rtol=1e-6)
+    # A parabola: exact even with a large step (a one-sided slope is off by h).
+    got = g.call(central_slope, lambda x: x ** 2, 3.0, h=0.5, forbid="autograd")
+    g.check("central_slope(x**2, 3, h=0.5)", got, torch_slope(lambda x: x ** 2, 3.0),
+            rtol=1e-12)
+    ### BEGIN HIDDEN TESTS
+    # The step must be the h given: for x**3 the central slope is 3x^2 + h^2 exactly.
+    for x0, h in [(1.0, 0.1), (-0.5, 0.25)]:
+        got = g.call(central_slope, cube, x0, h=h, forbid="autograd")
+        g.check(f"central_slope(x**3, {x0}, h={h})", got, 3 * x0 ** 2 + h ** 2,
+                rtol=1e-9, against="3x^2 + h^2")
+    # The default step is 1e-4.
+    got = g.call(central_slope, cube, 1.0, forbid="autograd")
+    g.check("central_slope(x**3, 1) default h", got, 3 + 1e-8, rtol=1e-10, against="3 + h^2")
+    inv = lambda x: 1 / x  # noqa: E731
+    got = g.call(central_slope, inv, 0.5, forbid="autograd")
+    g.check("central_slope(1/x, 0.5)", got, torch_slope(inv, 0.5), rtol=1e-6)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 1.2: a derivative from `minigrad.Value`
+# ### Exercise 1.2: a derivative from `minigrad.Value` (2 points)
 #
-# Let $p(x) = x^3 + 2x^2 + x$. Make `xp = minigrad.Value(1.5)`, build $p$ from it with
-# `+`, `*` and `**`, and call `backward()`, so that `xp.grad` holds $p'(1.5)$.
+# Let $p(x) = x^3 + 2x^2 + x$. Write `p_grad(x0)`: make `xp = minigrad.Value(x0)`,
+# build $p$ from it with `+`, `*` and `**`, call `backward()` on the result, and return
+# `xp`, whose `.grad` then holds $p'(x_0)$. The check calls it at several points,
+# with torch switched off.
 #
 # <details><summary>Hint</summary>
 #
-# Write $p$ just as you would on paper: `xp ** 3 + 2 * xp ** 2 + xp`. By hand,
-# $p'(x) = 3x^2 + 4x + 1$.
+# Build `p` from `xp` just as the section above built `g(x)` from a `Value`, then call
+# `backward()` on `p`, not on `xp`.
 # </details>
 
 # %% solution=ex01-value-derivative
-### BEGIN SOLUTION
-xp = minigrad.Value(1.5)
-p = xp ** 3 + 2 * xp ** 2 + xp
-p.backward()
-### END SOLUTION
+def p_grad(x0):
+    """Return a minigrad.Value at x0 whose .grad is p'(x0), from one backward()."""
+    ### BEGIN SOLUTION
+    xp = minigrad.Value(x0)
+    p = xp ** 3 + 2 * xp ** 2 + xp
+    p.backward()
+    return xp
+    ### END SOLUTION
 
 # %% test=ex01-value-derivative-test points=2
-# Exercise 1.2 checks: xp is a minigrad.Value and its grad matches torch's.
-assert isinstance(xp, minigrad.Value), "xp should be a minigrad.Value"
-check("xp.grad", xp.grad, torch_slope(lambda x: x ** 3 + 2 * x ** 2 + x, 1.5))
+import minigrad
+from minigrad.course.grading import graded
+from minigrad.explorers import torch_slope
+
+with graded("Exercise 1.2", hint="build p from the Value you return and call "
+            "backward() on p once") as g:
+    for x0 in [1.5, -1.0]:
+        xp = g.call(p_grad, x0, forbid="torch.autograd", count="minigrad.Value.backward")
+        g.require(f"p_grad({x0}) is a minigrad.Value at {x0}",
+                  type(xp) is minigrad.Value and xp.data == x0,
+                  f"return the Value you made, minigrad.Value({x0})")
+        g.check(f"p_grad({x0}).grad", xp.grad,
+                torch_slope(lambda x: x ** 3 + 2 * x ** 2 + x, x0))
+    g.require("backward() called once per p_grad",
+              g.calls["minigrad.Value.backward"] == 2, "call p.backward() once")
+    ### BEGIN HIDDEN TESTS
+    for x0 in [0.0, -2.25, 3.7]:
+        xp = g.call(p_grad, x0, forbid="torch.autograd", count="minigrad.Value.backward")
+        g.require(f"p_grad({x0}) is a minigrad.Value",
+                  type(xp) is minigrad.Value and xp.data == x0, "return the Value you made")
+        g.check(f"p_grad({x0}).grad", xp.grad,
+                torch_slope(lambda x: x ** 3 + 2 * x ** 2 + x, x0))
+    g.require("backward() called once per p_grad",
+              g.calls["minigrad.Value.backward"] == 5, "call p.backward() once")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 1.3: the slope of a product
+# ### Exercise 1.3: the slope of a product (1 point)
 #
 # Let $q(x) = (x + 1)(x + 2)$. Write `q(x)` so that it works on a float, on a
-# `minigrad.Value` and on a torch tensor, then use `minigrad.Value` to compute
-# $q'(0.5)$ into a variable `q_slope`. (Try $-1.5$ too: what does a slope of zero say
-# about the curve there?)
+# `minigrad.Value` and on a torch tensor, and `q_slope(x0)`, which returns $q'(x_0)$
+# as a float computed with `minigrad.Value` and `backward()`. (Try $-1.5$: what does a
+# slope of zero say about the curve there?)
 
 # %% solution=ex01-product
-### BEGIN SOLUTION
 def q(x):
+    ### BEGIN SOLUTION
     return (x + 1) * (x + 2)
+    ### END SOLUTION
 
 
-xq = minigrad.Value(0.5)
-q(xq).backward()
-q_slope = xq.grad
-### END SOLUTION
+def q_slope(x0):
+    ### BEGIN SOLUTION
+    xq = minigrad.Value(x0)
+    q(xq).backward()
+    return xq.grad
+    ### END SOLUTION
 
 # %% test=ex01-product-test points=1
-# Exercise 1.3 checks: q is right at several points, on a tensor, and so is the slope.
-for point in [-2.0, 0.0, 1.5]:
-    check(f"q({point})", q(point), (point + 1) * (point + 2))
-check("q(tensor)", q(torch.tensor(0.5, dtype=torch.float64)), 3.75)
-check("q_slope", q_slope, torch_slope(lambda x: (x + 1) * (x + 2), 0.5))
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 1.3", hint="q multiplies (x + 1) by (x + 2); q_slope makes a "
+            "minigrad.Value, calls backward() on q of it and returns its grad") as g:
+    product = np.poly1d([-1.0, -2.0], r=True)  # the polynomial with roots -1 and -2
+    got = g.call(q_slope, 0.5, forbid="torch.autograd", count="minigrad.Value.backward")
+    g.check("q_slope(0.5)", got, product.deriv()(0.5), against="numpy poly1d")
+    g.require("q_slope uses backward()", g.calls["minigrad.Value.backward"] == 1,
+              "compute the slope with minigrad.Value and backward()")
+    ### BEGIN HIDDEN TESTS
+    for x0 in [-1.5, 2.25, -3.1]:
+        got = g.call(q_slope, x0, forbid="torch.autograd")
+        g.check(f"q_slope({x0})", got, product.deriv()(x0), against="numpy poly1d")
+    for x0 in [-2.0, 0.0, 1.75]:
+        g.check(f"q({x0})", g.call(q, x0), product(x0), against="numpy poly1d")
+        got = g.call(q, torch.tensor(x0, dtype=torch.float64))
+        g.check(f"q(tensor({x0}))", got, product(x0), against="numpy poly1d")
+        got = g.call(lambda v: q(v).data, minigrad.Value(x0))
+        g.check(f"q(Value({x0})).data", got, product(x0), against="numpy poly1d")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary

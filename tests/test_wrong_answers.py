@@ -1,0 +1,224 @@
+"""Every exercise's test fails every wrong answer in ``tests/wrong_answers/`` and passes
+the reference solution.
+
+One Jupyter kernel a chapter runs the chapter's cells in order, as a learner would (after
+the integrity guard that ``nbgrader autograde`` installs first). At each exercise the
+namespace is saved; each wrong answer then runs in place of the solution cell, followed by
+the exercise's full test cell (hidden tests in) and, for a conceptual slip, its visible
+test cell (hidden tests out, as the learner sees it); after each, the namespace and any
+patched module are put back. The reference solution passes both before and after the
+wrong answers (so a wrong answer cannot break the state the next one runs in), and the
+chapter goes on with it.
+"""
+
+import functools
+import importlib
+import re
+
+import nbformat
+import pytest
+from jupyter_client.manager import start_new_kernel
+
+from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
+from tests.wrong_answers import GENERIC_CHEATS
+
+pytestmark = pytest.mark.slow
+
+HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n",
+                    re.DOTALL | re.MULTILINE)
+
+# Runs in the kernel: save and restore the namespace and every watched module attribute.
+SETUP = """
+import sys as _sys, types as _types
+import minigrad.course.integrity as _integrity
+_integrity.install()
+_wa = _sys.modules.setdefault("_wrong_answers", _types.ModuleType("_wrong_answers"))
+def _wa_save():
+    from minigrad.course.integrity import _watched_modules
+    _wa.ns = dict(get_ipython().user_ns)
+    _wa.attrs = {(m, k): v for n, m in _watched_modules() for k, v in list(vars(m).items())}
+    _wa.classes = {c: dict(vars(c)) for c in _wa_classes()}
+def _wa_classes():
+    import numpy, torch, minigrad.course.grading, minigrad.value, minigrad.tensors
+    return [torch.Tensor, minigrad.course.grading.Grader, minigrad.value.Value,
+            minigrad.tensors.Tensor]
+def _wa_restore(wa=_wa, integrity=_integrity):
+    ns = get_ipython().user_ns
+    ns.clear()
+    ns.update(wa.ns)
+    for (m, k), v in wa.attrs.items():
+        if vars(m).get(k, wa) is not v:
+            setattr(m, k, v)
+    for c, d in wa.classes.items():
+        for k, v in d.items():
+            if vars(c).get(k, wa) is not v and not k.startswith("__"):
+                setattr(c, k, v)
+    integrity._state["first_change"] = None
+"""
+
+
+def visible(test_source):
+    """The test cell as nbgrader releases it: hidden tests removed."""
+    return HIDDEN.sub("", test_source)
+
+
+class Kernel:
+    def __init__(self, cwd):
+        self.km, self.kc = start_new_kernel(kernel_name="python3", cwd=str(cwd))
+
+    def run(self, code, timeout=300):
+        """Run code; return (ok, 'ename: evalue')."""
+        outputs = []
+
+        def hook(msg):
+            if msg["msg_type"] in ("stream", "error"):
+                outputs.append(msg["content"])
+
+        reply = self.kc.execute_interactive(code, timeout=timeout, output_hook=hook,
+                                            allow_stdin=False)
+        content = reply["content"]
+        if content["status"] == "ok":
+            return True, ""
+        return False, f"{content['ename']}: {content['evalue']}"
+
+    def close(self):
+        self.kc.stop_channels()
+        self.km.shutdown_kernel(now=True)
+
+
+def _chapters():
+    found = {}
+    for nb_path in NOTEBOOKS:
+        number = nb_path.stem[:2]
+        try:
+            module = importlib.import_module(f"tests.wrong_answers.ch{number}")
+        except ModuleNotFoundError:
+            continue
+        found[number] = (nb_path, module.WRONG)
+    return found
+
+
+CHAPTERS = _chapters()
+
+
+def _exercises(nb):
+    """[(solution cells, test cell)] in notebook order, and the index of each test cell."""
+    exercises, pending = [], []
+    for index, cell in enumerate(nb.cells):
+        meta = nbgrader_meta(cell)
+        if meta.get("solution"):
+            pending.append(cell)
+        elif meta.get("grade"):
+            exercises.append((index, pending, cell))
+            pending = []
+    return exercises
+
+
+@functools.cache
+def chapter_results(number):
+    """Run one chapter with every wrong answer; {(grade_id, label): outcome}."""
+    nb_path, wrong = CHAPTERS[number]
+    nb = nbformat.read(nb_path, as_version=4)
+    exercises = {idx: (solutions, test) for idx, solutions, test in _exercises(nb)}
+    solution_ids = {id(c) for _, (sols, _) in exercises.items() for c in sols}
+    results = {}
+    kernel = Kernel(nb_path.parent)
+    try:
+        assert kernel.run(SETUP)[0]
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code" or id(cell) in solution_ids:
+                continue
+            if index not in exercises:
+                if not cell.source.strip():
+                    continue
+                ok, error = kernel.run(cell.source)
+                tagged = "raises-exception" in cell.metadata.get("tags", [])
+                assert ok or tagged, f"chapter {number}, cell {cell.id}: {error}"
+                continue
+            solutions, test = exercises[index]
+            grade_id = nbgrader_meta(solutions[0])["grade_id"]
+            reference = "\n\n".join(c.source for c in solutions)
+            assert kernel.run("_wa_save()")[0]
+
+            def attempt(answer, test_source):
+                ok, error = kernel.run(answer)
+                if ok:
+                    ok, error = kernel.run(test_source)
+                else:
+                    error = "answer cell: " + error
+                restored = kernel.run("_wa_restore()")
+                assert restored[0], restored[1]
+                return ok, error
+
+            results[(grade_id, "reference")] = (attempt(reference, test.source),
+                                                attempt(reference, visible(test.source)))
+            first = not any(key[1] == "reference" for key in results if key[0] != grade_id)
+            cheats = [type(w)(w.label, w.kind, reference + "\n" + w.source)
+                      for w in GENERIC_CHEATS] if first else []
+            for answer in wrong.get(grade_id, []) + cheats:
+                full = attempt(answer.source, test.source)
+                shown = attempt(answer.source, visible(test.source)) \
+                    if answer.kind == "slip" else None
+                results[(grade_id, answer.label)] = (full, shown)
+            results[(grade_id, "reference after the wrong answers")] = (
+                attempt(reference, test.source), None)
+            for source in (reference, test.source):
+                ok, error = kernel.run(source)
+                assert ok, f"{grade_id}: the reference fails: {error}"
+    finally:
+        kernel.close()
+    return results
+
+
+def _cases():
+    """(chapter, exercise, wrong answer); the generic cheats go to each chapter's first."""
+    cases = []
+    for number, (_, wrong) in CHAPTERS.items():
+        for i, (grade_id, answers) in enumerate(wrong.items()):
+            cases += [(number, grade_id, w) for w in answers + (GENERIC_CHEATS if i == 0 else [])]
+    return cases
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("number", sorted(CHAPTERS))
+def test_reference_solutions_pass(number):
+    nb = nbformat.read(CHAPTERS[number][0], as_version=4)
+    results = chapter_results(number)
+    for _, solutions, _ in _exercises(nb):
+        grade_id = nbgrader_meta(solutions[0])["grade_id"]
+        (full, shown) = results[(grade_id, "reference")]
+        assert full == (True, ""), f"{grade_id}: reference fails the full test: {full[1]}"
+        assert shown == (True, ""), f"{grade_id}: reference fails the visible test: {shown[1]}"
+        after, _ = results[(grade_id, "reference after the wrong answers")]
+        assert after == (True, ""), f"{grade_id}: state broken by a wrong answer: {after[1]}"
+
+
+@pytest.mark.parametrize("number", sorted(CHAPTERS))
+def test_every_exercise_has_four_kinds_of_wrong_answers(number):
+    nb = nbformat.read(CHAPTERS[number][0], as_version=4)
+    wrong = CHAPTERS[number][1]
+    for _, solutions, _ in _exercises(nb):
+        grade_id = nbgrader_meta(solutions[0])["grade_id"]
+        kinds = {w.kind for w in wrong.get(grade_id, [])}
+        assert len(wrong.get(grade_id, [])) >= 4, f"{grade_id}: fewer than 4 wrong answers"
+        assert {"slip", "bypass"} <= kinds and kinds & {"hardcoded", "ignores"}, (
+            f"{grade_id}: kinds {sorted(kinds)}")
+
+
+@pytest.mark.parametrize(
+    "number,grade_id,wrong", CASES,
+    ids=[f"ch{n}-{g}-{w.label}" for n, g, w in CASES])
+def test_wrong_answer_fails(number, grade_id, wrong):
+    (full, shown) = chapter_results(number)[(grade_id, wrong.label)]
+    ok, error = full
+    assert not ok, f"the full test passes a wrong answer ({wrong.kind}): {wrong.label}"
+    assert not error.startswith("answer cell"), f"the wrong answer itself fails: {error}"
+    assert "NameError" not in error and "SyntaxError" not in error, error
+    if wrong.kind == "cheat":
+        assert "replaced" in error, f"a cheat not named as one: {error}"
+    if wrong.kind == "slip":
+        assert shown is not None and not shown[0], (
+            f"the visible test passes a conceptual slip: {wrong.label}")
+
