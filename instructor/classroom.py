@@ -1,0 +1,221 @@
+"""A whole class with nbgrader: set up the course folder, grade on every core, export.
+
+    python instructor/classroom.py setup course           # `make course` does this
+    python instructor/classroom.py grade course [--jobs N] [--assignment ch01 ...]
+    python instructor/classroom.py export course [--out course/grades_by_exercise.csv]
+
+``setup`` makes an nbgrader course folder with every chapter as an assignment (``ch01``
+... ``chNN``, from the source notebooks in ``notebooks/``), the course's
+``nbgrader_config.py``, and each student version in ``release/``. Run it again after a
+``git pull``: it adds new chapters and refreshes changed ones.
+
+``grade`` runs ``nbgrader autograde`` once per (assignment, student) in parallel processes,
+each with one BLAS/torch thread (two processes with default threads fight over the
+cores and are slower than one). A submission saved under another file name is renamed
+to the chapter's name first (when it is the only notebook in its folder).
+
+``export`` writes one row per student, chapter and exercise from nbgrader's gradebook:
+score, max score and a status that tells apart "passed", "partial", "scored 0",
+"not submitted", "crashed in cell N", "timed out" and "tampered" (the test found a
+patched numpy/torch/minigrad function; the detail names the cell).
+"""
+
+import argparse
+import csv
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+MISSING = "This cell was missing from the submission"
+
+
+def assignment_of(notebook):
+    return f"ch{notebook.stem[:2]}"
+
+
+def nbgrader(args, course, env=None, check=True):
+    """Run an nbgrader command in the course folder with this Python's nbgrader."""
+    bindir = str(pathlib.Path(sys.executable).parent)
+    env = {**os.environ, **(env or {}), "PATH": os.pathsep.join([bindir, os.environ["PATH"]])}
+    result = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course, env=env,
+                            capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise RuntimeError(f"nbgrader {' '.join(args)} failed:\n{result.stderr[-3000:]}")
+    return result
+
+
+def setup(course, notebooks=NOTEBOOKS):
+    course = pathlib.Path(course)
+    course.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "instructor" / "nbgrader_config.py", course / "nbgrader_config.py")
+    for nb in notebooks:
+        folder = course / "source" / assignment_of(nb)
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / nb.name
+        if not target.exists() or target.read_bytes() != nb.read_bytes():
+            shutil.copy(nb, target)
+        nbgrader(["generate_assignment", assignment_of(nb), "--force"], course)
+        print(f"{assignment_of(nb)}: release/{assignment_of(nb)}/{nb.name}")
+
+
+def _expected_name(course, assignment):
+    names = sorted(p.name for p in (course / "source" / assignment).glob("*.ipynb"))
+    return names[0] if len(names) == 1 else None
+
+
+def rename_strays(course):
+    """A lone notebook under another name is the student's submission: rename it."""
+    renamed = []
+    for folder in sorted((course / "submitted").glob("*/*")):
+        expected = _expected_name(course, folder.name)
+        notebooks = sorted(folder.glob("*.ipynb"))
+        if expected and len(notebooks) == 1 and notebooks[0].name != expected:
+            notebooks[0].rename(folder / expected)
+            renamed.append((folder, notebooks[0].name))
+            print(f"renamed {folder.relative_to(course)}/{notebooks[0].name} -> {expected}")
+    return renamed
+
+
+def _grade_one(course, assignment, student):
+    start = time.perf_counter()
+    for attempt in range(3):  # a busy gradebook or a slow kernel start: try again
+        result = nbgrader(["autograde", assignment, "--student", student, "--force"], course,
+                          env=ONE_THREAD, check=False)
+        if result.returncode == 0:
+            break
+        time.sleep(1.0 * (attempt + 1))
+    return assignment, student, result.returncode, time.perf_counter() - start, result.stderr
+
+
+def grade(course, jobs=None, assignments=None):
+    """Autograde every submission; returns [(assignment, student, rc, seconds, stderr)]."""
+    course = pathlib.Path(course)
+    rename_strays(course)
+    work = sorted((folder.name, folder.parent.name)
+                  for folder in (course / "submitted").glob("*/*") if folder.is_dir()
+                  and (assignments is None or folder.name in assignments))
+    jobs = jobs or os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(lambda w: _grade_one(course, *w), work))
+    for assignment, student, rc, seconds, stderr in results:
+        mark = "ok" if rc == 0 else f"FAILED: {stderr.strip().splitlines()[-1:]}"
+        print(f"{assignment} {student}: {seconds:.1f} s {mark}")
+    return results
+
+
+def _exercise_label(source):
+    match = re.search(r'graded\("([^"]+)"', source)
+    return match[1] if match else ""
+
+
+def _errors(cell):
+    return [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+
+
+def exercise_statuses(nb):
+    """{grade_id: (status, detail)} for the test cells of an autograded notebook."""
+    statuses, exercise, crashed = {}, [], None
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        for error in _errors(cell):
+            if error.ename in ("DeadKernelError", "NotRun") and crashed is None:
+                crashed = re.search(r"code cell (\d+)", error.evalue)[1]
+        exercise.append(cell)
+        if not meta.get("grade"):
+            continue
+        errors = [e for c in exercise for e in _errors(c)]
+        names = {e.ename for e in errors}
+        mine = _errors(cell)
+        if MISSING in cell.source:
+            status = ("not submitted", "the exercise was deleted; the grader put it back")
+        elif crashed is not None and ({"DeadKernelError", "NotRun"} & names):
+            status = (f"crashed in cell {crashed}", "the kernel died; nothing after it ran")
+        elif "CellTimeoutError" in names:
+            status = ("timed out", "a cell ran past the time limit and was interrupted")
+        elif any(e.ename == "TamperingDetected" for e in mine):
+            status = ("tampered", mine[0].evalue.splitlines()[0][:300])
+        elif mine:
+            status = ("failed", mine[-1].evalue.splitlines()[0][:300] if mine[-1].evalue else "")
+        else:
+            status = ("passed", "")
+        statuses[meta["grade_id"]] = (status, _exercise_label(cell.source))
+        exercise = []
+    return statuses
+
+
+def export(course, out=None):
+    """Write the per-exercise CSV; returns its rows as dicts."""
+    import nbformat
+    from nbgrader.api import Gradebook, MissingEntry
+
+    course = pathlib.Path(course)
+    out = pathlib.Path(out) if out else course / "grades_by_exercise.csv"
+    rows = []
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for assignment in sorted(gb.assignments, key=lambda a: a.name):
+            for student in sorted(gb.students, key=lambda s: s.id):
+                for notebook in assignment.notebooks:
+                    path = (course / "autograded" / student.id / assignment.name
+                            / f"{notebook.name}.ipynb")
+                    submitted = (course / "submitted" / student.id / assignment.name
+                                 / f"{notebook.name}.ipynb").exists()
+                    statuses = exercise_statuses(nbformat.read(path, as_version=4)) \
+                        if submitted and path.exists() else {}
+                    for cell in sorted(notebook.grade_cells, key=lambda c: c.name):
+                        try:
+                            grade = gb.find_grade(cell.name, notebook.name, assignment.name,
+                                                  student.id)
+                            score = grade.score
+                        except MissingEntry:
+                            score = 0.0
+                        (status, detail), label = statuses.get(
+                            cell.name, (("not submitted", ""), ""))
+                        if status == "failed":
+                            status = "scored 0" if not score else "partial"
+                        rows.append({"student": student.id, "chapter": assignment.name,
+                                     "exercise": label or cell.name, "grade_id": cell.name,
+                                     "score": score or 0.0, "max": cell.max_score,
+                                     "status": status, "detail": detail})
+    order = {name: i for i, name in enumerate(
+        ["student", "chapter", "exercise", "grade_id", "score", "max", "status", "detail"])}
+    with out.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=sorted(order, key=order.get))
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"wrote {out} ({len(rows)} rows)")
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("setup", help="make the course folder")
+    p.add_argument("course")
+    p = sub.add_parser("grade", help="autograde every submission on every core")
+    p.add_argument("course")
+    p.add_argument("--jobs", type=int, default=None)
+    p.add_argument("--assignment", nargs="*", default=None)
+    p = sub.add_parser("export", help="per-exercise CSV")
+    p.add_argument("course")
+    p.add_argument("--out", default=None)
+    args = parser.parse_args(argv)
+    if args.command == "setup":
+        setup(args.course)
+    elif args.command == "grade":
+        results = grade(args.course, args.jobs, args.assignment)
+        return 1 if any(rc for _, _, rc, _, _ in results) else 0
+    else:
+        export(args.course, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

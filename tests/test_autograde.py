@@ -1,0 +1,162 @@
+"""Real ``nbgrader autograde`` runs on chapter 01 with the instructor's configuration:
+cheats score zero and are named, every submission gets a grade, and the per-exercise
+export tells "not submitted", "crashed in cell N", "timed out" and "scored 0" apart.
+
+The course folder is made by ``instructor/classroom.py setup`` and graded by its
+``grade`` command (both cores, one thread each), as an instructor would.
+"""
+
+import importlib.util
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+from tests.notebook_tools import NOTEBOOKS, ROOT, nbgrader_meta
+from tests.wrong_answers import GENERIC_CHEATS
+
+pytestmark = pytest.mark.slow
+
+CHAPTER = NOTEBOOKS[0]  # 01_derivatives
+CHEATS = {f"cheat{i}": w for i, w in enumerate(GENERIC_CHEATS)}
+
+
+def _classroom():
+    spec = importlib.util.spec_from_file_location("classroom",
+                                                  ROOT / "instructor" / "classroom.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _cell(nb, grade_id):
+    return next(c for c in nb.cells if nbgrader_meta(c).get("grade_id") == grade_id)
+
+
+def _submissions():
+    """{student: notebook} built from the instructor's chapter (answers right)."""
+    honest = nbformat.read(CHAPTER, as_version=4)
+    subs = {"honest": honest}
+
+    noisy = nbformat.read(CHAPTER, as_version=4)
+    _cell(noisy, "ex01-central-slope").source += (
+        "\n\n_right = central_slope\n"
+        "def central_slope(f, x, h=1e-4):\n"
+        "    import sys, warnings\n"
+        "    print('debugging', file=sys.stderr)\n"
+        "    warnings.warn('a warning from the answer')\n"
+        "    return _right(f, x, h)\n")
+    subs["noisy"] = noisy
+
+    for student, cheat in CHEATS.items():
+        nb = nbformat.read(CHAPTER, as_version=4)
+        nb.cells.insert(3, nbformat.v4.new_code_cell(cheat.source))
+        subs[student] = nb
+
+    crash = nbformat.read(CHAPTER, as_version=4)
+    _cell(crash, "ex01-value-derivative").source = "import os\nos._exit(1)"
+    subs["crash"] = crash
+
+    deleted = nbformat.read(CHAPTER, as_version=4)
+    for grade_id in ("ex01-value-derivative", "ex01-value-derivative-test"):
+        deleted.cells.remove(_cell(deleted, grade_id))
+    subs["deleted"] = deleted
+
+    loop = nbformat.read(CHAPTER, as_version=4)
+    _cell(loop, "ex01-product").source = "while True:\n    pass"
+    subs["loop"] = loop
+    return subs
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    classroom = _classroom()
+    course = tmp_path_factory.mktemp("course")
+    classroom.setup(course, [CHAPTER])
+    with (course / "nbgrader_config.py").open("a") as f:
+        f.write("\nc.Execute.timeout = 10  # the test's endless loop need not take 60 s\n")
+    assignment = classroom.assignment_of(CHAPTER)
+    for student, nb in _submissions().items():
+        folder = course / "submitted" / student / assignment
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / CHAPTER.name)
+    released = nbformat.read(course / "release" / assignment / CHAPTER.name, as_version=4)
+    (course / "submitted" / "untouched" / assignment).mkdir(parents=True)
+    nbformat.write(released, course / "submitted" / "untouched" / assignment / CHAPTER.name)
+    (course / "submitted" / "renamer" / assignment).mkdir(parents=True)
+    nbformat.write(nbformat.read(CHAPTER, as_version=4),
+                   course / "submitted" / "renamer" / assignment / "my chapter 1 (1).ipynb")
+    results = classroom.grade(course, jobs=2)
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        gb.add_student("absent")
+    rows = classroom.export(course)
+    return {"results": results, "rows": rows, "course": course, "assignment": assignment}
+
+
+def _by(course, student):
+    return {r["grade_id"]: r for r in course["rows"] if r["student"] == student}
+
+
+def _total(course, student):
+    return sum(r["score"] for r in _by(course, student).values())
+
+
+def test_every_submission_is_graded(course):
+    failed = [(a, s, err[-500:]) for a, s, rc, _, err in course["results"] if rc]
+    assert not failed
+
+
+def test_honest_and_renamed_submissions_get_full_marks(course):
+    for student in ("honest", "renamer"):
+        rows = _by(course, student)
+        assert rows and all(r["status"] == "passed" for r in rows.values()), rows
+        assert _total(course, student) == sum(r["max"] for r in rows.values()) == 5
+
+
+def test_stderr_from_a_right_answer_costs_nothing(course):
+    assert _total(course, "noisy") == 5
+
+
+@pytest.mark.parametrize("student", sorted(CHEATS))
+def test_a_cheat_scores_zero_and_is_named(course, student):
+    rows = _by(course, student)
+    assert _total(course, student) == 0, f"{CHEATS[student].label} scores"
+    for row in rows.values():
+        assert row["status"] == "tampered", row
+        assert "In [" in row["detail"] and "replaced" in row["detail"], row["detail"]
+
+
+def test_a_dead_kernel_keeps_what_it_reached(course):
+    rows = _by(course, "crash")
+    assert rows["ex01-central-slope-test"]["status"] == "passed"
+    for grade_id in ("ex01-value-derivative-test", "ex01-product-test"):
+        assert rows[grade_id]["status"].startswith("crashed in cell "), rows[grade_id]
+        assert rows[grade_id]["score"] == 0
+    assert _total(course, "crash") == 2
+
+
+def test_a_deleted_exercise_is_put_back_and_graded(course):
+    rows = _by(course, "deleted")
+    assert rows["ex01-value-derivative-test"]["status"] == "not submitted"
+    assert rows["ex01-value-derivative-test"]["score"] == 0
+    assert _total(course, "deleted") == 3
+    autograded = nbformat.read(course["course"] / "autograded" / "deleted"
+                               / course["assignment"] / CHAPTER.name, as_version=4)
+    ids = [nbgrader_meta(c).get("grade_id") for c in autograded.cells
+           if nbgrader_meta(c).get("grade_id")]
+    source = [nbgrader_meta(c).get("grade_id") for c in nbformat.read(CHAPTER, 4).cells
+              if nbgrader_meta(c).get("grade_id")]
+    assert ids == source, "the restored cells are not in their place"
+
+
+def test_an_endless_loop_times_out_and_the_rest_is_graded(course):
+    rows = _by(course, "loop")
+    assert rows["ex01-product-test"]["status"] == "timed out"
+    assert _total(course, "loop") == 4
+
+
+def test_statuses_tell_apart_not_submitted_and_scored_zero(course):
+    assert {r["status"] for r in _by(course, "absent").values()} == {"not submitted"}
+    untouched = _by(course, "untouched")
+    assert {r["status"] for r in untouched.values()} == {"scored 0"}
+    assert all("not written yet" in r["detail"] for r in untouched.values())
