@@ -182,16 +182,28 @@ check_all({"uphill change": (uphill, g @ step), "downhill change": (downhill, -(
 #
 # ## Exercises
 #
-# ### Exercise 2.1: the numeric gradient
+# As in chapter 01, each exercise asks for a function. The locked cell below it calls
+# your function on inputs of its own, compares with torch and shows a table, or one
+# line saying what differs and a hint. The grader runs more checks of the same kind on
+# inputs you have not seen (other points, other step sizes, more inputs), so an answer
+# that only fits the examples here loses its points.
 #
-# Write `numeric_gradient(fn, point, h=1e-6)` that returns the list of central slopes
-# $\big(fn(\dots, p_i + h, \dots) - fn(\dots, p_i - h, \dots)\big) / 2h$, one per
-# coordinate of `point` (a list of floats), nudging one coordinate at a time.
+# ### Exercise 2.1: the numeric gradient (2 points)
+#
+# Write `numeric_gradient(fn, point, h=1e-6)`. `point` is a list of floats, one per
+# input of `fn`; return the list of *central* slopes, one per coordinate:
+#
+# $$\frac{fn(\dots, p_i + h, \dots) - fn(\dots, p_i - h, \dots)}{2h},$$
+#
+# nudging coordinate $i$ only and leaving the others (and the list `point` itself)
+# alone. No autograd: the check switches it off. For a function that is quadratic in
+# each input the central slope is exact for any `h`, which a one-sided slope is not.
 #
 # <details><summary>Hint</summary>
 #
-# Loop over the coordinates; copy `point` into two lists, add `h` to coordinate `i` of
-# one and subtract it from the other, and call `fn(*plus)` and `fn(*minus)`.
+# Work out one coordinate at a time: two points that differ from `point` only in that
+# coordinate, one on each side, then the slope of the line through the two values of
+# `fn`. Make new lists for the two points rather than changing `point`.
 # </details>
 
 # %% solution=ex02-numeric-gradient
@@ -208,61 +220,122 @@ def numeric_gradient(fn, point, h=1e-6):
     ### END SOLUTION
 
 # %% test=ex02-numeric-gradient-test points=2
-# Exercise 2.1 checks: against torch's gradient.
-def torch_gradient(fn, point):
-    inputs = [torch.tensor(p, dtype=torch.float64, requires_grad=True) for p in point]
-    fn(*inputs).backward()
-    return [t.grad.item() for t in inputs]
+import math
 
+import torch
 
-check("numeric_gradient(L, (2, 4))", numeric_gradient(L, [2.0, 4.0]),
-      torch_gradient(L, [2.0, 4.0]), atol=1e-5)
-### BEGIN HIDDEN TESTS
-check("numeric_gradient(f, (1.5, -2))", numeric_gradient(f, [1.5, -2.0]),
-      torch_gradient(f, [1.5, -2.0]), atol=1e-5)
-check("three inputs", numeric_gradient(lambda a, b, c: a * b * c, [1.0, 2.0, 3.0]),
-      torch_gradient(lambda a, b, c: a * b * c, [1.0, 2.0, 3.0]), atol=1e-5)
-### END HIDDEN TESTS
+from minigrad.course.grading import graded
+
+with graded("Exercise 2.1", hint="for each coordinate i, evaluate fn with only p_i moved "
+            "to p_i + h and to p_i - h, and divide the difference by 2h") as g:
+    def torch_gradient(fn, point):
+        inputs = [torch.tensor(p, dtype=torch.float64, requires_grad=True) for p in point]
+        fn(*inputs).backward()
+        return [t.grad.item() for t in inputs]
+
+    loss = lambda x, y: x ** 2 + 3 * y  # noqa: E731
+    got = g.call(numeric_gradient, loss, [2.0, 4.0], forbid="autograd")
+    g.check("numeric_gradient(x**2 + 3y, [2, 4])", got, torch_gradient(loss, [2.0, 4.0]),
+            rtol=1e-8)
+    # Quadratic in each input: the central slope is exact even with a large step.
+    quad = lambda x, y: x * y + x ** 2 - 3 * y ** 2  # noqa: E731
+    got = g.call(numeric_gradient, quad, [1.5, -2.0], h=0.5, forbid="autograd")
+    g.check("numeric_gradient(xy + x**2 - 3y**2, [1.5, -2], h=0.5)", got,
+            torch_gradient(quad, [1.5, -2.0]), rtol=1e-12)
+    ### BEGIN HIDDEN TESTS
+    # Three inputs, the step given: the central slope of a**3 is 3a^2 + h^2 exactly,
+    # which is the derivative of a**3 + h^2 a.
+    cubic = lambda a, b, c: a * b * c + a ** 3 + b ** 2 * c  # noqa: E731
+    for point, h in [([1.0, 2.0, -0.5], 0.25), ([-0.7, 0.4, 1.3], 0.1)]:
+        given = list(point)
+        got = g.call(numeric_gradient, cubic, given, h=h, forbid="autograd")
+        g.require("point left unchanged", given == point, "do not change the list point")
+        shifted = lambda a, b, c, h=h: cubic(a, b, c) + h * h * a  # noqa: E731
+        g.check(f"numeric_gradient(cubic, {point}, h={h})", got,
+                torch_gradient(shifted, point), rtol=1e-12, against="torch + h^2 in a")
+    # Five inputs, a large step.
+    five = lambda a, b, c, d, e: a * b - c * d * e + e ** 2 + 2 * c  # noqa: E731
+    point = [0.3, -1.2, 2.0, 0.7, -0.4]
+    got = g.call(numeric_gradient, five, list(point), h=0.5, forbid="autograd")
+    g.check("numeric_gradient(five inputs, h=0.5)", got, torch_gradient(five, point),
+            rtol=1e-12)
+    # One input and the default step: the central slope of sin(kx) is
+    # k cos(kx) sin(kh) / (kh), the derivative of sin(kh)/(kh) * sin(kx), for h = 1e-6.
+    for k, x0 in [(1e4, 0.3), (2e3, -1.1)]:
+        sine = lambda x, k=k: math.sin(k * x)  # noqa: E731
+        got = g.call(numeric_gradient, sine, [x0], forbid="autograd")
+        damp = math.sin(k * 1e-6) / (k * 1e-6)
+        g.check(f"numeric_gradient(sin({k:g}x), [{x0}]) default h", got,
+                torch_gradient(lambda x, k=k, damp=damp: damp * torch.sin(k * x), [x0]),
+                rtol=1e-8, against="torch × sin(kh)/(kh)")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 2.2: a gradient from one backward pass
+# ### Exercise 2.2: a gradient from one backward pass (2 points)
 #
-# Let $q(a, b, c) = a b + b c + \tanh(c)$. Make three `minigrad.Value`s at
-# $(a, b, c) = (0.5, -1.0, 2.0)$, build $q$ from them, call `backward()` once, and put
-# the three partial derivatives into a list `grad_q` in the order $a, b, c$.
+# Let $q(a, b, c) = a b + b c + \tanh(c)$. Write `q_grad(a, b, c)`: make three
+# `minigrad.Value`s at the given floats, build $q$ from them, call `backward()` once,
+# and return the three partial derivatives as a list of floats in the order
+# $a, b, c$. The check calls it at several points, with torch switched off, and counts
+# your `backward()` calls.
 #
 # <details><summary>Hint</summary>
 #
-# `a * b + b * c + c.tanh()`; then `grad_q = [a.grad, b.grad, c.grad]`. By hand:
-# $\partial q / \partial b = a + c$.
+# Build $q$ with the `Value` operations from the section above (`Value` has a `tanh`
+# method). After the one `backward()` call, each of the three `Value`s holds its
+# partial derivative. By hand, as a check: $\partial q / \partial b = a + c$.
 # </details>
 
 # %% solution=ex02-one-pass
-### BEGIN SOLUTION
-a, b, c = minigrad.Value(0.5), minigrad.Value(-1.0), minigrad.Value(2.0)
-q = a * b + b * c + c.tanh()
-q.backward()
-grad_q = [a.grad, b.grad, c.grad]
-### END SOLUTION
+def q_grad(a, b, c):
+    """[dq/da, dq/db, dq/dc] for q = ab + bc + tanh(c), from one minigrad backward()."""
+    ### BEGIN SOLUTION
+    va, vb, vc = minigrad.Value(a), minigrad.Value(b), minigrad.Value(c)
+    q = va * vb + vb * vc + vc.tanh()
+    q.backward()
+    return [va.grad, vb.grad, vc.grad]
+    ### END SOLUTION
 
 # %% test=ex02-one-pass-test points=2
-# Exercise 2.2 checks: grad_q against torch.
-at = [torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (0.5, -1.0, 2.0)]
-(at[0] * at[1] + at[1] * at[2] + at[2].tanh()).backward()
-check("grad_q", grad_q, [t.grad.item() for t in at])
+import torch
+
+from minigrad.course.grading import graded
+
+with graded("Exercise 2.2", hint="make one Value per input, build q from them, call "
+            "backward() once on q and return the three grads") as g:
+    def torch_q_grad(*point):
+        a, b, c = (torch.tensor(p, dtype=torch.float64, requires_grad=True) for p in point)
+        (a * b + b * c + c.tanh()).backward()
+        return [a.grad.item(), b.grad.item(), c.grad.item()]
+
+    got = g.call(q_grad, 0.5, -1.0, 2.0, forbid="torch.autograd",
+                 count="minigrad.Value.backward")
+    g.check("q_grad(0.5, -1, 2)", got, torch_q_grad(0.5, -1.0, 2.0))
+    g.require("one backward() per q_grad", g.calls["minigrad.Value.backward"] == 1,
+              "compute the three partials with one backward() call on q")
+    ### BEGIN HIDDEN TESTS
+    points = [(-1.3, 0.7, -0.4), (2.0, 3.0, 0.0), (0.25, -2.5, 1.1), (0.5, -1.0, 2.0)]
+    for point in points:
+        got = g.call(q_grad, *point, count=["minigrad.Value.backward"],
+                     forbid=["torch.autograd"])
+        g.check(f"q_grad{point}", got, torch_q_grad(*point))
+    g.require("one backward() per q_grad, at every point",
+              g.calls["minigrad.Value.backward"] == 5, "call backward() once on q, every time")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 2.3: steepest descent
+# ### Exercise 2.3: steepest descent (1 point)
 #
 # Write `descent_direction(fn, point)` that returns the unit vector (a list of floats
 # whose Euclidean length is 1) pointing *downhill* fastest from `point`: minus the
-# gradient, divided by its length. Use `minigrad.Value` for the gradient (the `gradient`
-# helper above is fine).
+# gradient, divided by its length. `fn` may have any number of inputs, one per
+# coordinate of `point`. Get the gradient from `minigrad.Value` with one `backward()`
+# call (the `gradient` helper above does that); torch is switched off.
 #
 # <details><summary>Hint</summary>
 #
-# `g = gradient(fn, *point)`, then `norm = sum(gi * gi for gi in g) ** 0.5` and
-# `[-gi / norm for gi in g]`.
+# The Euclidean length of a vector is the square root of the sum of the squares of all
+# its components, however many there are. Downhill is the opposite of the gradient.
 # </details>
 
 # %% solution=ex02-descent
@@ -275,11 +348,41 @@ def descent_direction(fn, point):
     ### END SOLUTION
 
 # %% test=ex02-descent-test points=1
-# Exercise 2.3 checks: against torch's gradient, normalized.
-xt = torch.tensor([2.0, 4.0], dtype=torch.float64, requires_grad=True)
-L(xt[0], xt[1]).backward()
-check("descent_direction(L, (2, 4))", descent_direction(L, [2.0, 4.0]),
-      -xt.grad / xt.grad.norm())
+import numpy as np
+import torch
+
+from minigrad.course.grading import graded
+
+with graded("Exercise 2.3", hint="take minus the gradient and divide each component by "
+            "the Euclidean length of the whole gradient") as g:
+    def torch_descent(fn, point):
+        t = torch.tensor(point, dtype=torch.float64, requires_grad=True)
+        fn(*t).backward()
+        return (-t.grad / torch.linalg.vector_norm(t.grad)).tolist()
+
+    def check_direction(fn, point, name):
+        before = g.calls.get("minigrad.Value.backward", 0)
+        got = g.call(descent_direction, fn, list(point), forbid="torch.autograd",
+                     count="minigrad.Value.backward")
+        g.require(f"one backward() for {name}",
+                  g.calls["minigrad.Value.backward"] == before + 1,
+                  "get the gradient from minigrad.Value with one backward() call")
+        g.check(f"descent_direction({name}, {point})", got, torch_descent(fn, point))
+        g.check(f"length of descent_direction({name})", np.linalg.norm(got), 1.0,
+                rtol=1e-12, against="unit length")
+
+    check_direction(lambda x, y: x ** 2 + 3 * y, [2.0, 4.0], "x**2 + 3y")
+    check_direction(lambda x, y, z: x * y + (z * y).tanh() - z ** 2, [0.5, -1.0, 1.5],
+                    "3 inputs")
+    ### BEGIN HIDDEN TESTS
+    check_direction(lambda a, b, c, d, e: a * b - c * d + e ** 3 + (a * e).exp(),
+                    [0.3, -1.2, 2.0, 0.7, -0.4], "5 inputs")
+    check_direction(lambda x, y, z: (x * x + y * y + z * z) ** 0.5, [3.0, -4.0, 12.0],
+                    "|(x, y, z)|")
+    check_direction(lambda x: (x - 1) ** 2, [-2.0], "(x - 1)**2")
+    check_direction(lambda x: x.tanh() * -3, [0.4], "-3 tanh(x)")
+    check_direction(lambda x, y: y ** 2 - x * 5, [1.0, -0.25], "y**2 - 5x")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary
