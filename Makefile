@@ -11,7 +11,8 @@ TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 	PYDEVD_DISABLE_FILE_VALIDATION=1
 NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
 
-.PHONY: setup lab test lint notebooks figures bench bench-scalar bench-tensor constraints clean
+.PHONY: setup lab lab-instructor reset solution course test lint notebooks figures bench \
+	bench-scalar bench-tensor constraints clean
 
 setup: $(STAMP)
 
@@ -20,10 +21,31 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,bench]'
 	touch $(STAMP)
 
+ROOTFLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# The learner's path: workspace/ holds the student version of every chapter (new
+# chapters are added; your work is never overwritten).
 lab: $(STAMP)
+	$(BIN)/python scripts/workspace.py build
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR)/workspace \
+		--LabApp.default_url=/lab/tree/01_derivatives.ipynb $(ROOTFLAG)
+
+# One chapter of the workspace afresh (your copy is kept in workspace/.previous/): make reset CH=04
+reset: $(STAMP)
+	$(BIN)/python scripts/workspace.py reset $(CH)
+
+# The reference solution of one exercise, when you decide to look: make solution EX=4.3
+solution: $(STAMP)
+	@$(BIN)/python scripts/workspace.py solution $(EX)
+
+# The instructor's view: the nbgrader source chapters, solutions and hidden tests shown.
+lab-instructor: $(STAMP)
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) \
-		--LabApp.default_url=/lab/tree/notebooks/01_derivatives.ipynb \
-		$(if $(filter 0,$(shell id -u)),--allow-root)
+		--LabApp.default_url=/lab/tree/notebooks/01_derivatives.ipynb $(ROOTFLAG)
+
+# An nbgrader course folder, course/, with every chapter as an assignment (see README).
+course: $(STAMP)
+	$(BIN)/python instructor/classroom.py setup course
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
