@@ -3,6 +3,8 @@
 import importlib.util
 import pathlib
 
+from jupyter_client.manager import start_new_kernel
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 SOURCES = sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
@@ -22,3 +24,29 @@ def code_cells(nb):
 
 def nbgrader_meta(cell):
     return cell.metadata.get("nbgrader", {})
+
+
+class Kernel:
+    """A Jupyter kernel for running a chapter's cells one at a time."""
+
+    def __init__(self, cwd):
+        self.km, self.kc = start_new_kernel(kernel_name="python3", cwd=str(cwd))
+
+    def run(self, code, timeout=300, outputs=None):
+        """Run code; return (ok, 'ename: evalue'). Output messages go to ``outputs``."""
+        outputs = [] if outputs is None else outputs
+
+        def hook(msg):
+            if msg["msg_type"] in ("stream", "error", "execute_result", "display_data"):
+                outputs.append((msg["msg_type"], msg["content"]))
+
+        reply = self.kc.execute_interactive(code, timeout=timeout, output_hook=hook,
+                                            allow_stdin=False)
+        content = reply["content"]
+        if content["status"] == "ok":
+            return True, ""
+        return False, f"{content['ename']}: {content['evalue']}"
+
+    def close(self):
+        self.kc.stop_channels()
+        self.km.shutdown_kernel(now=True)

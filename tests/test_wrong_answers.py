@@ -17,9 +17,8 @@ import re
 
 import nbformat
 import pytest
-from jupyter_client.manager import start_new_kernel
 
-from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
+from tests.notebook_tools import NOTEBOOKS, Kernel, nbgrader_meta
 from tests.wrong_answers import GENERIC_CHEATS
 
 pytestmark = pytest.mark.slow
@@ -60,30 +59,6 @@ def _wa_restore(wa=_wa, integrity=_integrity):
 def visible(test_source):
     """The test cell as nbgrader releases it: hidden tests removed."""
     return HIDDEN.sub("", test_source)
-
-
-class Kernel:
-    def __init__(self, cwd):
-        self.km, self.kc = start_new_kernel(kernel_name="python3", cwd=str(cwd))
-
-    def run(self, code, timeout=300):
-        """Run code; return (ok, 'ename: evalue')."""
-        outputs = []
-
-        def hook(msg):
-            if msg["msg_type"] in ("stream", "error"):
-                outputs.append(msg["content"])
-
-        reply = self.kc.execute_interactive(code, timeout=timeout, output_hook=hook,
-                                            allow_stdin=False)
-        content = reply["content"]
-        if content["status"] == "ok":
-            return True, ""
-        return False, f"{content['ename']}: {content['evalue']}"
-
-    def close(self):
-        self.kc.stop_channels()
-        self.km.shutdown_kernel(now=True)
 
 
 def _chapters():
