@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from minigrad.graph import draw_graph, node_names
 from minigrad.value import backward_order
 
-__all__ = ["BackwardStepper", "ParentUpdate", "Step", "stepper_widget", "step_text"]
+__all__ = ["BackwardStepper", "ParentUpdate", "Step", "copy_graph", "stepper_widget",
+           "step_text"]
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,21 @@ class BackwardStepper:
             self.step()
 
 
+def copy_graph(root):
+    """A copy of the graph that ends at ``root`` (same data, labels and grads); returns
+    the copy of ``root``. A widget steps its copy, so later cells see the graph as it was.
+    """
+    from minigrad.value import Value
+
+    copies = {}
+    for node in reversed(backward_order(root)):  # leaves first
+        new = Value(node.data, node.label, tuple(copies[id(p)] for p in node._prev),
+                    node._op, node._local_grads, node._saved)
+        new.grad = node.grad
+        copies[id(node)] = new
+    return copies[id(root)]
+
+
 def _num(x):
     return f"{x:.4g}"
 
@@ -155,10 +171,12 @@ def stepper_widget(root, gradient=1.0, dpi=80):
     Stable CSS classes for a browser test: ``minigrad-stepper-next``,
     ``minigrad-stepper-reset``, ``minigrad-stepper-slider``,
     ``minigrad-stepper-graph``, ``minigrad-stepper-readout``. The VBox's ``stepper``
-    attribute is the :class:`BackwardStepper` it drives.
+    attribute is the :class:`BackwardStepper` it drives, on its own copy of the graph
+    (:func:`copy_graph`): stepping never changes the grads of ``root``'s graph.
     """
     import ipywidgets as widgets
 
+    root = copy_graph(root)
     stepper = BackwardStepper(root, gradient)
     names = node_names(root)
     next_button = widgets.Button(description="Step").add_class("minigrad-stepper-next")

@@ -1,14 +1,18 @@
-"""The course as a learner sees it: JupyterLab from .venv, driven in headless Chromium.
+"""The course as a learner sees it: ``make lab``'s workspace in JupyterLab, in Chromium.
 
-Starts JupyterLab on 127.0.0.1 over a copy of notebooks/ (so autosave cannot touch the
-committed chapters), opens chapter 01, runs all cells, checks that no error appears
-and that the tangent explorer renders, moves its slider and sees the readout change.
-Screenshots go to artifacts/browser/ (gitignored).
+Starts JupyterLab from .venv on 127.0.0.1 over a workspace built as ``make lab`` builds
+it (the student version of every chapter, in a temporary folder, so nothing committed is
+touched). In chapter 01 it checks that no solution is in sight, runs the chapter to its
+tangent explorer and moves the slider; then types a wrong answer into exercise 1.1, runs
+its check and sees the failing table and hint, types a right one and sees it pass. In
+chapter 04 it steps the backward stepper to the end and runs the next cell, which must
+still agree with torch. Screenshots go to artifacts/browser/ (gitignored).
 
 Needs Debian's chromium (``apt-get install -y chromium``); where it is absent the test
 skips, except under CI, where that is a failure.
 """
 
+import importlib.util
 import json
 import os
 import pathlib
@@ -38,6 +42,13 @@ if CHROMIUM is None:
                 allow_module_level=True)
 
 
+def _workspace_module():
+    spec = importlib.util.spec_from_file_location("workspace", ROOT / "scripts" / "workspace.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -48,8 +59,7 @@ def _free_port():
 def lab(tmp_path_factory):
     """A JupyterLab server over a copy of the chapters; yields its base URL."""
     home = tmp_path_factory.mktemp("lab")
-    shutil.copytree(ROOT / "notebooks", home / "notebooks", ignore=shutil.ignore_patterns("src"))
-    shutil.copytree(ROOT / "figures", home / "figures")
+    _workspace_module().build(home / "workspace")
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     # Keep every cell in the page, so the test can read all prompts and outputs.
@@ -106,7 +116,7 @@ def browser():
 
 def _open_alone(url, notebook):
     """The notebook's URL with ?reset: a fresh workspace, so no other tab is restored."""
-    return f"{url}/lab/tree/notebooks/{notebook}?reset"
+    return f"{url}/lab/tree/workspace/{notebook}?reset"
 
 
 def _wait_idle(page):
@@ -115,35 +125,53 @@ def _wait_idle(page):
         "?.getAttribute('data-status') === 'idle'", timeout=120_000)
 
 
-def _run_all(page, url, notebook):
+def _open(page, url, notebook):
     page.goto(_open_alone(url, notebook))
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
     _wait_idle(page)
     # The kernel is connected once the status bar names it and reports it idle.
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
-    # Done when every code cell shows an execution number, not [*] or [ ].
-    try:
-        page.wait_for_function(
-            """() => {
-                const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
-                const done = p => /^\\[\\d+\\]:$/.test(p.textContent.trim());
-                return prompts.length > 0 && prompts.every(done);
-            }""", timeout=240_000)
-    except Exception:
-        page.screenshot(path=str(ARTIFACTS / f"{notebook}-timeout.png"), full_page=True)
-        raise
+    return page.locator(".jp-Notebook .jp-Cell")
 
 
-def test_chapter_01_runs_and_its_tangent_explorer_responds(lab, browser):
+def _cell_index(notebook, predicate):
+    cells = json.loads((ROOT / "notebooks" / notebook).read_text())["cells"]
+    return next(i for i, cell in enumerate(cells) if predicate(cell))
+
+
+def _run_through(page, cells, last):
+    """Run cells 0..last with Shift+Enter, as a learner would, and wait for the kernel."""
+    cells.first.click()
+    for _ in range(last + 1):
+        page.keyboard.press("Shift+Enter")
+    _wait_idle(page)
+
+
+def _errors_in(cell):
+    return cell.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
+
+
+def _type_into(page, cell, code):
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(code)
+
+
+def _grade_id(name):
+    return lambda cell: cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == name
+
+
+def test_chapter_01_learner_path(lab, browser):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = "01_derivatives.ipynb"
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    _run_all(page, lab, "01_derivatives.ipynb")
+    cells = _open(page, lab, name)
+    assert "(f(x + h) - f(x - h)) / (2 * h)" not in page.locator(".jp-Notebook").inner_text()
 
-    errors = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
-    assert errors.count() == 0, errors.first.inner_text()
-
+    explorer = _cell_index(name, lambda c: "tangent_explorer(f" in "".join(c["source"]))
+    _run_through(page, cells, explorer)
+    for i in range(explorer + 1):
+        assert _errors_in(cells.nth(i)).count() == 0, _errors_in(cells.nth(i)).first.inner_text()
     readout = page.locator(".minigrad-readout")
     readout.wait_for(timeout=60_000)
     assert "x = 3.00" in readout.inner_text()
@@ -151,7 +179,6 @@ def test_chapter_01_runs_and_its_tangent_explorer_responds(lab, browser):
     assert "matches torch" in readout.inner_text()
     page.locator(".minigrad-x-slider").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "01_before.png"))
-
     handle = page.locator(".minigrad-x-slider .noUi-handle")
     handle.focus()
     handle.press("ArrowRight")
@@ -162,26 +189,50 @@ def test_chapter_01_runs_and_its_tangent_explorer_responds(lab, browser):
     assert "minigrad slope 6.5000" in text and "matches torch" in text
     _wait_idle(page)
     page.screenshot(path=str(ARTIFACTS / "01_after.png"))
+
+    # Exercise 1.1: the cells before it, then a wrong answer, then a right one.
+    answer = _cell_index(name, _grade_id("ex01-central-slope"))
+    _run_through(page, cells, answer - 1)
+    check = cells.nth(answer + 1)
+    _type_into(page, cells.nth(answer),
+               "def central_slope(f, x, h=1e-4):\n    return (f(x + h) - f(x)) / h\n")
+    cells.nth(answer).locator(".cm-content").click()
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.press("Shift+Enter")
+    _wait_idle(page)
+    check.locator(".jp-OutputArea-output").first.wait_for(timeout=60_000)
+    shown = check.locator(".jp-OutputArea").inner_text()
+    assert "FAIL" in shown and "Hint:" in shown and "Exercise 1.1" in shown, shown
+    assert shown.count("\n") < 40, "a failing check should not print a long traceback"
+    check.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "01_exercise_wrong.png"))
+
+    _type_into(page, cells.nth(answer),
+               "def central_slope(f, x, h=1e-4):\n"
+               "    return (f(x + h) - f(x - h)) / (2 * h)\n")
+    cells.nth(answer).locator(".cm-content").click()
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.press("Shift+Enter")
+    _wait_idle(page)
+    page.wait_for_function(
+        "i => !document.querySelectorAll('.jp-Notebook .jp-Cell')[i].innerText"
+        ".includes('FAIL')", arg=answer + 1, timeout=60_000)
+    shown = check.locator(".jp-OutputArea").inner_text()
+    assert "pass" in shown and "FAIL" not in shown, shown
+    assert _errors_in(check).count() == 0
+    check.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "01_exercise_right.png"))
     page.close()
 
 
-def test_chapter_04_stepper_steps_in_the_browser(lab, browser):
-    """Run chapter 04 down to its stepper widget, press Step twice, read the readout."""
+def test_chapter_04_stepper_then_the_next_cell(lab, browser):
+    """Step chapter 04's backward stepper to the end, then run the cells after it."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     name = "04_local_and_upstream.ipynb"
-    source_cells = json.loads((ROOT / "notebooks" / name).read_text())["cells"]
-    widget_cell = next(i for i, cell in enumerate(source_cells)
-                       if "stepper_widget(zm)" in "".join(cell["source"]))
+    widget_cell = _cell_index(name, lambda c: "stepper_widget(zm)" in "".join(c["source"]))
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(_open_alone(lab, name))
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-    _wait_idle(page)
-    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
-    # Run the cells above the widget and the widget's own (later cells raise on purpose).
-    cells = page.locator(".jp-Notebook .jp-Cell")
-    cells.first.click()
-    for _ in range(widget_cell + 1):
-        page.keyboard.press("Shift+Enter")
+    cells = _open(page, lab, name)
+    _run_through(page, cells, widget_cell)
     readout = page.locator(".minigrad-stepper-readout")
     readout.wait_for(timeout=120_000)
     assert "press Step" in readout.inner_text()
@@ -197,9 +248,13 @@ def test_chapter_04_stepper_steps_in_the_browser(lab, browser):
         ".includes('x: local 1 × upstream 10 = 10 → x.grad 0 → 10')", timeout=30_000)
     assert "done" in readout.inner_text()
     page.screenshot(path=str(ARTIFACTS / "04_stepper.png"))
-    # Only the cells run here: later ones hold the committed output of deliberate errors.
-    for i in range(widget_cell + 1):
-        errors = cells.nth(i).locator(
-            '[data-mime-type="application/vnd.jupyter.stderr"]')
+    # The next cells, after stepping to the end: no error, torch still agrees.
+    cells.nth(widget_cell + 1).click()
+    for _ in range(3):
+        page.keyboard.press("Shift+Enter")
+    _wait_idle(page)
+    for i in range(widget_cell + 4):
+        errors = _errors_in(cells.nth(i))
         assert errors.count() == 0, errors.first.inner_text()
+    page.screenshot(path=str(ARTIFACTS / "04_after_stepper.png"))
     page.close()

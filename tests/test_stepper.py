@@ -141,9 +141,26 @@ def test_widget_buttons_step_and_reset_the_readout():
     next_button.click()
     assert "x: local 1 × upstream 10 = 10 → x.grad 0 → 10" in readout.value
     assert next_button.disabled and "done" in readout.value
-    assert grads(x, y) == pytest.approx([10.0, 10.0])
+    leaves = [n for n in box.stepper.order if n.is_leaf]
+    assert grads(*leaves) == pytest.approx([10.0, 10.0])  # the widget's own copy
+    assert grads(x, y) == pytest.approx([0.0, 0.0])  # the learner's graph is untouched
     reset_button.click()
     assert "press Step" in readout.value and not next_button.disabled
-    assert grads(x, y) == pytest.approx([0.0, 0.0])
+    assert grads(*leaves) == pytest.approx([0.0, 0.0])
     slider.value = 2
-    assert box.stepper.done and grads(x, y) == pytest.approx([10.0, 10.0])
+    assert box.stepper.done and grads(*leaves) == pytest.approx([10.0, 10.0])
+    assert grads(x, y) == pytest.approx([0.0, 0.0])
+
+
+def test_copy_graph_keeps_data_labels_and_structure():
+    from minigrad.stepper import copy_graph
+
+    x, y, a, z = seed_graph()
+    x.grad = 1.5
+    copy = copy_graph(z)
+    assert copy is not z and copy.data == z.data and copy.label == z.label
+    copy.backward()
+    leaves = [n for n in copy._prev[0]._prev]
+    assert [n.label for n in leaves] == ["x", "y"]
+    assert grads(*leaves) == pytest.approx([11.5, 10.0])
+    assert grads(x, y) == pytest.approx([1.5, 0.0])
