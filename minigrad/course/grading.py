@@ -232,6 +232,9 @@ class Grader:
         problem = _mismatch(name, a, b, rtol, atol, False)
         self.rows.append((name, _short(a), against, _short(b), _max_abs_diff(a, b),
                           problem is None))
+        if problem and a.shape == b.shape == ():
+            raise ExerciseFailed(f"{name} is {float(a)!r}, {against} gives {float(b)!r} "
+                                 f"(rtol={rtol:g}, atol={atol:g})")
         if problem:
             raise ExerciseFailed(problem.replace("minigrad", "yours").replace(
                 "torch", against))
