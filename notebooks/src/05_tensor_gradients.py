@@ -262,63 +262,81 @@ check_all({
 #
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it against
-# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, compares with torch, and
+# shows a table, or one line saying what differs and a hint. When you hand the
+# chapter in, the grader runs the same checks and a few more on inputs you have not
+# seen (other shapes, other values), so an answer that only fits the examples here
+# loses its points. The points of each exercise are in its heading.
 #
-# ### Exercise 5.1: a tensor gradient by hand
+# ### Exercise 5.1: a tensor gradient by hand (2 points)
 #
-# For two matrices $P$ and $Q$ of the same shape, let
+# For two arrays $P$ and $Q$ of the same shape (any shape), let
 #
-# $$L = \sum_{ij} P_{ij} Q_{ij} + \frac{1}{N} \sum_{ij} P_{ij}^2,$$
+# $$L = \sum_{ij} P_{ij} Q_{ij} + \frac{1}{N} \sum_{ij} P_{ij}^3,$$
 #
-# where $N$ is the number of entries (the second term is `(P ** 2).mean()`). Write
+# where $N$ is the number of entries (the second term is `(P ** 3).mean()`). Write
 # `grad_P(P, Q)` that returns $\frac{\partial L}{\partial P}$ as a numpy array of
-# $P$'s shape, *without* calling `backward()`: work it out on paper, one entry at a
-# time, as in section 2. `P` and `Q` are numpy arrays.
+# $P$'s shape, worked out on paper one entry at a time as in section 2: no
+# `backward()`, no autograd (the check switches both off). `P` and `Q` are numpy
+# arrays of float64; the check uses matrices, vectors and three-dimensional arrays.
 #
 # <details><summary>Hint</summary>
 #
-# $P_{ij}$ appears in one term of each sum. The derivative of $P_{ij} Q_{ij}$ is
-# $Q_{ij}$; the derivative of $\frac{1}{N} P_{ij}^2$ is $\frac{2}{N} P_{ij}$. `P.size`
-# is $N$.
+# Fix one entry $P_{ij}$: it appears in exactly one term of each sum, so the other
+# terms have derivative zero. Differentiate those two terms with respect to it; mind
+# the $\frac{1}{N}$, and which attribute of a numpy array counts all its entries
+# whatever its number of dimensions.
 # </details>
 
 # %% solution=ex05-grad-by-hand
 def grad_P(P, Q):
-    """dL/dP for L = (P * Q).sum() + (P ** 2).mean(), without backward()."""
+    """dL/dP for L = (P * Q).sum() + (P ** 3).mean(), without backward()."""
     ### BEGIN SOLUTION
-    return Q + 2 * P / P.size
+    return Q + 3 * P ** 2 / P.size
     ### END SOLUTION
 
 # %% test=ex05-grad-by-hand-test points=2
-# Exercise 5.1 checks: against torch's autograd on random matrices.
-def torch_grad_P(P, Q):
-    Pt = torch.tensor(P, requires_grad=True)
-    ((Pt * torch.tensor(Q)).sum() + (Pt ** 2).mean()).backward()
-    return Pt.grad
+import numpy as np
+import torch
 
+from minigrad.course.grading import graded
 
-rng_ex = np.random.default_rng(51)
-P1, Q1 = rng_ex.standard_normal((3, 5)), rng_ex.standard_normal((3, 5))
-check("grad_P (3, 5)", grad_P(P1, Q1), torch_grad_P(P1, Q1))
-### BEGIN HIDDEN TESTS
-P2, Q2 = rng_ex.standard_normal((2, 2, 4)), rng_ex.standard_normal((2, 2, 4))
-check("grad_P (2, 2, 4)", grad_P(P2, Q2), torch_grad_P(P2, Q2))
-### END HIDDEN TESTS
+with graded("Exercise 5.1", hint="each P_ij appears in one term of each sum; "
+            "differentiate those two terms and divide the second by N, the number of "
+            "entries of P") as g:
+    def check_grad_P(P, Q):
+        got = g.call(grad_P, P.copy(), Q.copy(), forbid="autograd")
+        Pt = torch.tensor(P, requires_grad=True)
+        ((Pt * torch.tensor(Q)).sum() + (Pt ** 3).mean()).backward()
+        g.check(f"grad_P, P and Q of shape {P.shape}", got, Pt.grad, rtol=1e-12, atol=1e-12)
+
+    rng = np.random.default_rng(51)
+    check_grad_P(rng.standard_normal((3, 5)), rng.standard_normal((3, 5)))
+    ### BEGIN HIDDEN TESTS
+    for shape in [(2, 2, 4), (7,), (4, 3), (1, 1), ()]:
+        check_grad_P(np.asarray(rng.standard_normal(shape) * 2),
+                     np.asarray(rng.standard_normal(shape)))
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 5.2: undo broadcasting yourself
+# ### Exercise 5.2: undo broadcasting yourself (2 points)
 #
 # Write `unbroadcast(grad, shape)`: given the gradient `grad` (a numpy array) of a
-# broadcast result, return the gradient of the input of shape `shape` that was
-# broadcast to it. Do not call `minigrad.engine.sum_to_shape`: write it yourself.
-# The test compares it with torch's `sum_to_size`.
+# broadcast result, return the gradient of the input of shape `shape` (a tuple) that
+# was broadcast to it, as a numpy array of that shape. Write it yourself with numpy:
+# the check switches off `minigrad.engine.sum_to_shape` (under any name), minigrad's
+# and torch's backward, and torch altogether (its `sum_to_size` is the reference).
+# It must work for any pair of shapes that broadcasting allows: leading dimensions
+# added, size-1 dimensions stretched, both, and a 0-d input `()`.
 #
 # <details><summary>Hint</summary>
 #
-# Two steps. First sum over the `grad.ndim - len(shape)` leading dimensions that the
-# input did not have. Then, for every remaining dimension where `shape` has a 1 and
-# `grad` does not, sum with `keepdims=True`. A final `reshape(shape)` handles `()`.
+# Two kinds of dimensions to sum over. The leading ones that `shape` does not have at
+# all (how many is the difference of the numbers of dimensions), which the result
+# must lose; and those where `shape` has a 1 and `grad` does not, which the result
+# must keep, with size 1. Line `shape` up with the *last* dimensions of `grad`.
 # </details>
 
 # %% solution=ex05-unbroadcast
@@ -333,54 +351,101 @@ def unbroadcast(grad, shape):
     ### END SOLUTION
 
 # %% test=ex05-unbroadcast-test points=2
-# Exercise 5.2 checks: against torch's sum_to_size, with minigrad.engine.sum_to_shape
-# (and this notebook's name sum_to_shape for it) replaced by a function that raises.
-def forbidden_sum_to_shape(grad, shape):
-    raise AssertionError("unbroadcast must not call minigrad.engine.sum_to_shape")
+import numpy as np
+import torch
 
+from minigrad.course.grading import Forbidden, graded
 
-G_ex = np.random.default_rng(52).standard_normal((2, 3, 4))
-shapes = [(3, 4), (3, 1), (1, 4)]
-### BEGIN HIDDEN TESTS
-shapes += [(2, 3, 4), (2, 1, 4), (4,), (1,), ()]
-### END HIDDEN TESTS
-saved_sum_to_shape = minigrad.engine.sum_to_shape
-minigrad.engine.sum_to_shape = forbidden_sum_to_shape
-globals()["sum_to_shape"] = forbidden_sum_to_shape
-try:
-    ours = {s: unbroadcast(G_ex, s) for s in shapes}
-finally:
-    minigrad.engine.sum_to_shape = saved_sum_to_shape
-    globals()["sum_to_shape"] = saved_sum_to_shape
-check_all({f"unbroadcast to {s}": (ours[s], torch.tensor(G_ex).sum_to_size(s)) for s in shapes})
+with graded("Exercise 5.2", hint="align shape with the last dimensions of grad; sum "
+            "away the leading dimensions it lacks, and sum with keepdims=True where it "
+            "has a 1 and grad does not") as g:
+    class NoTorch(torch.overrides.TorchFunctionMode):
+        """torch switched off during the call: its sum_to_size is the reference."""
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            raise Forbidden(f"torch ({getattr(func, '__name__', func)})")
+
+    def check_unbroadcast(grad, shape):
+        with NoTorch():
+            got = g.call(unbroadcast, grad.copy(), shape,
+                         forbid=["minigrad.sum_to_shape", "autograd"])
+        g.check(f"{grad.shape} to {shape}", got, torch.tensor(grad).sum_to_size(shape),
+                rtol=1e-12, atol=1e-12)
+
+    rng = np.random.default_rng(52)
+    grad = rng.standard_normal((2, 3, 4))
+    for shape in [(3, 4), (3, 1), (1, 4), ()]:
+        check_unbroadcast(grad, shape)
+    ### BEGIN HIDDEN TESTS
+    pairs = [((2, 3, 4), (2, 3, 4)), ((2, 3, 4), (2, 1, 4)), ((2, 3, 4), (4,)),
+             ((2, 3, 4), (1,)), ((2, 3, 4), (2, 1, 1)), ((2, 3, 4), (1, 1, 1)),
+             ((5,), (5,)), ((5,), (1,)), ((5,), ()), ((1, 3), (3,)), ((1, 3), (1, 1)),
+             ((3, 1, 4), (1, 4)), ((3, 1, 4), (3, 1, 1)), ((4, 2), (4, 1)),
+             ((2, 3, 4, 5), (3, 1, 5)), ((2, 3, 4, 5), (1, 4, 1)),
+             ((2, 3, 4, 5), (2, 1, 4, 1)), ((2, 3, 4, 5), (5,)), ((2, 3, 4, 5), ()),
+             ((1,), ()), ((), ())]
+    for grad_shape, shape in pairs:
+        check_unbroadcast(np.asarray(rng.standard_normal(grad_shape)), shape)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 5.3: a scale per row
+# ### Exercise 5.3: a scale per row (1 point)
 #
-# A matrix `M` of shape `(3, 4)` is scaled row by row by a column of factors. Make
-# `row_scale`, a minigrad tensor of shape `(3, 1)` holding `[[0.5], [-1.0], [2.0]]` in
-# float64 that requires gradients, compute `loss_rows = ((M * row_scale) ** 2).sum()`
-# with minigrad (the `M` given below), and call `backward()`, so that
-# `row_scale.grad` holds the gradient. Before you run it: which shape will
-# `row_scale.grad` have, and which dimension of the upstream gradient was summed?
+# A matrix `M` of shape `(r, c)` is scaled row by row by a column of factors. Write
+# `row_scale_grad(M, factors)`, where `M` is a float64 minigrad tensor and `factors`
+# a numpy array of shape `(r, 1)`: make `row_scale`, a float64 minigrad tensor holding
+# `factors` that requires gradients, compute `((M * row_scale) ** 2).sum()` with
+# minigrad, call `backward()` on it once, and return `row_scale`, whose `.grad` then
+# holds the gradient. The check calls it with several matrices, torch switched off.
+# For the `M` below and the factors `[[0.5], [-1.0], [2.0]]`: before you run it,
+# which shape will `row_scale.grad` have, and which dimension of the upstream
+# gradient was summed?
 
 # %%
 M = minigrad.tensor(np.arange(1.0, 13.0).reshape(3, 4))
 
 # %% solution=ex05-row-scale
-### BEGIN SOLUTION
-row_scale = minigrad.tensor([[0.5], [-1.0], [2.0]], dtype=minigrad.float64, requires_grad=True)
-loss_rows = ((M * row_scale) ** 2).sum()
-loss_rows.backward()
-### END SOLUTION
+def row_scale_grad(M, factors):
+    """Return the float64 leaf row_scale, after backward() of ((M * row_scale)**2).sum()."""
+    ### BEGIN SOLUTION
+    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
+    loss_rows = ((M * row_scale) ** 2).sum()
+    loss_rows.backward()
+    return row_scale
+    ### END SOLUTION
 
 # %% test=ex05-row-scale-test points=1
-# Exercise 5.3 checks: the same computation in torch.
-row_scale_t = torch.tensor([[0.5], [-1.0], [2.0]], dtype=torch.float64, requires_grad=True)
-((torch.tensor(M.data) * row_scale_t) ** 2).sum().backward()
-assert tuple(row_scale.grad.shape) == (3, 1), "the gradient has the shape of row_scale"
-check_all({"loss_rows": (loss_rows, ((torch.tensor(M.data) * row_scale_t) ** 2).sum()),
-           "row_scale.grad": (row_scale.grad, row_scale_t.grad)})
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 5.3", hint="make row_scale from factors as a float64 leaf that "
+            "requires grad, build the loss from M and row_scale, call backward() on the "
+            "loss once and hand back that leaf") as g:
+    def check_row_scale(M_np, factors):
+        before = g.calls.get("minigrad.autograd", 0)
+        rs = g.call(row_scale_grad, minigrad.tensor(M_np), factors.copy(),
+                    forbid="torch.autograd", count="minigrad.autograd")
+        g.require(f"M {M_np.shape}: row_scale is a float64 minigrad leaf holding factors",
+                  type(rs) is minigrad.Tensor and rs.dtype == minigrad.float64
+                  and rs.is_leaf and rs.requires_grad and rs.shape == factors.shape
+                  and np.array_equal(rs.data, factors),
+                  "return the tensor you made from factors (float64, requires_grad=True)")
+        g.require(f"M {M_np.shape}: backward() called once",
+                  g.calls["minigrad.autograd"] - before == 1,
+                  "call backward() once, on the loss")
+        st = torch.tensor(factors, requires_grad=True)
+        ((torch.tensor(M_np) * st) ** 2).sum().backward()
+        g.check(f"M {M_np.shape}: row_scale.grad", rs.grad, st.grad, rtol=1e-12)
+
+    check_row_scale(np.arange(1.0, 13.0).reshape(3, 4), np.array([[0.5], [-1.0], [2.0]]))
+    ### BEGIN HIDDEN TESTS
+    rng = np.random.default_rng(53)
+    for rows, cols in [(2, 5), (4, 1), (1, 3), (3, 4)]:
+        check_row_scale(rng.standard_normal((rows, cols)), rng.standard_normal((rows, 1)))
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary

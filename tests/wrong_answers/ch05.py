@@ -1,0 +1,211 @@
+"""Wrong answers to chapter 05's exercises."""
+
+from tests.wrong_answers import Wrong
+
+WRONG = {
+    "ex05-grad-by-hand": [
+        Wrong("the 1/N of the mean forgotten", "slip", """
+def grad_P(P, Q):
+    return Q + 3 * P ** 2
+"""),
+        Wrong("N taken as the number of rows", "slip", """
+def grad_P(P, Q):
+    return Q + 3 * P ** 2 / len(P)
+"""),
+        Wrong("the cube differentiated as a square", "slip", """
+def grad_P(P, Q):
+    return Q + 2 * P / P.size
+"""),
+        Wrong("the first sum's derivative taken as P, not Q", "slip", """
+def grad_P(P, Q):
+    return P + 3 * P ** 2 / P.size
+"""),
+        Wrong("N hard-coded: the visible example's 15 entries", "hardcoded", """
+def grad_P(P, Q):
+    return Q + 3 * P ** 2 / 15
+"""),
+        Wrong("N as rows x columns: only 2-D arrays", "hardcoded", """
+def grad_P(P, Q):
+    return Q + 3 * P ** 2 / (P.shape[0] * P.shape[1])
+"""),
+        Wrong("ignores Q (treated as ones)", "ignores", """
+import numpy as np
+def grad_P(P, Q):
+    return np.ones_like(P) + 3 * P ** 2 / P.size
+"""),
+        Wrong("torch's autograd", "bypass", """
+import torch
+def grad_P(P, Q):
+    Pt = torch.tensor(P, requires_grad=True)
+    ((Pt * torch.tensor(Q)).sum() + (Pt ** 3).mean()).backward()
+    return Pt.grad.numpy()
+"""),
+        Wrong("minigrad's backward", "bypass", """
+import minigrad
+def grad_P(P, Q):
+    Pm = minigrad.tensor(P, requires_grad=True)
+    ((Pm * minigrad.tensor(Q)).sum() + (Pm ** 3).mean()).backward()
+    return Pm.grad.data
+"""),
+        Wrong("torch.func.grad, taken as a default argument", "bypass", """
+import torch
+def grad_P(P, Q, _grad=torch.func.grad):
+    f = lambda p: (p * torch.tensor(Q)).sum() + (p ** 3).mean()
+    return _grad(f)(torch.tensor(P)).numpy()
+"""),
+        Wrong("the chapter's numeric_gradient (central differences)", "bypass", """
+def grad_P(P, Q):
+    return numeric_gradient(lambda p: (p * Q).sum() + (p ** 3).mean(), P)
+"""),
+    ],
+    "ex05-unbroadcast": [
+        Wrong("only the leading dimensions summed", "slip", """
+def unbroadcast(grad, shape):
+    return grad.sum(axis=tuple(range(grad.ndim - len(shape))))
+"""),
+        Wrong("size-1 dimensions summed without keepdims", "slip", """
+def unbroadcast(grad, shape):
+    grad = grad.sum(axis=tuple(range(grad.ndim - len(shape))))
+    axes = tuple(i for i, size in enumerate(shape) if size == 1 and grad.shape[i] != 1)
+    return grad.sum(axis=axes)
+"""),
+        Wrong("shape lined up with the first dimensions, not the last", "slip", """
+def unbroadcast(grad, shape):
+    grad = grad.sum(axis=tuple(range(len(shape), grad.ndim)))
+    for axis, size in enumerate(shape):
+        if size == 1 and grad.shape[axis] != 1:
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad
+"""),
+        Wrong("size-1 axes summed before the leading ones are dropped", "slip", """
+def unbroadcast(grad, shape):
+    for axis, size in enumerate(shape):
+        if size == 1 and grad.shape[axis] != 1:
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad.sum(axis=tuple(range(grad.ndim - len(shape))))
+"""),
+        Wrong("one leading dimension at most", "slip", """
+def unbroadcast(grad, shape):
+    if grad.ndim > len(shape):
+        grad = grad.sum(axis=0)
+    for axis, size in enumerate(shape):
+        if size == 1 and grad.shape[axis] != 1:
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad
+"""),
+        Wrong("the visible shapes hard-coded", "hardcoded", """
+def unbroadcast(grad, shape):
+    if shape == (3, 4):
+        return grad.sum(0)
+    if shape == (3, 1):
+        return grad.sum((0, 2))[:, None]
+    if shape == (1, 4):
+        return grad.sum((0, 1))[None, :]
+    if shape == ():
+        return grad.sum()
+    return grad
+"""),
+        Wrong("sum_to_shape taken as a default argument", "bypass", """
+import minigrad
+def unbroadcast(grad, shape, _f=minigrad.engine.sum_to_shape):
+    return _f(grad, shape)
+"""),
+        Wrong("sum_to_shape imported under another name", "bypass", """
+from minigrad.engine import sum_to_shape as _collapse
+def unbroadcast(grad, shape):
+    return _collapse(grad, shape)
+"""),
+        Wrong("torch's sum_to_size", "bypass", """
+import torch
+def unbroadcast(grad, shape):
+    return torch.from_numpy(grad).sum_to_size(shape).numpy()
+"""),
+        Wrong("minigrad's backward through a broadcast add", "bypass", """
+import numpy as np
+import minigrad
+def unbroadcast(grad, shape):
+    x = minigrad.zeros(*shape, dtype=minigrad.float64, requires_grad=True)
+    (x + minigrad.tensor(np.zeros(grad.shape))).backward(minigrad.tensor(grad))
+    return x.grad.data
+"""),
+    ],
+    "ex05-row-scale": [
+        Wrong("the square left out of the loss", "slip", """
+import minigrad
+def row_scale_grad(M, factors):
+    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
+    (M * row_scale).sum().backward()
+    return row_scale
+"""),
+        Wrong("mean instead of sum", "slip", """
+import minigrad
+def row_scale_grad(M, factors):
+    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
+    ((M * row_scale) ** 2).mean().backward()
+    return row_scale
+"""),
+        Wrong("the factors as a row (1, r): broadcast the wrong way", "slip", """
+import minigrad
+def row_scale_grad(M, factors):
+    row_scale = minigrad.tensor(factors.T, dtype=minigrad.float64, requires_grad=True)
+    ((M * row_scale.T) ** 2).sum().backward()
+    return row_scale
+"""),
+        Wrong("float32 tensor (the default)", "slip", """
+import minigrad
+def row_scale_grad(M, factors):
+    row_scale = minigrad.tensor(factors.tolist(), requires_grad=True)
+    ((M * row_scale) ** 2).sum().backward()
+    return row_scale
+"""),
+        Wrong("backward called twice", "slip", """
+import minigrad
+def row_scale_grad(M, factors):
+    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
+    loss = ((M * row_scale) ** 2).sum()
+    loss.backward(retain_graph=True)
+    loss.backward()
+    return row_scale
+"""),
+        Wrong("ignores factors: the example's column", "ignores", """
+import minigrad
+def row_scale_grad(M, factors):
+    row_scale = minigrad.tensor([[0.5], [-1.0], [2.0]], dtype=minigrad.float64,
+                                requires_grad=True)
+    ((M * row_scale) ** 2).sum().backward()
+    return row_scale
+"""),
+        Wrong("ignores M: the notebook's M", "ignores", """
+import minigrad
+_M = M
+def row_scale_grad(M, factors):
+    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
+    ((_M * row_scale) ** 2).sum().backward()
+    return row_scale
+"""),
+        Wrong("the visible gradient hard-coded after a real backward()", "hardcoded", """
+import minigrad
+def row_scale_grad(M, factors):
+    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
+    ((M * row_scale) ** 2).sum().backward()
+    row_scale.grad = minigrad.tensor([[30.0], [-348.0], [1784.0]], dtype=minigrad.float64)
+    return row_scale
+"""),
+        Wrong("torch computes the gradient, copied in", "bypass", """
+import minigrad, torch
+def row_scale_grad(M, factors):
+    st = torch.tensor(factors, requires_grad=True)
+    ((torch.tensor(M.data) * st) ** 2).sum().backward()
+    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
+    row_scale.grad = minigrad.tensor(st.grad.numpy())
+    return row_scale
+"""),
+        Wrong("the gradient by hand, no backward()", "bypass", """
+import minigrad
+def row_scale_grad(M, factors):
+    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
+    row_scale.grad = minigrad.tensor(2 * (M.data ** 2).sum(1, keepdims=True) * factors)
+    return row_scale
+"""),
+    ],
+}
