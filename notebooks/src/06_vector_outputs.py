@@ -338,49 +338,85 @@ plt.show()
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it against
-# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, compares with torch, and
+# shows a table, or one line saying what differs and a hint. When you hand the
+# chapter in, the grader runs the same checks and a few more on inputs you have not
+# seen (other shapes, other values), so an answer that only fits the examples here
+# loses its points. The points of each exercise are in its heading.
 #
-# ### Exercise 6.1: a weighted sum of outputs
+# ### Exercise 6.1: a weighted sum of outputs, by hand (2 points)
 #
-# Let `z = w ** 3` for `w = [1.0, -2.0, 0.5, 3.0]` (float64, requires grad). Call
-# `z.backward(...)` with a gradient argument so that `w.grad` becomes the gradient of
-# $z_1 - z_2 + 2 z_4$ (indices from 1). Store the tensor in `w_ex` and the gradient you
-# passed in `weights_ex`. Predict the answer first: $3 w_i^2$ times the weight.
+# Let `z = w ** 3`, elementwise. `z.backward(v)` puts into `w.grad` the gradient of the
+# scalar $\sum_i v_i z_i$, the VJP $v^\top J$. Write `cube_vjp(w, v)` that returns that
+# gradient for numpy arrays `w` and `v` of the same shape (any shape), worked out by
+# hand: no `backward()`, no autograd (the check switches both off). Start from the
+# Jacobian of $z$: which of its entries are not zero?
+#
+# The check's first example is $w = (1, -2, 0.5, 3)$ and the scalar $z_1 - z_2 + 2 z_4$
+# (indices from 1): which $v$ is that? Predict the gradient before you run it.
 #
 # <details><summary>Hint</summary>
 #
-# The gradient argument is the vector of weights of the scalar $\sum_i v_i z_i$:
-# here $v = (1, -1, 0, 2)$.
+# $z_i$ depends on $w_i$ alone, so $J$ is diagonal, like section 3's
+# $\mathrm{diag}(2x)$. A diagonal matrix times a vector is an elementwise product, so
+# no matrix is needed at all, and the answer keeps `w`'s shape.
 # </details>
 
 # %% solution=ex06-weighted-sum
-### BEGIN SOLUTION
-w_ex = minigrad.tensor([1.0, -2.0, 0.5, 3.0], dtype=minigrad.float64, requires_grad=True)
-weights_ex = minigrad.tensor([1.0, -1.0, 0.0, 2.0], dtype=minigrad.float64)
-(w_ex ** 3).backward(weights_ex)
-### END SOLUTION
+def cube_vjp(w, v):
+    """The gradient of (v * w ** 3).sum() with respect to w, by hand."""
+    ### BEGIN SOLUTION
+    return 3 * w ** 2 * v
+    ### END SOLUTION
 
 # %% test=ex06-weighted-sum-test points=2
-# Exercise 6.1 checks: torch differentiates the scalar z1 - z2 + 2 z4 directly.
-w_t = torch.tensor([1.0, -2.0, 0.5, 3.0], dtype=torch.float64, requires_grad=True)
-z_t = w_t ** 3
-(z_t[0] - z_t[1] + 2 * z_t[3]).backward()
-check_all({"weights_ex": (weights_ex, [1.0, -1.0, 0.0, 2.0]), "w_ex.grad": (w_ex.grad, w_t.grad)})
+import numpy as np
+import torch
+
+from minigrad.course.grading import graded
+
+with graded("Exercise 6.1", hint="the Jacobian of an elementwise cube is diagonal: "
+            "multiply its diagonal by v entry by entry") as g:
+    def check_cube_vjp(w, v, name):
+        got = g.call(cube_vjp, w.copy(), v.copy(), forbid="autograd")
+        wt = torch.tensor(w, requires_grad=True)
+        (wt ** 3).backward(torch.tensor(v))
+        g.check(f"cube_vjp, {name}", got, wt.grad, rtol=1e-12)
+
+    # z1 - z2 + 2 z4: torch differentiates that scalar itself.
+    w = np.array([1.0, -2.0, 0.5, 3.0])
+    got = g.call(cube_vjp, w.copy(), np.array([1.0, -1.0, 0.0, 2.0]), forbid="autograd")
+    wt = torch.tensor(w, requires_grad=True)
+    zt = wt ** 3
+    (zt[0] - zt[1] + 2 * zt[3]).backward()
+    g.check("cube_vjp for z1 - z2 + 2 z4", got, wt.grad, rtol=1e-12)
+    rng = np.random.default_rng(61)
+    check_cube_vjp(rng.standard_normal(5), rng.standard_normal(5), "random w and v of 5")
+    ### BEGIN HIDDEN TESTS
+    for shape in [(1,), (8,), (3, 2), (2, 2, 3), ()]:
+        check_cube_vjp(np.asarray(rng.standard_normal(shape) * 2),
+                       np.asarray(rng.standard_normal(shape)), f"shape {shape}")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 6.2: the gradient of a matrix product by hand
+# ### Exercise 6.2: the gradient of a matrix product by hand (2 points)
 #
 # For `out = mm(p, q)` with `p` of shape `(n, k)` and `q` of shape `(k, m)`, and an
 # upstream gradient `g` of shape `(n, m)`, write `mm_grads(p, q, g)` returning the pair
-# `(grad_p, grad_q)` as numpy arrays, *without* calling `backward()`. (The inputs are
-# numpy arrays.) Section 4 derived `grad_p`; `grad_q` follows the same way.
+# `(grad_p, grad_q)` as numpy arrays, the gradients of $\sum_{ij} g_{ij}\,
+# \mathrm{out}_{ij}$. Work them out by hand: the check switches off `backward()`,
+# autograd and minigrad's own matrix-product backward. (The inputs are numpy arrays.)
+# Section 4 derived `grad_p`; `grad_q` follows the same way. The check starts with
+# seed 002's example and tries other shapes, square or not.
 #
 # <details><summary>Hint</summary>
 #
 # $\mathrm{out}_{ij} = \sum_r p_{ir} q_{rj}$, so $q_{rj}$ meets $p_{ir}$ in entry
-# $(i, j)$ for every $i$: $\frac{\partial}{\partial q_{rj}} = \sum_i p_{ir} g_{ij}$.
-# Both answers are one matrix product with a transpose.
+# $(i, j)$ for every $i$: write $\frac{\partial}{\partial q_{rj}}$ as a sum over $i$
+# and recognise a matrix product. Each answer must have the shape of its input: let
+# the shapes tell you which factor to transpose.
 # </details>
 
 # %% solution=ex06-mm-grads
@@ -391,39 +427,55 @@ def mm_grads(p, q, g):
     ### END SOLUTION
 
 # %% test=ex06-mm-grads-test points=2
-# Exercise 6.2 checks: against torch's backward with the same gradient argument.
-def torch_mm_grads(p, q, g):
-    pt = torch.tensor(p, requires_grad=True)
-    qt = torch.tensor(q, requires_grad=True)
-    torch.mm(pt, qt).backward(torch.tensor(g))
-    return pt.grad, qt.grad
+import numpy as np
+import torch
 
+import minigrad
+from minigrad.course.grading import graded
 
-rng_ex = np.random.default_rng(62)
-p_ex, q_ex, g_ex = (rng_ex.standard_normal(s) for s in [(2, 3), (3, 5), (2, 5)])
-mine, theirs = mm_grads(p_ex, q_ex, g_ex), torch_mm_grads(p_ex, q_ex, g_ex)
-check_all({"grad_p": (mine[0], theirs[0]), "grad_q": (mine[1], theirs[1])})
-### BEGIN HIDDEN TESTS
-seed_g = np.array([[1.0, 2, 3, 4], [5, 6, 7, 8]])
-mine, theirs = mm_grads(np.ones((2, 3)), np.ones((3, 4)), seed_g), torch_mm_grads(
-    np.ones((2, 3)), np.ones((3, 4)), seed_g)
-check_all({"seed 002 grad_p": (mine[0], theirs[0]), "seed 002 grad_q": (mine[1], theirs[1])})
-### END HIDDEN TESTS
+with graded("Exercise 6.2", hint="each gradient is one matrix product of the upstream "
+            "gradient with the other factor, transposed so the shape is the input's") as g:
+    package_backwards = [minigrad.ops.matmul.Mm.backward, minigrad.ops.matmul.Matmul.backward,
+                         minigrad.ops.linear.Linear.backward]
+
+    def check_mm(p, q, up, name):
+        got = g.call(mm_grads, p.copy(), q.copy(), up.copy(),
+                     forbid=["autograd", *package_backwards])
+        g.require(f"{name}: a pair (grad_p, grad_q)",
+                  type(got) in (tuple, list) and len(got) == 2, "return two arrays")
+        pt = torch.tensor(p, requires_grad=True)
+        qt = torch.tensor(q, requires_grad=True)
+        torch.mm(pt, qt).backward(torch.tensor(up))
+        g.check(f"{name}: grad_p", got[0], pt.grad, rtol=1e-12)
+        g.check(f"{name}: grad_q", got[1], qt.grad, rtol=1e-12)
+
+    check_mm(np.ones((2, 3)), np.ones((3, 4)), np.array([[1.0, 2, 3, 4], [5, 6, 7, 8]]),
+             "seed 002")
+    rng = np.random.default_rng(62)
+    p, q, up = (rng.standard_normal(s) for s in [(2, 3), (3, 5), (2, 5)])
+    check_mm(p, q, up, "(2, 3) @ (3, 5)")
+    ### BEGIN HIDDEN TESTS
+    for n, k, m in [(4, 1, 3), (1, 2, 1), (3, 3, 3), (5, 2, 4), (1, 4, 6)]:
+        p, q, up = (rng.standard_normal(s) for s in [(n, k), (k, m), (n, m)])
+        check_mm(p, q, up, f"({n}, {k}) @ ({k}, {m})")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 6.3: a Jacobian with `minigrad.autograd.grad`
+# ### Exercise 6.3: a Jacobian with `minigrad.autograd.grad` (2 points)
 #
 # `minigrad.autograd.grad(outputs, inputs, grad_outputs, retain_graph=True)` returns
 # the VJP instead of adding it into `.grad` (torch has the same function), so no
 # clearing is needed. Write `jacobian(f, x0)` that returns the Jacobian of `f` at the
-# numpy vector `x0` as a numpy array, one `minigrad.autograd.grad` call per output.
-# `f` takes and returns a one-dimensional minigrad tensor.
+# numpy vector `x0` as a numpy array of shape (outputs, inputs), with one
+# `minigrad.autograd.grad` call per output (the check counts them). `f` takes and
+# returns a one-dimensional minigrad tensor, not necessarily of the same length.
 #
 # <details><summary>Hint</summary>
 #
-# Make `x = minigrad.tensor(x0, requires_grad=True)`, compute `y = f(x)` once, then for
-# each output `i` call `minigrad.autograd.grad(y, x, e_i, retain_graph=True)` with a
-# one-hot `e_i` (a minigrad tensor). It returns a tuple: take `[0].data`.
+# Make `x0` a minigrad tensor that requires grad and compute `f` of it *once*. Row $i$
+# of the Jacobian is the VJP with the one-hot vector $e_i$, whose length is the
+# number of *outputs*; the graph is used once per row, so it must be kept. `grad`
+# returns a tuple with one gradient per input.
 # </details>
 
 # %% solution=ex06-jacobian
@@ -439,17 +491,48 @@ def jacobian(f, x0):
     ### END SOLUTION
 
 # %% test=ex06-jacobian-test points=2
-# Exercise 6.3 checks: against torch.autograd.functional.jacobian.
-point = np.array([0.3, -1.2, 2.0])
-check("jacobian of x * x.sum()", jacobian(lambda t: t * t.sum(), point),
-      torch.autograd.functional.jacobian(lambda t: t * t.sum(), torch.tensor(point)))
-### BEGIN HIDDEN TESTS
-B_ex = np.arange(6.0).reshape(2, 3) / 5
-J_sig_torch = torch.autograd.functional.jacobian(
-    lambda t: torch.sigmoid(torch.tensor(B_ex) @ t), torch.from_numpy(point))
-J_sig = jacobian(lambda t: (minigrad.tensor(B_ex) @ t).sigmoid(), point)
-check("jacobian of sigmoid(B x)", J_sig, J_sig_torch)
-### END HIDDEN TESTS
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+from minigrad.gradcheck import analytical_jacobian
+
+with graded("Exercise 6.3", hint="compute y = f(x) once, then one "
+            "minigrad.autograd.grad call per output, with a one-hot vector of y's "
+            "length, each giving one row") as g:
+    grad_fn = minigrad.autograd.grad
+
+    def check_jacobian(f, f_torch, x0, name, outputs):
+        before = g.calls.get(grad_fn, 0)
+        got = g.call(jacobian, f, x0.copy(), count=[grad_fn],
+                     forbid=["torch.autograd", analytical_jacobian])
+        g.require(f"{name}: one minigrad.autograd.grad call per output",
+                  g.calls[grad_fn] - before == outputs,
+                  f"call minigrad.autograd.grad {outputs} times, once per output")
+        g.check(f"{name}: Jacobian", got,
+                torch.autograd.functional.jacobian(f_torch, torch.tensor(x0)), rtol=1e-12)
+
+    check_jacobian(lambda t: t * t.sum(), lambda t: t * t.sum(), np.array([0.3, -1.2, 2.0]),
+                   "x * x.sum() at (0.3, -1.2, 2)", 3)
+    ### BEGIN HIDDEN TESTS
+    rng = np.random.default_rng(63)
+    B = rng.standard_normal((2, 3))
+    check_jacobian(lambda t: (minigrad.tensor(B) @ t).sigmoid(),
+                   lambda t: torch.sigmoid(torch.tensor(B) @ t), rng.standard_normal(3),
+                   "sigmoid(B x), 3 -> 2", 2)
+    A = rng.standard_normal((5, 2))
+    check_jacobian(lambda t: (minigrad.tensor(A) @ t).tanh(),
+                   lambda t: torch.tanh(torch.tensor(A) @ t), rng.standard_normal(2),
+                   "tanh(A x), 2 -> 5", 5)
+    c = np.array([1.0, -2.0, 0.5, 3.0])
+    check_jacobian(lambda t: t * minigrad.tensor(c), lambda t: t * torch.tensor(c),
+                   np.array([0.7]), "x * c, 1 -> 4", 4)
+    check_jacobian(lambda t: (t ** 3).sum().reshape(1), lambda t: (t ** 3).sum().reshape(1),
+                   rng.standard_normal(4), "sum of cubes, 4 -> 1", 1)
+    check_jacobian(lambda t: t * t.sum(), lambda t: t * t.sum(), rng.standard_normal(4),
+                   "x * x.sum(), 4 -> 4", 4)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary
