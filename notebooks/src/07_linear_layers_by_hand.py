@@ -425,20 +425,30 @@ check_all({"w.g.T vs weight.grad": (w_in_out.g.t(), layer_t.weight.grad),
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it against
-# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, compares with torch, and
+# shows a table, or one line saying what differs and a hint. When you hand the
+# chapter in, the grader runs the same checks and a few more on inputs you have not
+# seen (other batch sizes, other layer sizes), so an answer that only fits the
+# examples here loses its points. The points of each exercise are in its heading.
 #
-# ### Exercise 7.1: `lin_grad` in torch's layout
+# ### Exercise 7.1: `lin_grad` in torch's layout (3 points)
 #
 # Write `lin_grad_tl(inp, out, weight, bias)` for a layer computed as
 # `out = inp @ weight.t() + bias`, with `weight` of shape `(out_features,
 # in_features)` as in `nn.Linear`. Like `lin_grad`, it reads `out.g` and sets `inp.g`,
-# `weight.g` and `bias.g` (minigrad tensors, each of its tensor's shape).
+# `weight.g` and `bias.g` (minigrad tensors, each of its tensor's shape), by hand: the
+# check switches off autograd and minigrad's own linear and matrix-product backward.
+# It tries batches of other sizes and layers with other numbers of inputs and
+# outputs, including a single example and a single output.
 #
 # <details><summary>Hint</summary>
 #
-# This layer's `weight` is seed 001's `w.t()`. Substitute: `inp.g = out.g @ weight`,
-# and the weight gradient is the transpose of seed 001's, `out.g.t() @ inp`.
+# This layer's `weight` is seed 001's `w` transposed. Substitute it into `lin_grad`'s
+# three lines and simplify: a transpose of a transpose cancels, and the gradient of
+# `weight` is the transpose of the gradient of `w`, which $(AB)^\top = B^\top A^\top$
+# turns into one matrix product. Check each result's shape against its tensor's.
 # </details>
 
 # %% solution=ex07-lin-grad-torch-layout
@@ -451,33 +461,57 @@ def lin_grad_tl(inp, out, weight, bias):
     ### END SOLUTION
 
 # %% test=ex07-lin-grad-torch-layout-test points=3
-# Exercise 7.1 checks: against torch's autograd of nn.functional.linear.
-rng_ex = np.random.default_rng(71)
-arrays = {"inp": rng_ex.standard_normal((6, 3)), "weight": rng_ex.standard_normal((2, 3)),
-          "bias": rng_ex.standard_normal(2), "g": rng_ex.standard_normal((6, 2))}
-inp_e, weight_e, bias_e = (minigrad.tensor(arrays[k]) for k in ["inp", "weight", "bias"])
-out_e = inp_e @ weight_e.t() + bias_e
-out_e.g = minigrad.tensor(arrays["g"])
-lin_grad_tl(inp_e, out_e, weight_e, bias_e)
-tl = {k: torch.tensor(arrays[k], requires_grad=True) for k in ["inp", "weight", "bias"]}
-torch.nn.functional.linear(tl["inp"], tl["weight"], tl["bias"]).backward(
-    torch.tensor(arrays["g"]))
-check_all({f"{k}.g": (m.g, tl[k].grad)
-           for k, m in [("inp", inp_e), ("weight", weight_e), ("bias", bias_e)]})
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 7.1", hint="substitute weight = w.t() into lin_grad's three lines; "
+            "each gradient has the shape of its tensor, and the bias sums over the "
+            "batch") as g:
+    package_backwards = [minigrad.ops.linear.Linear.backward,
+                         minigrad.ops.matmul.Mm.backward, minigrad.ops.matmul.Matmul.backward]
+
+    def check_layer(rng, batch, n_in, n_out):
+        name = f"batch {batch}, {n_in} -> {n_out}"
+        arrays = {"inp": rng.standard_normal((batch, n_in)),
+                  "weight": rng.standard_normal((n_out, n_in)),
+                  "bias": rng.standard_normal(n_out), "g": rng.standard_normal((batch, n_out))}
+        inp, weight, bias = (minigrad.tensor(arrays[k]) for k in ["inp", "weight", "bias"])
+        out = inp @ weight.t() + bias
+        out.g = minigrad.tensor(arrays["g"])
+        g.call(lin_grad_tl, inp, out, weight, bias, forbid=["autograd", *package_backwards])
+        ts = {k: torch.tensor(arrays[k], requires_grad=True) for k in ["inp", "weight", "bias"]}
+        torch.nn.functional.linear(ts["inp"], ts["weight"], ts["bias"]).backward(
+            torch.tensor(arrays["g"]))
+        for key, tensor in [("inp", inp), ("weight", weight), ("bias", bias)]:
+            grad = getattr(tensor, "g", None)
+            g.require(f"{name}: {key}.g is a minigrad tensor", type(grad) is minigrad.Tensor,
+                      f"set {key}.g to a minigrad tensor")
+            g.check(f"{name}: {key}.g", grad, ts[key].grad, rtol=1e-12, atol=1e-12)
+
+    check_layer(np.random.default_rng(71), 6, 3, 2)
+    ### BEGIN HIDDEN TESTS
+    rng = np.random.default_rng(710)
+    for sizes in [(1, 4, 3), (9, 1, 2), (5, 4, 1), (3, 3, 3), (7, 2, 5)]:
+        check_layer(rng, *sizes)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 7.2: `mae_grad`
+# ### Exercise 7.2: `mae_grad` (2 points)
 #
 # The mean absolute error of a prediction `inp` of shape `(N, 1)` against targets
 # `targ` of shape `(N,)` is `(inp.squeeze(-1) - targ).abs().mean()` (torch's
-# `l1_loss`). Write `mae_grad(inp, targ)` that sets `inp.g` to its gradient, in
-# `inp`'s shape, like `mse_grad` above. (Assume no prediction equals its target.)
+# `l1_loss`). Write `mae_grad(inp, targ)` that sets `inp.g` to its gradient, a
+# minigrad tensor in `inp`'s shape, like `mse_grad` above, by hand (the check switches
+# autograd off and tries other batch sizes). Assume no prediction equals its target.
 #
 # <details><summary>Hint</summary>
 #
-# $\frac{d}{du}|u|$ is $+1$ for $u > 0$ and $-1$ for $u < 0$: the sign. Then the
-# $\frac{1}{N}$ of the mean. `np.sign` on `.data`, or `(u > 0).double() * 2 - 1` on a
-# minigrad tensor; wrap a numpy result with `minigrad.tensor(...)`.
+# $\frac{d}{du}|u|$ is $+1$ for $u > 0$ and $-1$ for $u < 0$: the sign of $u$. Then
+# comes the $\frac{1}{N}$ of the mean, and the shape `(N, 1)` of `inp`, as in
+# `mse_grad`. A numpy result becomes a minigrad tensor with `minigrad.tensor(...)`.
 # </details>
 
 # %% solution=ex07-mae-grad
@@ -489,29 +523,54 @@ def mae_grad(inp, targ):
     ### END SOLUTION
 
 # %% test=ex07-mae-grad-test points=2
-# Exercise 7.2 checks: against torch's l1_loss.
-rng_ex = np.random.default_rng(72)
-pred_np, targ_np = rng_ex.standard_normal((7, 1)), rng_ex.standard_normal(7)
-pred_m = minigrad.tensor(pred_np)
-mae_grad(pred_m, minigrad.tensor(targ_np))
-pred_t = torch.tensor(pred_np, requires_grad=True)
-torch.nn.functional.l1_loss(pred_t.squeeze(-1), torch.tensor(targ_np)).backward()
-check("pred.g", pred_m.g, pred_t.grad)
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 7.2", hint="the derivative of |u| is the sign of u; divide by "
+            "the batch size and keep inp's shape (N, 1)") as g:
+    def check_mae(pred_np, targ_np):
+        name = f"N = {len(targ_np)}"
+        pred = minigrad.tensor(pred_np)
+        g.call(mae_grad, pred, minigrad.tensor(targ_np), forbid="autograd")
+        grad = getattr(pred, "g", None)
+        g.require(f"{name}: inp.g is a minigrad tensor", type(grad) is minigrad.Tensor,
+                  "set inp.g to a minigrad tensor")
+        pt = torch.tensor(pred_np, requires_grad=True)
+        torch.nn.functional.l1_loss(pt.squeeze(-1), torch.tensor(targ_np)).backward()
+        g.check(f"{name}: inp.g", grad, pt.grad, rtol=1e-12, atol=1e-12)
+
+    rng = np.random.default_rng(72)
+    check_mae(rng.standard_normal((7, 1)), rng.standard_normal(7))
+    ### BEGIN HIDDEN TESTS
+    check_mae(np.array([[0.25]]), np.array([1.5]))
+    check_mae(np.array([[2.0]]), np.array([-1.0]))
+    check_mae(np.array([[1.0], [-2.0], [0.5]]), np.array([0.0, -1.0, 3.0]))
+    rng = np.random.default_rng(720)
+    for n in [12, 2]:
+        check_mae(rng.standard_normal((n, 1)) * 3, rng.standard_normal(n))
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 7.3: a batch of sequences
+# ### Exercise 7.3: a batch of sequences (2 points)
 #
 # A linear layer applied to a batch of sequences sees an input of shape `(B, T, n)`:
 # `B` sequences of `T` steps each. The same `w` (shape `(n, m)`) and `b` (shape `(m,)`)
 # serve every one of the `B * T` positions. Write `seq_lin_grads(inp, out_g)` that
 # returns `(w_g, b_g)`, the weight and bias gradients, as numpy arrays, given the input
-# and the incoming gradient `out_g` of shape `(B, T, m)` (both numpy arrays).
+# and the incoming gradient `out_g` of shape `(B, T, m)` (both numpy arrays), by hand
+# (the check switches autograd and minigrad's own backward functions off). The check
+# uses other values of `B`, `T`, `n` and `m` than its example.
 #
 # <details><summary>Hint</summary>
 #
-# The bias is used at every position, so its gradient is a sum over *both* leading
-# dimensions. For the weights, flatten the positions: `inp.reshape(-1, n).T @
-# out_g.reshape(-1, m)`.
+# Every one of the `B * T` positions is one example of section 5's batch, using the
+# same `w` and `b`: a weight's gradient is the sum, over all positions, of input times
+# incoming gradient, and the bias's is the incoming gradient summed over *both*
+# leading dimensions. One way: gather the positions into a single batch of `B * T`
+# rows (a reshape that keeps the last dimension), then apply section 5's rule.
 # </details>
 
 # %% solution=ex07-seq-grads
@@ -523,14 +582,38 @@ def seq_lin_grads(inp, out_g):
     ### END SOLUTION
 
 # %% test=ex07-seq-grads-test points=2
-# Exercise 7.3 checks: torch's autograd on a (2, 5, 3) batch into 4 outputs.
-rng_ex = np.random.default_rng(73)
-seq, seq_g = rng_ex.standard_normal((2, 5, 3)), rng_ex.standard_normal((2, 5, 4))
-w_seq = torch.tensor(rng_ex.standard_normal((3, 4)), requires_grad=True)
-b_seq = torch.zeros(4, dtype=torch.float64, requires_grad=True)
-(torch.tensor(seq) @ w_seq + b_seq).backward(torch.tensor(seq_g))
-w_seq_g, b_seq_g = seq_lin_grads(seq, seq_g)
-check_all({"w_g": (w_seq_g, w_seq.grad), "b_g": (b_seq_g, b_seq.grad)})
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 7.3", hint="treat the B * T positions as one batch: sum the "
+            "per-position outer products for w and the incoming gradient over both "
+            "leading dimensions for b") as g:
+    package_backwards = [minigrad.ops.linear.Linear.backward,
+                         minigrad.ops.matmul.Mm.backward, minigrad.ops.matmul.Matmul.backward]
+
+    def check_seq(rng, B, T, n, m):
+        name = f"({B}, {T}, {n}) -> {m}"
+        seq, seq_g = rng.standard_normal((B, T, n)), rng.standard_normal((B, T, m))
+        got = g.call(seq_lin_grads, seq.copy(), seq_g.copy(),
+                     forbid=["autograd", *package_backwards])
+        g.require(f"{name}: a pair (w_g, b_g)", type(got) in (tuple, list) and len(got) == 2,
+                  "return two arrays")
+        w = torch.tensor(rng.standard_normal((n, m)), requires_grad=True)
+        b = torch.zeros(m, dtype=torch.float64, requires_grad=True)
+        (torch.tensor(seq) @ w + b).backward(torch.tensor(seq_g))
+        g.check(f"{name}: w_g", got[0], w.grad, rtol=1e-12, atol=1e-12)
+        g.check(f"{name}: b_g", got[1], b.grad, rtol=1e-12, atol=1e-12)
+
+    check_seq(np.random.default_rng(73), 2, 5, 3, 4)
+    ### BEGIN HIDDEN TESTS
+    rng = np.random.default_rng(730)
+    for sizes in [(1, 1, 2, 3), (3, 2, 1, 5), (4, 1, 6, 1), (1, 7, 2, 2), (5, 3, 4, 2),
+                  (3, 4, 2, 3)]:
+        check_seq(rng, *sizes)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary
