@@ -30,8 +30,12 @@ SANITIZE = _sanitizers()
 def _text(outputs):
     parts = []
     for kind, content in outputs:
-        if kind == "stream":
-            parts.append(f"{content['name']}: {content['text']}")
+        if kind == "stream":  # a stream may arrive in chunks: join them, as nbval does
+            line = f"{content['name']}: "
+            if parts and parts[-1].startswith(line):
+                parts[-1] += content["text"]
+            else:
+                parts.append(line + content["text"])
         elif kind == "error":
             parts.append(f"error: {content['ename']}")
         else:
