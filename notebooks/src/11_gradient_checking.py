@@ -365,21 +365,31 @@ check_all({"a.grad": (p_m.grad, p_t.grad), "b.grad": (q_m.grad, q_t.grad)})
 #
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it against
-# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, compares with torch, and
+# shows a table, or one line saying what differs and a hint. When you hand the
+# chapter in, the grader runs the same checks and a few more on inputs you have not
+# seen (other shapes, other steps, other upstream gradients), so an answer that only
+# fits the examples here loses its points. The points of each exercise are in its
+# heading.
 #
-# ### Exercise 11.1: a numerical gradient
+# ### Exercise 11.1: a numerical gradient (2 points)
 #
 # Write `numerical_grad(fn, x, eps=1e-6)`: for a function `fn` that maps a float64
-# `minigrad` tensor `x` to a scalar tensor, return a numpy array of `x`'s shape whose
-# element `j` is the central difference of `fn` in the direction of element `j`. Do
-# not change `x` (or put every element back as it was).
+# `minigrad` tensor `x`, of any shape, to a scalar tensor, return a numpy array of
+# `x`'s shape whose element `j` is the central difference of `fn` in the direction of
+# element `j`, with the step `eps` you are given. Do not change `x` (or put every
+# element back as it was). The check switches autograd off (torch's and minigrad's,
+# and the package's `numerical_jacobian`): this is the numerical half of `gradcheck`,
+# written by you.
 #
 # <details><summary>Hint</summary>
 #
-# Loop over `range(x.numel())`; make `bump = np.zeros(x.numel())`, set `bump[j] = eps`
-# and reshape it to `x.shape`; then `fn(x + minigrad.tensor(bump))` and
-# `fn(x - minigrad.tensor(bump))` give the two values. Call `.item()` on each.
+# One element at a time, in flat order: a tensor of `x`'s shape that is zero except
+# for `eps` at that element moves `x` in that one direction. `fn` on both sides of
+# `x`, then section 2's central difference; `.item()` turns a scalar tensor into a
+# float.
 # </details>
 
 # %% solution=ex11-numerical-grad
@@ -396,31 +406,81 @@ def numerical_grad(fn, x, eps=1e-6):
     ### END SOLUTION
 
 # %% test=ex11-numerical-grad-test points=2
-# Exercise 11.1 checks: against torch's autograd gradient of the same function.
-torch.manual_seed(11)
-w_t = torch.randn(2, 3, dtype=torch.float64, requires_grad=True)
-w_m = minigrad.tensor(w_t.detach().numpy())
-(w_t.tanh() * w_t ** 2).sum().backward()
-check("numerical_grad of sum(tanh(w) w**2)",
-      numerical_grad(lambda t: (t.tanh() * t ** 2).sum(), w_m), w_t.grad, rtol=1e-6)
-check("w unchanged", w_m, w_t, rtol=0, atol=0)
-### BEGIN HIDDEN TESTS
-v_t = torch.tensor([0.3, -2.0, 1.1], dtype=torch.float64, requires_grad=True)
-(v_t * v_t * v_t - v_t).mean().backward()
-check("numerical_grad of mean(v**3 - v)",
-      numerical_grad(lambda t: (t * t * t - t).mean(), minigrad.tensor(v_t.detach().numpy())),
-      v_t.grad, rtol=1e-6)
-### END HIDDEN TESTS
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+from minigrad.gradcheck import numerical_jacobian
+
+with graded("Exercise 11.1", hint="for each element, evaluate fn with that element "
+            "moved by +eps and by -eps, divide the difference by 2 * eps, and put x "
+            "back as it was") as g:
+    def torch_grad(fn, x0):
+        t = torch.tensor(x0, dtype=torch.float64, requires_grad=True)
+        return torch.autograd.grad(fn(t), t)[0]
+
+    def numerical_at(fn, x0, **kwargs):
+        """Your numerical_grad at a fresh float64 tensor; also checks x is unchanged."""
+        x = minigrad.tensor(np.array(x0, dtype=np.float64))
+        got = g.call(numerical_grad, fn, x, forbid=["autograd", numerical_jacobian],
+                     **kwargs)
+        g.require(f"x unchanged (shape {tuple(np.shape(x0))})",
+                  type(x) is minigrad.Tensor and np.array_equal(x.data, x0),
+                  "put every element of x back as it was (or do not change x at all)")
+        return got
+
+    rng = np.random.default_rng(111)
+    # The worked example: a 2 x 3 tensor, the default step.
+    w0 = rng.standard_normal((2, 3))
+    tanh_sq = lambda t: (t.tanh() * t ** 2).sum()  # noqa: E731
+    got = numerical_at(tanh_sq, w0)
+    g.check("numerical_grad(sum(tanh(w) w**2)), w 2x3", got, torch_grad(tanh_sq, w0),
+            rtol=1e-6, atol=1e-8)
+    # A quadratic: its central difference is exact for any step; a one-sided one is not.
+    quad = lambda t: (1.5 * t * t - t).sum() + t.sum() ** 2  # noqa: E731
+    v0 = rng.standard_normal((3, 2))
+    got = numerical_at(quad, v0, eps=0.5)
+    g.check("numerical_grad(quadratic, eps=0.5), x 3x2", got, torch_grad(quad, v0),
+            rtol=1e-9, atol=1e-12)
+    ### BEGIN HIDDEN TESTS
+    # The step must be the eps given: for c * x**3 the central difference is
+    # c * (3 x^2 + eps^2) exactly.
+    cube = lambda t: (t * t * t * 0.5).sum()  # noqa: E731
+    for shape, eps in [((4,), 0.1), ((2, 1, 3), 0.25), ((3, 2), 1e-3)]:
+        x0 = rng.standard_normal(shape)
+        got = numerical_at(cube, x0, eps=eps)
+        g.check(f"numerical_grad(sum(x**3 / 2), eps={eps}), shape {shape}", got,
+                0.5 * (3 * x0 ** 2 + eps ** 2), rtol=1e-7, atol=1e-9,
+                against="(3x^2 + eps^2) / 2")
+    # Other functions, shapes (1-D, 3-D, a single number) and the default step.
+    means = lambda t: (t * t * t - t).mean() + (t.exp() * 0.1).sum()  # noqa: E731
+    for shape in [(5,), (2, 3, 2), (1, 4), ()]:
+        x0 = rng.standard_normal(shape)
+        got = numerical_at(means, x0)
+        g.check(f"numerical_grad(mean(x**3 - x) + sum(exp(x)) / 10), shape {shape}", got,
+                torch_grad(means, x0), rtol=1e-6, atol=1e-8)
+    q0 = rng.standard_normal((4, 3))
+    got = numerical_at(quad, q0, eps=2.0)
+    ref = torch_grad(quad, q0)
+    g.check("numerical_grad(quadratic, eps=2), x 4x3", got, ref, rtol=1e-9, atol=1e-12)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 11.2: the backward of a cube
+# ### Exercise 11.2: the backward of a cube (2 points)
 #
 # `Cube` computes $x^3$ elementwise. Write its backward so that `gradcheck` accepts
-# it. Use operators only, and the same class body works in torch too.
+# it, for `x` of any shape: it receives the upstream gradient `grad_output` (an array
+# of the output's shape) and returns the gradient with respect to `x`, by hand, with
+# numpy operators (the same body runs in torch too). It must not change `grad_output`
+# in place. The check calls your `backward` itself, with autograd switched off (and
+# minigrad's own `**` backward), on shapes and upstream gradients of its own, then
+# runs `gradcheck` and a backward pass through minigrad against torch.
 #
 # <details><summary>Hint</summary>
 #
-# $\frac{d}{dx} x^3 = 3x^2$; multiply by `grad_output` (the chain rule).
+# The local derivative of $x^3$, from the `x` that forward saved, and the chain rule:
+# what reaches `x` is the upstream gradient times the local one, element by element.
 # </details>
 
 # %% solution=ex11-cube
@@ -438,28 +498,78 @@ class Cube(minigrad.autograd.Function):
         ### END SOLUTION
 
 # %% test=ex11-cube-test points=2
-# Exercise 11.2 checks: gradcheck passes, and the gradient matches torch's x ** 3.
-torch.manual_seed(12)
-c_t = torch.randn(5, dtype=torch.float64, requires_grad=True)
-c_m = minigrad.tensor(c_t.detach().numpy(), requires_grad=True)
-check("gradcheck(Cube)", minigrad.autograd.gradcheck(Cube.apply, (c_m,)),
-      torch.autograd.gradcheck(lambda t: t ** 3, (c_t,)))
-(Cube.apply(c_m) * minigrad.tensor([1.0, -2.0, 3.0, 0.5, 2.0])).sum().backward()
-(c_t ** 3 * torch.tensor([1.0, -2.0, 3.0, 0.5, 2.0])).sum().backward()
-check("Cube: x.grad", c_m.grad, c_t.grad)
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+from minigrad.ops.arithmetic import Mul, Pow
+
+with graded("Exercise 11.2", hint="multiply grad_output by the derivative of x**3 at "
+            "the saved x, in a new array") as g:
+    def your_backward(cls, inputs, grad_output):
+        """cls's forward, then its backward, on numpy arrays, with a ctx of our own."""
+        ctx = cls()
+        ctx.next_functions = tuple(object() for _ in inputs)  # every input needs a grad
+        cls.forward(ctx, *inputs)
+        return cls.backward(ctx, grad_output)
+
+    def through_minigrad(cls, inputs, grad_output):
+        """cls.apply, then minigrad's backward with grad_output: the inputs' grads."""
+        ts = [minigrad.tensor(a.copy(), requires_grad=True) for a in inputs]
+        cls.apply(*ts).backward(minigrad.tensor(grad_output.copy()))
+        return [t.grad.data.copy() for t in ts]
+
+    def torch_grads(fn, inputs, grad_output):
+        ts = [torch.tensor(a, requires_grad=True) for a in inputs]
+        return torch.autograd.grad(fn(*ts), ts, torch.tensor(grad_output))
+
+    def check_cube(x0, up, label):
+        up_given = up.copy()
+        got = g.call(your_backward, Cube, (x0.copy(),), up_given,
+                     forbid=["autograd", Pow.backward, Mul.backward])
+        g.require(f"{label}: grad_output unchanged", np.array_equal(up_given, up),
+                  "return a new array; do not change grad_output in place")
+        (ref,) = torch_grads(lambda t: t ** 3, (x0,), up)
+        g.check(f"{label}: Cube.backward", got, ref, rtol=1e-12, atol=1e-14)
+        (got,) = g.call(through_minigrad, Cube, (x0,), up, forbid="torch.autograd")
+        g.check(f"{label}: x.grad through minigrad", got, ref, rtol=1e-12, atol=1e-14)
+
+    rng = np.random.default_rng(112)
+    x0 = rng.standard_normal(5)
+    check_cube(x0, rng.standard_normal(5), "x of shape (5,)")
+    xm = minigrad.tensor(rng.standard_normal(4), requires_grad=True)
+    ok = g.call(minigrad.autograd.gradcheck, Cube.apply, (xm,), forbid="torch.autograd")
+    g.require("gradcheck(Cube.apply, x of shape (4,))", ok is True, "gradcheck refused")
+    ### BEGIN HIDDEN TESTS
+    for shape in [(3, 4), (2, 3, 2), (), (1, 7)]:
+        x0 = rng.standard_normal(shape) * 2
+        up = rng.standard_normal(shape)
+        if up.ndim:
+            up.flat[0] = 0.0
+        check_cube(x0, up, f"x of shape {shape}")
+    x23 = minigrad.tensor(rng.standard_normal((2, 3)), requires_grad=True)
+    ok = g.call(minigrad.autograd.gradcheck, Cube.apply, (x23,), forbid="torch.autograd")
+    g.require("gradcheck(Cube.apply, x of shape (2, 3))", ok is True, "gradcheck refused")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 11.3: the backward of a matrix product
+# ### Exercise 11.3: the backward of a matrix product (2 points)
 #
-# `MatMul` computes the matrix product $C = A B$. Write its backward: it returns the
-# gradients with respect to `a` and to `b`, in that order (chapter 07 derived them).
-# `gradcheck` will tell you if one is wrong, and which.
+# `MatMul` computes the matrix product $C = A B$ of an $n \times k$ matrix `a` and a
+# $k \times m$ matrix `b`. Write its backward: it returns the gradients with respect
+# to `a` and to `b`, in that order, each of its input's shape (chapter 07 derived
+# them). The check calls your `backward` itself, with autograd and minigrad's own
+# matrix-product backward switched off, on shapes and upstream gradients of its own
+# (none of them square), then runs `gradcheck`, which would tell you which one is
+# wrong.
 #
 # <details><summary>Hint</summary>
 #
-# $\frac{\partial L}{\partial A} = \frac{\partial L}{\partial C} B^\top$ and
-# $\frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial C}$; `.T`
-# transposes a numpy array.
+# Chapter 07's rule for a layer $y = x W$: the input's gradient multiplies the
+# upstream gradient by the *other* factor, transposed, on the side that makes the
+# shapes fit. Check the shapes: the gradient of `a` is $n \times k$, that of `b` is
+# $k \times m$.
 # </details>
 
 # %% solution=ex11-matmul
@@ -477,18 +587,66 @@ class MatMul(minigrad.autograd.Function):
         ### END SOLUTION
 
 # %% test=ex11-matmul-test points=2
-# Exercise 11.3 checks: gradcheck passes, and both gradients match torch's mm.
-torch.manual_seed(13)
-m1_t = torch.randn(2, 4, dtype=torch.float64, requires_grad=True)
-m2_t = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
-m1_m = minigrad.tensor(m1_t.detach().numpy(), requires_grad=True)
-m2_m = minigrad.tensor(m2_t.detach().numpy(), requires_grad=True)
-check("gradcheck(MatMul)", minigrad.autograd.gradcheck(MatMul.apply, (m1_m, m2_m)),
-      torch.autograd.gradcheck(torch.mm, (m1_t, m2_t)))
-upstream = np.arange(6.0).reshape(2, 3) - 2.5
-MatMul.apply(m1_m, m2_m).backward(minigrad.tensor(upstream, dtype=minigrad.float64))
-torch.mm(m1_t, m2_t).backward(torch.tensor(upstream))
-check_all({"A.grad": (m1_m.grad, m1_t.grad), "B.grad": (m2_m.grad, m2_t.grad)})
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+from minigrad.ops.linear import Linear
+from minigrad.ops.matmul import Matmul, Mm
+
+with graded("Exercise 11.3", hint="each gradient multiplies grad_output by the other "
+            "factor, transposed; let the shapes (n x k and k x m) tell you the order") as g:
+    def your_backward(cls, inputs, grad_output):
+        """cls's forward, then its backward, on numpy arrays, with a ctx of our own."""
+        ctx = cls()
+        ctx.next_functions = tuple(object() for _ in inputs)  # every input needs a grad
+        cls.forward(ctx, *inputs)
+        result = cls.backward(ctx, grad_output)
+        if not isinstance(result, tuple | list) or len(result) != 2:
+            raise TypeError("backward should return two gradients, (for a, for b)")
+        return tuple(result)
+
+    def through_minigrad(cls, inputs, grad_output):
+        """cls.apply, then minigrad's backward with grad_output: the inputs' grads."""
+        ts = [minigrad.tensor(a.copy(), requires_grad=True) for a in inputs]
+        cls.apply(*ts).backward(minigrad.tensor(grad_output.copy()))
+        return [t.grad.data.copy() for t in ts]
+
+    def check_matmul(n, k, m):
+        a0, b0 = rng.standard_normal((n, k)), rng.standard_normal((k, m))
+        up = rng.standard_normal((n, m))
+        up_given = up.copy()
+        got_a, got_b = g.call(your_backward, MatMul, (a0.copy(), b0.copy()), up_given,
+                              forbid=["autograd", Mm.backward, Matmul.backward,
+                                      Linear.backward])
+        g.require(f"{n}x{k} @ {k}x{m}: grad_output unchanged", np.array_equal(up_given, up),
+                  "return new arrays; do not change grad_output in place")
+        ta = torch.tensor(a0, requires_grad=True)
+        tb = torch.tensor(b0, requires_grad=True)
+        ref_a, ref_b = torch.autograd.grad(torch.mm(ta, tb), (ta, tb), torch.tensor(up))
+        g.check(f"{n}x{k} @ {k}x{m}: gradient of a", got_a, ref_a, rtol=1e-10, atol=1e-12)
+        g.check(f"{n}x{k} @ {k}x{m}: gradient of b", got_b, ref_b, rtol=1e-10, atol=1e-12)
+        got_a, got_b = g.call(through_minigrad, MatMul, (a0, b0), up, forbid="torch.autograd")
+        g.check(f"{n}x{k} @ {k}x{m}: a.grad through minigrad", got_a, ref_a, rtol=1e-10,
+                atol=1e-12)
+        g.check(f"{n}x{k} @ {k}x{m}: b.grad through minigrad", got_b, ref_b, rtol=1e-10,
+                atol=1e-12)
+
+    rng = np.random.default_rng(113)
+    check_matmul(2, 4, 3)
+    am = minigrad.tensor(rng.standard_normal((3, 2)), requires_grad=True)
+    bm = minigrad.tensor(rng.standard_normal((2, 4)), requires_grad=True)
+    ok = g.call(minigrad.autograd.gradcheck, MatMul.apply, (am, bm), forbid="torch.autograd")
+    g.require("gradcheck(MatMul.apply, 3x2, 2x4)", ok is True, "gradcheck refused")
+    ### BEGIN HIDDEN TESTS
+    for shape in [(5, 2, 7), (1, 3, 4), (4, 1, 2), (3, 5, 1), (6, 3, 2)]:
+        check_matmul(*shape)
+    a43 = minigrad.tensor(rng.standard_normal((4, 3)), requires_grad=True)
+    b35 = minigrad.tensor(rng.standard_normal((3, 5)), requires_grad=True)
+    ok = g.call(minigrad.autograd.gradcheck, MatMul.apply, (a43, b35), forbid="torch.autograd")
+    g.require("gradcheck(MatMul.apply, 4x3, 3x5)", ok is True, "gradcheck refused")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary
