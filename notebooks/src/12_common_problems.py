@@ -355,25 +355,34 @@ check_all({"y.grad": (retained["minigrad"][0], retained["torch"][0]),
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it against
-# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, compares with torch, and
+# shows a table, or one line saying what differs and a hint. When you hand the
+# chapter in, the grader runs the same checks and a few more on inputs you have not
+# seen (other models, learning rates, shapes and dims), so an answer that only fits
+# the examples here loses its points. The points of each exercise are in its heading.
 #
-# ### Exercise 12.1: a training step in the right order
+# ### Exercise 12.1: a training step in the right order (2 points)
 #
-# Write `train_step(model, optimizer, X, y)`: one SGD step on the mean squared error
-# $\frac{1}{N}\sum (\text{model}(X) - y)^2$, that cannot suffer from stale gradients,
-# returning the loss as a Python float. It must work with minigrad's modules (and,
-# written with operators, torch's too).
+# Write `train_step(model, optimizer, X, y)`: one step of the optimizer it is given on
+# the mean squared error $\frac{1}{N}\sum (\text{model}(X) - y)^2$ (the mean over
+# every entry), that cannot suffer from stale gradients, returning the loss before
+# the step as a Python float. It must work with any minigrad model and optimizer
+# (and, written with operators, with torch's too). The check starts from stale
+# gradients, counts your `backward()` and `step()` calls, and compares several steps
+# with torch's.
 #
 # <details><summary>Hint</summary>
 #
-# Five lines: prediction, loss, `optimizer.zero_grad()`, `loss.backward()`,
-# `optimizer.step()`; return `loss.item()`.
+# Section 3's fixed loop, one iteration of it: what must happen to the old gradients
+# before `backward()` adds the new ones? Use the optimizer you are given, and turn the
+# loss into a float at the end.
 # </details>
 
 # %% solution=ex12-train-step
 def train_step(model, optimizer, X, y):
-    """One SGD step on the mean squared error; returns the loss before the step."""
+    """One optimizer step on the mean squared error; returns the loss before the step."""
     ### BEGIN SOLUTION
     step_loss = ((model(X) - y) ** 2).mean()
     optimizer.zero_grad()
@@ -383,30 +392,74 @@ def train_step(model, optimizer, X, y):
     ### END SOLUTION
 
 # %% test=ex12-train-step-test points=2
-# Exercise 12.1 checks: three steps, starting from stale gradients, against torch.
-torch.manual_seed(121)
-Xs_t = torch.randn(6, 2, dtype=torch.float64)
-ys_t = torch.randn(6, 1, dtype=torch.float64)
-net_t = torch.nn.Linear(2, 1, dtype=torch.float64)
-net_m = minigrad.nn.Linear(2, 1, dtype=minigrad.float64)
-net_m.load_state_dict(net_t.state_dict())
-opt_t = torch.optim.SGD(net_t.parameters(), lr=0.2)
-opt_m = minigrad.optim.SGD(net_m.parameters(), lr=0.2)
-net_m.weight.grad = minigrad.ones(1, 2, dtype=minigrad.float64) * 100  # stale
-losses_m = [train_step(net_m, opt_m, minigrad.tensor(Xs_t.numpy()),
-                       minigrad.tensor(ys_t.numpy())) for _ in range(3)]
-losses_t = []
-for _ in range(3):
-    loss_t = ((net_t(Xs_t) - ys_t) ** 2).mean()
-    opt_t.zero_grad()
-    loss_t.backward()
-    opt_t.step()
-    losses_t.append(loss_t.item())
-check_all({"losses": (losses_m, losses_t), "weight": (net_m.weight, net_t.weight),
-           "bias": (net_m.bias, net_t.bias)}, rtol=1e-10)
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+from minigrad.optim import SGD, Optimizer
+
+with graded("Exercise 12.1", hint="zero the optimizer's gradients before backward(), "
+            "then backward(), then the optimizer's step(); return the loss as a "
+            "float") as g:
+    def twin_models(layers, seed):
+        """A float64 torch model and a minigrad model with the same weights."""
+        torch.manual_seed(seed)
+        lib_t = [torch.nn.Linear(i, o, dtype=torch.float64) if o else torch.nn.ReLU()
+                 for i, o in layers]
+        lib_m = [minigrad.nn.Linear(i, o, dtype=minigrad.float64) if o else minigrad.nn.ReLU()
+                 for i, o in layers]
+        model_t, model_m = torch.nn.Sequential(*lib_t), minigrad.nn.Sequential(*lib_m)
+        model_m.load_state_dict(model_t.state_dict())
+        return model_t, model_m
+
+    def compare_training(layers, n, steps, seed, **sgd):
+        model_t, model_m = twin_models(layers, seed)
+        X0 = rng.standard_normal((n, layers[0][0]))
+        y0 = rng.standard_normal((n, layers[-1][1]))
+        for p in model_m.parameters():  # stale gradients from some earlier computation
+            p.grad = minigrad.ones(*p.shape, dtype=minigrad.float64) * 100
+        opt_m = SGD(model_m.parameters(), **sgd)
+        label = "-".join(str(i) for i, o in layers if o) + f"-{layers[-1][1]}, N={n}, " + \
+            ", ".join(f"{k}={v}" for k, v in sgd.items())
+        before = dict(g.calls)
+        losses = [g.call(train_step, model_m, opt_m, minigrad.tensor(X0.copy()),
+                         minigrad.tensor(y0.copy()),
+                         count=["minigrad.autograd", SGD.step, Optimizer.zero_grad])
+                  for _ in range(steps)]
+        counts = {k: v - before.get(k, 0) for k, v in g.calls.items()}
+        g.require(f"{label}: losses are Python floats",
+                  all(type(v) is float for v in losses), "return loss.item()")
+        g.require(f"{label}: one backward() and one step() per call",
+                  counts["minigrad.autograd"] == steps and counts[SGD.step] == steps,
+                  "call backward() on the loss once, then the optimizer's step() once")
+        opt_t = torch.optim.SGD(model_t.parameters(), **sgd)
+        X_t, y_t = torch.tensor(X0), torch.tensor(y0)
+        losses_t = []
+        for _ in range(steps):
+            loss_t = torch.nn.functional.mse_loss(model_t(X_t), y_t)
+            opt_t.zero_grad()
+            loss_t.backward()
+            opt_t.step()
+            losses_t.append(loss_t.item())
+        g.check(f"{label}: losses", losses, losses_t, rtol=1e-10, atol=1e-12)
+        params_m = dict(model_m.named_parameters())
+        for name, p_t in model_t.named_parameters():
+            g.check(f"{label}: {name} after the steps", params_m[name], p_t, rtol=1e-10,
+                    atol=1e-12)
+
+    rng = np.random.default_rng(121)
+    # The worked example: a linear layer 2 -> 1, six examples, three steps.
+    compare_training([(2, 1)], n=6, steps=3, seed=121, lr=0.2)
+    ### BEGIN HIDDEN TESTS
+    compare_training([(3, 4), (4, 0), (4, 2)], n=7, steps=4, seed=1211, lr=0.05,
+                     momentum=0.9)
+    compare_training([(1, 1)], n=3, steps=2, seed=1212, lr=0.5)
+    compare_training([(4, 3)], n=5, steps=3, seed=1213, lr=0.01, weight_decay=0.1)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 12.2: softmax without the in-place bug
+# ### Exercise 12.2: softmax without the in-place bug (2 points)
 #
 # This softmax divides in place, and its backward fails: `exp` saved its output, which
 # `div_` then changed.
@@ -422,44 +475,78 @@ z_bad = minigrad.tensor([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]], requires_grad=True)
 softmax_inplace(z_bad).sum().backward()
 
 # %% [markdown]
-# Write `softmax_fixed(z)`, the same function (softmax along `dim=1` of a 2-D tensor)
-# without any in-place op, so that backward works.
+# Write `softmax_fixed(z, dim=1)`: the same function, along the dimension `dim` (1 by
+# default, as above; any dimension of a tensor of any number of dimensions, negative
+# ones counting from the end, as in torch), without any in-place op, so that backward
+# works. It returns a minigrad tensor in the graph. The check compares its values and
+# the gradient that flows back through it with `torch.softmax`.
 #
 # <details><summary>Hint</summary>
 #
-# `e / e.sum(dim=1, keepdim=True)` makes a new tensor; `e` stays as `exp` saved it.
+# Keep `exp`'s output as `exp` saved it: make a *new* tensor for the normalized
+# values, summing along `dim` with `keepdim=True` so that the sums broadcast back.
 # </details>
 
 # %% solution=ex12-softmax
-def softmax_fixed(z):
-    """Softmax along dim 1, out of place."""
+def softmax_fixed(z, dim=1):
+    """Softmax along dim, out of place."""
     ### BEGIN SOLUTION
     e = z.exp()
-    return e / e.sum(dim=1, keepdim=True)
+    return e / e.sum(dim=dim, keepdim=True)
     ### END SOLUTION
 
 # %% test=ex12-softmax-test points=2
-# Exercise 12.2 checks: values and gradient against torch.softmax.
-torch.manual_seed(122)
-s_t = torch.randn(4, 5, dtype=torch.float64, requires_grad=True)
-mix_t = torch.randn(4, 5, dtype=torch.float64)
-s_m = minigrad.tensor(s_t.detach().numpy(), requires_grad=True)
-out_m = softmax_fixed(s_m)
-(out_m * minigrad.tensor(mix_t.numpy())).sum().backward()
-out_t = torch.softmax(s_t, dim=1)
-(out_t * mix_t).sum().backward()
-check_all({"softmax": (out_m, out_t), "z.grad": (s_m.grad, s_t.grad)})
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 12.2", hint="divide exp(z) by its sum along dim (keepdim=True) "
+            "into a new tensor, never in place") as g:
+    def softmax_and_grad(z0, mix, **kwargs):
+        """Your softmax of a fresh tensor, and the gradient of sum(softmax * mix)."""
+        z = minigrad.tensor(z0.copy(), requires_grad=True)
+        out = softmax_fixed(z, **kwargs)
+        if type(out) is not minigrad.Tensor:
+            raise TypeError(f"softmax_fixed returned a {type(out).__name__}, "
+                            "not a minigrad.Tensor")
+        (out * minigrad.tensor(mix)).sum().backward()
+        return out.data.copy(), z.grad.data.copy()
+
+    def check_softmax(z0, mix, **kwargs):
+        out, grad = g.call(softmax_and_grad, z0, mix, **kwargs)
+        z_t = torch.tensor(z0, requires_grad=True)
+        out_t = torch.softmax(z_t, dim=kwargs.get("dim", 1))
+        (grad_t,) = torch.autograd.grad((out_t * torch.tensor(mix)).sum(), z_t)
+        label = f"shape {z0.shape}" + (f", dim={kwargs['dim']}" if kwargs else "")
+        g.check(f"softmax, {label}", out, out_t, rtol=1e-12, atol=1e-15)
+        g.check(f"z.grad, {label}", grad, grad_t, rtol=1e-10, atol=1e-14)
+
+    rng = np.random.default_rng(122)
+    # The example above, then a 4 x 5 batch.
+    check_softmax(np.array([[1.0, 2.0, 0.5], [0.1, -1.0, 3.0]]), rng.standard_normal((2, 3)))
+    check_softmax(rng.standard_normal((4, 5)), rng.standard_normal((4, 5)))
+    ### BEGIN HIDDEN TESTS
+    for shape, dim in [((3, 5), 0), ((2, 3, 4), 2), ((2, 3, 4), 0), ((4, 2, 3), -1),
+                       ((6,), 0), ((5, 3), -2), ((3, 4, 2), 1)]:
+        check_softmax(rng.standard_normal(shape) * 2, rng.standard_normal(shape), dim=dim)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 12.3: the gradient of a hidden layer
+# ### Exercise 12.3: the gradient of a hidden layer (2 points)
 #
 # Write `hidden_grad(x, w1, w2)`: it computes $h = \mathrm{relu}(x W_1)$ and the loss
-# $L = \sum (h W_2)^2$, runs backward, and returns $\partial L / \partial h$ (a tensor
-# of $h$'s shape), which autograd would otherwise not keep.
+# $L = \sum (h W_2)^2$, runs backward once (so that `w1.grad` and `w2.grad` are
+# filled, as in training), and returns $\partial L / \partial h$, a minigrad tensor of
+# $h$'s shape, which autograd would otherwise not keep. `x` does not require grad;
+# `w1` and `w2` do. The check makes its own inputs, of several shapes, and compares
+# with torch.
 #
 # <details><summary>Hint</summary>
 #
-# `h = (x @ w1).relu()`, then `h.retain_grad()` before `backward()`; return `h.grad`.
+# Section 7: an intermediate tensor keeps its gradient only if you ask it to, and you
+# must ask before `backward()` runs.
 # </details>
 
 # %% solution=ex12-hidden-grad
@@ -473,18 +560,45 @@ def hidden_grad(x, w1, w2):
     ### END SOLUTION
 
 # %% test=ex12-hidden-grad-test points=2
-# Exercise 12.3 checks: against torch with retain_grad.
-torch.manual_seed(123)
-x3_t = torch.randn(5, 4, dtype=torch.float64)
-w1_t = torch.randn(4, 3, dtype=torch.float64, requires_grad=True)
-w2_t = torch.randn(3, 2, dtype=torch.float64, requires_grad=True)
-h_t = (x3_t @ w1_t).relu()
-h_t.retain_grad()
-((h_t @ w2_t) ** 2).sum().backward()
-hg_m = hidden_grad(minigrad.tensor(x3_t.numpy()),
-                   minigrad.tensor(w1_t.detach().numpy(), requires_grad=True),
-                   minigrad.tensor(w2_t.detach().numpy(), requires_grad=True))
-check("dL/dh", hg_m, h_t.grad)
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 12.3", hint="ask h to keep its gradient (retain_grad) before "
+            "backward() runs, then hand back the gradient h kept") as g:
+    def check_hidden(n, k, m, p, seed):
+        rng = np.random.default_rng(seed)
+        x0, w10, w20 = (rng.standard_normal((n, k)), rng.standard_normal((k, m)),
+                        rng.standard_normal((m, p)))
+        x = minigrad.tensor(x0.copy())
+        w1 = minigrad.tensor(w10.copy(), requires_grad=True)
+        w2 = minigrad.tensor(w20.copy(), requires_grad=True)
+        before = g.calls.get("minigrad.autograd", 0)
+        got = g.call(hidden_grad, x, w1, w2, forbid="torch.autograd",
+                     count="minigrad.autograd")
+        label = f"x {n}x{k}, w1 {k}x{m}, w2 {m}x{p}"
+        g.require(f"{label}: a minigrad.Tensor", type(got) is minigrad.Tensor,
+                  f"hand back the gradient h kept, a minigrad.Tensor; got "
+                  f"{type(got).__name__}")
+        g.require(f"{label}: one backward()", g.calls["minigrad.autograd"] - before == 1,
+                  "run backward() once, on the loss")
+        w1_t = torch.tensor(w10, requires_grad=True)
+        w2_t = torch.tensor(w20, requires_grad=True)
+        h_t = (torch.tensor(x0) @ w1_t).relu()
+        h_t.retain_grad()
+        ((h_t @ w2_t) ** 2).sum().backward()
+        g.check(f"{label}: dL/dh", got, h_t.grad, rtol=1e-10, atol=1e-12)
+        for name, mine, theirs in [("w1", w1, w1_t), ("w2", w2, w2_t)]:
+            g.check(f"{label}: {name}.grad", mine.grad, theirs.grad, rtol=1e-10, atol=1e-12)
+
+    check_hidden(5, 4, 3, 2, seed=123)
+    ### BEGIN HIDDEN TESTS
+    check_hidden(1, 3, 5, 1, seed=1231)
+    check_hidden(7, 2, 6, 3, seed=1232)
+    check_hidden(3, 3, 3, 3, seed=1233)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary
