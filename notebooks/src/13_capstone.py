@@ -273,21 +273,32 @@ check("test accuracy", acc_ours, acc_torch)
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it against
-# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, with autograd switched off
+# (torch's and minigrad's: the gradients are yours to write, by hand), compares with
+# torch's autograd, and shows a table, or one line saying what differs and a hint.
+# When you hand the chapter in, the grader runs the same checks and a few more on
+# inputs you have not seen (other batch sizes, numbers of classes, slopes and layer
+# widths), so an answer that only fits the examples here loses its points. The points
+# of each exercise are in its heading.
 #
-# ### Exercise 13.1: the softmax-cross-entropy gradient
+# ### Exercise 13.1: the softmax-cross-entropy gradient (2 points)
 #
 # For classification, cross-entropy is the usual loss: $L = \frac{1}{N}\sum_n -\log
 # \mathrm{softmax}(z_n)_{y_n}$ for logits $z$ of shape $(N, C)$ and class indices $y$.
 # Write `cross_entropy_grad(logits, labels)` that sets `logits.g` to $\partial L /
-# \partial z$; `labels` is a numpy array of integers.
+# \partial z$, a minigrad tensor of the logits' shape, in the `.g` style of
+# `mse_grad`; `labels` is a numpy array of $N$ integers in $0 .. C-1$. It must work
+# for any $N$ and $C$, and stay finite for logits as large as $\pm 1000$ (where
+# $e^{z}$ overflows), and it must not change `logits`.
 #
 # <details><summary>Hint</summary>
 #
-# $\frac{\partial L}{\partial z_{nc}} = \frac{1}{N}(\mathrm{softmax}(z_n)_c - [c =
-# y_n])$. Softmax: `e = (logits - logits.max(dim=1, keepdim=True).values).exp()`, then
-# `e / e.sum(dim=1, keepdim=True)`. The one-hot rows: `np.eye(C)[labels]`.
+# The gradient of the mean cross-entropy is the softmax of each row minus that row's
+# one-hot label, divided by the number of rows. Softmax does not change if you
+# subtract the same number from every entry of a row: pick one that keeps `exp` in
+# range. `np.eye` makes one-hot rows.
 # </details>
 
 # %% solution=ex13-cross-entropy-grad
@@ -301,69 +312,135 @@ def cross_entropy_grad(logits, labels):
     ### END SOLUTION
 
 # %% test=ex13-cross-entropy-grad-test points=2
-# Exercise 13.1 checks: against torch's cross_entropy backward.
-torch.manual_seed(131)
-z_t = torch.randn(6, 4, dtype=torch.float64, requires_grad=True) * 3
-z_t.retain_grad()
-cls = np.array([0, 3, 1, 1, 2, 3])
-torch.nn.functional.cross_entropy(z_t, torch.tensor(cls)).backward()
-z_m = minigrad.tensor(z_t.detach().numpy())
-cross_entropy_grad(z_m, cls)
-check("logits.g", z_m.g, z_t.grad)
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+from minigrad.ops.losses import CrossEntropy
+
+with graded("Exercise 13.1", hint="softmax of each row (after subtracting the row's "
+            "maximum) minus the one-hot labels, divided by the number of rows") as g:
+    def your_grad(fn, logits, labels):
+        fn(logits, labels)
+        return getattr(logits, "g", None)
+
+    def check_ce(z0, labels, label):
+        z = minigrad.tensor(z0.copy())
+        got = g.call(your_grad, cross_entropy_grad, z, labels.copy(),
+                     forbid=["autograd", CrossEntropy.backward])
+        g.require(f"{label}: logits.g is a minigrad.Tensor", type(got) is minigrad.Tensor,
+                  "set logits.g to a minigrad tensor, as mse_grad does")
+        g.require(f"{label}: logits unchanged", np.array_equal(z.data, z0),
+                  "compute new tensors; do not change logits in place")
+        z_t = torch.tensor(z0, requires_grad=True)
+        loss_t = torch.nn.functional.cross_entropy(z_t, torch.tensor(labels))
+        (ref,) = torch.autograd.grad(loss_t, z_t)
+        g.check(f"{label}: logits.g", got, ref, rtol=1e-10, atol=1e-15)
+
+    rng = np.random.default_rng(131)
+    check_ce(rng.standard_normal((6, 4)) * 3, np.array([0, 3, 1, 1, 2, 3]), "N=6, C=4")
+    check_ce(np.array([[1000.0, 998.0, 990.0], [-1000.0, -1001.0, -999.5]]),
+             np.array([1, 2]), "logits near +-1000")
+    ### BEGIN HIDDEN TESTS
+    for n, c, scale in [(1, 2, 1.0), (9, 3, 2.0), (4, 7, 0.5), (5, 5, 50.0), (3, 10, 400.0)]:
+        labels = rng.integers(0, c, n)
+        check_ce(rng.standard_normal((n, c)) * scale, labels, f"N={n}, C={c}, scale {scale}")
+    check_ce(np.zeros((3, 4)), np.array([2, 2, 0]), "equal logits")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 13.2: the gradient of a leaky ReLU
+# ### Exercise 13.2: the gradient of a leaky ReLU (2 points)
 #
 # A leaky ReLU lets a little through on the negative side: $f(x) = x$ for $x > 0$ and
-# $0.01\,x$ otherwise. Write `leaky_relu_grad(inp, out, slope=0.01)`, which sets
-# `inp.g` from `out.g`, in the style of `relu_grad`.
+# $\text{slope} \cdot x$ otherwise (torch's `leaky_relu(x, negative_slope)`, $0.01$
+# by default). Write `leaky_relu_grad(inp, out, slope=0.01)`, which sets `inp.g` from
+# `out.g`, in the style of `relu_grad`, for tensors of any shape. At exactly $0$ the
+# derivative is `slope`, as in torch. The check uses several slopes.
 #
 # <details><summary>Hint</summary>
 #
-# The derivative is $1$ where `inp > 0` and `slope` elsewhere: build that mask, then
-# multiply by `out.g`.
+# The local derivative is one number where the input is positive and another
+# elsewhere (which one, at 0?); build it as a tensor of `inp`'s shape, then apply the
+# chain rule with `out.g`.
 # </details>
 
 # %% solution=ex13-leaky-relu-grad
 def leaky_relu_grad(inp, out, slope=0.01):
-    """Set inp.g for out = leaky_relu(inp)."""
+    """Set inp.g for out = leaky_relu(inp, slope)."""
     ### BEGIN SOLUTION
     positive = (inp > 0).double()
     inp.g = (positive + slope * (1 - positive)) * out.g
     ### END SOLUTION
 
 # %% test=ex13-leaky-relu-grad-test points=2
-# Exercise 13.2 checks: against torch's leaky_relu backward.
-torch.manual_seed(132)
-u_t = torch.randn(5, 7, dtype=torch.float64, requires_grad=True)
-up_t = torch.randn(5, 7, dtype=torch.float64)
-torch.nn.functional.leaky_relu(u_t, 0.01).backward(up_t)
-u_m = minigrad.tensor(u_t.detach().numpy())
-u_out = minigrad.tensor(np.where(u_m.data > 0, u_m.data, 0.01 * u_m.data))
-u_out.g = minigrad.tensor(up_t.numpy())
-leaky_relu_grad(u_m, u_out)
-check("inp.g", u_m.g, u_t.grad)
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 13.2", hint="the local derivative is 1 where inp > 0 and slope "
+            "elsewhere (0 included); multiply it by out.g, and use the slope you are "
+            "given") as g:
+    def your_grad(fn, inp, out, *args, **kwargs):
+        fn(inp, out, *args, **kwargs)
+        return getattr(inp, "g", None)
+
+    def check_leaky(x0, up, *args, **kwargs):
+        slope = (list(args) + list(kwargs.values()) + [0.01])[0]
+        out0 = torch.nn.functional.leaky_relu(torch.tensor(x0), slope).numpy()
+        inp, out = minigrad.tensor(x0.copy()), minigrad.tensor(out0)
+        out.g = minigrad.tensor(up.copy())
+        got = g.call(your_grad, leaky_relu_grad, inp, out, *args, forbid="autograd",
+                     **kwargs)
+        label = f"shape {x0.shape}, " + (f"slope={slope}" if args or kwargs else
+                                         "default slope")
+        g.require(f"{label}: inp.g is a minigrad.Tensor", type(got) is minigrad.Tensor,
+                  "set inp.g to a minigrad tensor, as relu_grad does")
+        t = torch.tensor(x0, requires_grad=True)
+        (ref,) = torch.autograd.grad(torch.nn.functional.leaky_relu(t, slope), t,
+                                     torch.tensor(up))
+        g.check(f"{label}: inp.g", got, ref, rtol=1e-12, atol=1e-15)
+
+    rng = np.random.default_rng(132)
+    u0 = rng.standard_normal((5, 7))
+    u0[0, :3] = 0.0  # exact zeros: the derivative there is the slope
+    check_leaky(u0, rng.standard_normal((5, 7)))
+    v0 = rng.standard_normal((3, 4))
+    v0[1, 1] = 0.0
+    check_leaky(v0, rng.standard_normal((3, 4)), slope=0.2)
+    ### BEGIN HIDDEN TESTS
+    for shape, slope in [((6,), 0.5), ((2, 3, 4), 0.0), ((4, 4), 1.0), ((2, 5), 0.3),
+                         ((1, 8), 0.05)]:
+        x0 = rng.standard_normal(shape)
+        x0.flat[::3] = np.where(rng.random(x0.flat[::3].shape) < 0.5, 0.0, x0.flat[::3])
+        check_leaky(x0, rng.standard_normal(shape), slope=slope)
+    x0 = rng.standard_normal((3, 5))
+    check_leaky(x0, rng.standard_normal((3, 5)), 0.25)  # slope given by position
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 13.3: a second hidden layer
+# ### Exercise 13.3: a second hidden layer (3 points)
 #
-# Deepen the network to 64-32-16-10: $l_1 = x W_1 + b_1$, $a_1 = \mathrm{relu}(l_1)$,
-# $l_2 = a_1 W_2 + b_2$, $a_2 = \mathrm{relu}(l_2)$, $\text{out} = a_2 W_3 + b_3$,
-# with the mean squared error. Write `forward_and_backward_deep(x, target, q)`,
-# where `q` maps `"w1" ... "b3"` to tensors: it fills `.g` of all six parameters and
-# returns the loss. Use `lin`, `mse`, `mse_grad`, `relu_grad` and `lin_grad` from
-# above.
+# Deepen the network by a hidden layer, to 64-32-16-10 for the digits: $l_1 = x W_1
+# + b_1$, $a_1 = \mathrm{relu}(l_1)$, $l_2 = a_1 W_2 + b_2$, $a_2 =
+# \mathrm{relu}(l_2)$, $\text{out} = a_2 W_3 + b_3$, with the mean squared error over
+# every entry of the output. Write `forward_and_backward_deep(x, target, q)`, where
+# `q` maps `"w1" ... "b3"` to tensors (of any widths that fit together): it runs the
+# forward pass, fills `.g` of all six parameters by hand and returns the loss. Use
+# `lin`, `mse`, `mse_grad`, `relu_grad` and `lin_grad` from above.
 #
 # <details><summary>Hint</summary>
 #
-# Forward: five lines, keeping every value. Backward: `mse_grad`, then `lin_grad` for
-# layer 3, `relu_grad`, `lin_grad` for layer 2, `relu_grad`, `lin_grad` for layer 1:
-# each call gets the output of the step it undoes.
+# `forward_and_backward` of section 4 with one more layer: keep every value of the
+# forward pass, then undo the steps in reverse order, each call getting the input
+# and the output of the step it undoes.
 # </details>
 
 # %% solution=ex13-deep-backward
 def forward_and_backward_deep(x, target, q):
-    """Forward and hand-written backward of the 64-32-16-10 MLP; returns the loss."""
+    """Forward and hand-written backward of the three-layer MLP; returns the loss."""
     ### BEGIN SOLUTION
     h1 = lin(x, q["w1"], q["b1"])
     r1 = h1.relu()
@@ -381,23 +458,57 @@ def forward_and_backward_deep(x, target, q):
     ### END SOLUTION
 
 # %% test=ex13-deep-backward-test points=3
-# Exercise 13.3 checks: loss and all six parameter gradients against torch autograd.
-torch.manual_seed(133)
-deep_t = {"w1": torch.randn(64, 32), "b1": torch.randn(32) * 0.1,
-          "w2": torch.randn(32, 16) / 4, "b2": torch.randn(16) * 0.1,
-          "w3": torch.randn(16, 10) / 4, "b3": torch.randn(10) * 0.1}
-deep_t = {k: v.double().requires_grad_() for k, v in deep_t.items()}
-xd_t = torch.tensor(images[:20]) / 8
-td_t = torch.tensor(np.eye(10)[labels[:20]])
-hd_t = (xd_t @ deep_t["w1"] + deep_t["b1"]).relu()
-hd_t = (hd_t @ deep_t["w2"] + deep_t["b2"]).relu()
-lossd_t = ((hd_t @ deep_t["w3"] + deep_t["b3"] - td_t) ** 2).mean()
-lossd_t.backward()
-deep_m = {k: minigrad.tensor(v.detach().numpy()) for k, v in deep_t.items()}
-lossd_m = forward_and_backward_deep(minigrad.tensor(xd_t.numpy()),
-                                    minigrad.tensor(td_t.numpy()), deep_m)
-check_all({"loss": (lossd_m, lossd_t)}
-          | {f"{k}.g": (deep_m[k].g, deep_t[k].grad) for k in deep_t}, rtol=1e-10)
+import numpy as np
+import torch
+from sklearn.datasets import load_digits
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 13.3", hint="forward: three lin, two relu, keeping every value; "
+            "backward: mse_grad, then lin_grad and relu_grad in reverse order, each "
+            "given the input and output of the step it undoes") as g:
+    def your_backward(fn, x, target, q):
+        loss = fn(x, target, q)
+        return loss, {name: getattr(p, "g", None) for name, p in q.items()}
+
+    def check_deep(x0, t0, widths, seed):
+        rng = np.random.default_rng(seed)
+        q0 = {}
+        for i, (w_in, w_out) in enumerate(zip(widths[:-1], widths[1:], strict=True), 1):
+            q0[f"w{i}"] = rng.standard_normal((w_in, w_out)) / np.sqrt(w_in)
+            q0[f"b{i}"] = rng.standard_normal(w_out) * 0.1
+        q = {name: minigrad.tensor(value.copy()) for name, value in q0.items()}
+        loss, grads = g.call(your_backward, forward_and_backward_deep,
+                             minigrad.tensor(x0.copy()), minigrad.tensor(t0.copy()), q,
+                             forbid="autograd")
+        p = {name: torch.tensor(value, requires_grad=True) for name, value in q0.items()}
+        h = torch.tensor(x0)
+        for i in (1, 2, 3):
+            h = h @ p[f"w{i}"] + p[f"b{i}"]
+            h = h.relu() if i < 3 else h
+        loss_t = ((h - torch.tensor(t0)) ** 2).mean()
+        refs = dict(zip(p, torch.autograd.grad(loss_t, list(p.values())), strict=True))
+        label = "-".join(map(str, widths)) + f", N={len(x0)}"
+        g.check(f"{label}: loss", loss, loss_t, rtol=1e-12, atol=1e-15)
+        for name in q0:
+            g.require(f"{label}: {name}.g is a minigrad.Tensor",
+                      type(grads[name]) is minigrad.Tensor,
+                      f"fill {name}.g with lin_grad (a minigrad tensor)")
+            g.check(f"{label}: {name}.g", grads[name], refs[name], rtol=1e-10, atol=1e-14)
+
+    digits = load_digits()
+    # The worked example: 20 digits through the 64-32-16-10 network.
+    check_deep(digits.data[:20] / 16, np.eye(10)[digits.target[:20]], (64, 32, 16, 10),
+               seed=133)
+    ### BEGIN HIDDEN TESTS
+    check_deep(digits.data[100:133] / 16, np.eye(10)[digits.target[100:133]],
+               (64, 32, 16, 10), seed=1331)
+    rng = np.random.default_rng(1332)
+    for n, widths in [(7, (5, 4, 3, 2)), (1, (3, 6, 2, 4)), (4, (2, 8, 8, 3))]:
+        t0 = np.eye(widths[-1])[rng.integers(0, widths[-1], n)]
+        check_deep(rng.standard_normal((n, widths[0])), t0, widths, seed=n)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary
