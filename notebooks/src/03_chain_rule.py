@@ -219,15 +219,24 @@ check("ds/dx", xm.grad, xt.grad)
 # %% [markdown]
 # ## Exercises
 #
-# ### Exercise 3.1: the chain rule by hand
+# As in chapter 01, each exercise asks for a function. The locked cell below it calls
+# your function on inputs of its own, compares with torch and shows a table, or one
+# line saying what differs and a hint. The grader runs more checks of the same kind on
+# inputs you have not seen (other points, other graphs, deeper graphs), so an answer
+# that only fits the examples here loses its points.
+#
+# ### Exercise 3.1: the chain rule by hand (2 points)
 #
 # Let $w = \tanh(x^2)$. With $u = x^2$, the pieces are $\frac{dw}{du} = 1 - \tanh(u)^2$
 # and $\frac{du}{dx} = 2x$. Write `dw_dx(x)`, a function of a float that returns
-# $\frac{dw}{dx}$ from these two pieces (use `math.tanh`, no `Value`).
+# $\frac{dw}{dx}$ from these two pieces, with `math.tanh` and plain arithmetic. No
+# `Value` and no autograd: the check switches both off, and compares with torch to the
+# last few digits, which a numeric slope does not reach.
 #
 # <details><summary>Hint</summary>
 #
-# Compute `u = x ** 2`, then return `(1 - math.tanh(u) ** 2) * 2 * x`.
+# Compute the inner value $u$ first, then each of the two pieces at the right argument:
+# the outer derivative is taken at $u$, not at $x$. The chain rule multiplies them.
 # </details>
 
 # %% solution=ex03-by-hand
@@ -239,24 +248,46 @@ def dw_dx(x):
     ### END SOLUTION
 
 # %% test=ex03-by-hand-test points=2
-# Exercise 3.1 checks: against torch at a few points.
-for point in [0.5, -1.2, 2.0]:
-    xt = torch.tensor(point, dtype=torch.float64, requires_grad=True)
-    (xt ** 2).tanh().backward()
-    check(f"dw/dx at {point}", dw_dx(point), xt.grad)
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 3.1", hint="multiply the derivative of tanh, taken at u = x**2, "
+            "by the derivative of x**2") as g:
+    def torch_dw_dx(point):
+        xt = torch.tensor(point, dtype=torch.float64, requires_grad=True)
+        (xt ** 2).tanh().backward()
+        return xt.grad.item()
+
+    by_hand = ["autograd", minigrad.Value.__init__]
+    for point in [0.5, -1.2, 2.0]:
+        got = g.call(dw_dx, point, forbid=by_hand)
+        g.check(f"dw_dx({point})", got, torch_dw_dx(point), rtol=1e-12, atol=1e-14)
+    ### BEGIN HIDDEN TESTS
+    for x0 in [0.0, -0.3, 0.9, 1.7, -2.5, 3.0]:
+        slope = g.call(dw_dx, x0, forbid=by_hand)
+        g.check(f"dw_dx({x0})", slope, torch_dw_dx(x0), rtol=1e-12, atol=1e-14)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 3.2: an iterative topological sort
+# ### Exercise 3.2: an iterative topological sort (2 points)
 #
-# Write `topo_sort(root)` that returns every node of the graph exactly once, with each
-# node *after* all of its parents (`node._prev`), without recursion, so that it works on
-# a chain of 5000 nodes. Do not call `backward_order`.
+# Write `topo_sort(root)` that returns a list of every node of `root`'s graph exactly
+# once, with each node *after* all of its parents (`node._prev`), so that the output
+# comes last. It must not recurse, so that it works on a chain far deeper than Python's
+# recursion limit; the check runs it on a chain 5000 steps deep and watches how deep
+# your calls go. The package's own orderings (`backward_order`, the stepper's order)
+# are switched off during the check. The check then runs a backward pass by hand in
+# your order and compares the result with torch.
 #
 # <details><summary>Hint</summary>
 #
-# Keep a stack of pairs `(node, parents_done)`. Pop a pair: if `parents_done`, append
-# the node to the result; otherwise, if the node is new, push `(node, True)` and then
-# `(parent, False)` for each parent.
+# Replace the call stack of `topo_v1` with a list of work still to do, in a `while`
+# loop. A node needs two visits: on the first, note it as seen and schedule its parents
+# (and a second visit of itself before them, so it comes back after them); on the
+# second, all its parents are in the result, so it can follow. A node already seen is
+# not expanded again.
 # </details>
 
 # %% solution=ex03-topo-sort
@@ -276,79 +307,181 @@ def topo_sort(root):
     ### END SOLUTION
 
 # %% test=ex03-topo-sort-test points=2
-# Exercise 3.2 checks: each node once, after its parents, with backward_order replaced by
-# a function that raises; then a backward pass over a deep chain in topo_sort's order,
-# whose gradient must match torch.
-def forbidden_backward_order(root):
-    raise AssertionError("topo_sort must not call backward_order")
+import sys
 
+import torch
 
-def topological(root):
-    """topo_sort(root), checked to hold each node once, after its parents."""
-    size = len(backward_order(root))
-    saved = minigrad.value.backward_order, minigrad.backward_order, backward_order
-    minigrad.value.backward_order = minigrad.backward_order = forbidden_backward_order
-    globals()["backward_order"] = forbidden_backward_order
-    try:
-        order = topo_sort(root)
-    finally:
-        minigrad.value.backward_order, minigrad.backward_order, restored = saved
-        globals()["backward_order"] = restored
-    position = {id(node): i for i, node in enumerate(order)}
-    assert len(position) == len(order) == size, "each node once"
-    for node in order:
-        for parent in node._prev:
-            assert position[id(parent)] < position[id(node)], "a node before its parent"
-    return order
+import minigrad
+import minigrad.engine
+import minigrad.graph
+import minigrad.stepper
+from minigrad.course.grading import graded
 
+with graded("Exercise 3.2", hint="keep the nodes still to visit in a list used as a "
+            "stack; append a node only on its second visit, after all its parents") as g:
+    Value = minigrad.Value
+    orderings = ["minigrad.backward_order", minigrad.engine.topological_order,
+                 minigrad.stepper.BackwardStepper._plan, minigrad.graph._first_seen]
 
-topological(out)
-chain = leaf = minigrad.Value(0.5)
-for _ in range(5000):
-    chain = chain * 1.0001
-### BEGIN HIDDEN TESTS
-two = minigrad.Value(2.0)
-shared = two * two
-topological(shared + shared * two)
-### END HIDDEN TESTS
-chain.grad = 1.0  # backward by hand: every node after all the nodes that use it
-for node in reversed(topological(chain)):
-    for parent, local in zip(node._prev, node.local_grads(), strict=True):
-        parent.grad += local * node.grad
-chain_t = leaf_t = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
-for _ in range(5000):
-    chain_t = chain_t * 1.0001
-chain_t.backward()
-check("d chain / d leaf", leaf.grad, leaf_t.grad)
+    def checked_order(name, root):
+        """topo_sort(root), with the package's orderings off and its call depth watched."""
+        depth = [0, 0]  # now, deepest
+
+        def watch(frame, event, arg):
+            if event == "call":
+                depth[0] += 1
+                depth[1] = max(depth)
+            elif event == "return":
+                depth[0] -= 1
+
+        previous = sys.getprofile()
+        sys.setprofile(watch)
+        try:
+            order = g.call(topo_sort, root, forbid=orderings)
+        finally:
+            sys.setprofile(previous)
+        g.require(f"{name}: no recursion", depth[1] < 200,
+                  f"topo_sort went {depth[1]} calls deep: use a list as a stack in a "
+                  "while loop instead of recursion")
+        graph = minigrad.backward_order(root)  # the reference, after the call
+        g.require(f"{name}: a list of Values", type(order) is list
+                  and all(type(node) is Value for node in order),
+                  "return a list of the graph's nodes themselves")
+        ids = [id(node) for node in order]
+        g.require(f"{name}: each node once", len(set(ids)) == len(ids),
+                  "a node appears twice: remember which nodes you have seen")
+        g.require(f"{name}: every node of the graph",
+                  set(ids) == {id(node) for node in graph}, "walk every parent of every node")
+        g.check(f"{name}: number of nodes", len(order), len(graph), against="the graph")
+        position = {key: i for i, key in enumerate(ids)}
+        g.require(f"{name}: each node after its parents",
+                  all(position[id(p)] < position[id(node)] for node in order
+                      for p in node._prev),
+                  "a node comes before one of its parents")
+        return order
+
+    def backward_by_hand(root, order):
+        """The chain rule in topo_sort's order: each node after every node that uses it."""
+        root.grad = 1.0
+        for node in reversed(order):
+            for parent, local in zip(node._prev, node.local_grads(), strict=True):
+                parent.grad += local * node.grad
+
+    # A node used twice, and a leaf used twice.
+    p, q = Value(2.0), Value(-1.0)
+    a = p * q
+    out = a * a.tanh() + p
+    backward_by_hand(out, checked_order("a * tanh(a) + p", out))
+    pt = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    qt = torch.tensor(-1.0, dtype=torch.float64, requires_grad=True)
+    at = pt * qt
+    (at * at.tanh() + pt).backward()
+    g.check("p.grad in your order", p.grad, pt.grad)
+    g.check("q.grad in your order", q.grad, qt.grad)
+    # A chain of 5000 steps, deeper than the recursion limit; w feeds every step.
+    leaf, w = Value(0.5), Value(0.01)
+    chain = leaf
+    for _ in range(5000):
+        chain = (chain + w) * 0.9999
+    backward_by_hand(chain, checked_order("a chain of 5000 steps", chain))
+    leaf_t = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+    w_t = torch.tensor(0.01, dtype=torch.float64, requires_grad=True)
+    chain_t = leaf_t
+    for _ in range(5000):
+        chain_t = (chain_t + w_t) * 0.9999
+    chain_t.backward()
+    g.check("d chain / d leaf in your order", leaf.grad, leaf_t.grad)
+    g.check("d chain / d w in your order", w.grad, w_t.grad)
+    ### BEGIN HIDDEN TESTS
+    # One leaf alone; a sum of a node with itself.
+    single = Value(3.0)
+    checked_order("a single leaf", single)
+    twice = single + single
+    checked_order("a + a", twice)
+    # The first parent also feeds the second: only a true topological order works.
+    y = Value(1.5)
+    x = y * 2.0
+    c = y + x
+    checked_order("y + 2y", c)
+    # Sharing at several levels, several roots of the walk.
+    s, t = Value(0.3), Value(-0.8)
+    m1 = s * t
+    m2 = m1.exp() + s
+    m3 = (m2 * m1 + t).sigmoid()
+    top = m3 * m2 + m1 * s
+    backward_by_hand(top, checked_order("shared at several levels", top))
+    st = torch.tensor(0.3, dtype=torch.float64, requires_grad=True)
+    tt = torch.tensor(-0.8, dtype=torch.float64, requires_grad=True)
+    m1t = st * tt
+    m2t = m1t.exp() + st
+    m3t = (m2t * m1t + tt).sigmoid()
+    (m3t * m2t + m1t * st).backward()
+    g.check("s.grad in your order", s.grad, st.grad)
+    g.check("t.grad in your order", t.grad, tt.grad)
+    # 20,000 steps, two leaves feeding every step.
+    u, v = Value(0.2), Value(1.0001)
+    deep = u
+    for _ in range(20_000):
+        deep = deep * v + u * 1e-4
+    backward_by_hand(deep, checked_order("a chain of 20,000 steps", deep))
+    ut = torch.tensor(0.2, dtype=torch.float64, requires_grad=True)
+    vt = torch.tensor(1.0001, dtype=torch.float64, requires_grad=True)
+    deep_t = ut
+    for _ in range(20_000):
+        deep_t = deep_t * vt + ut * 1e-4
+    deep_t.backward()
+    g.check("d deep / d u in your order", u.grad, ut.grad)
+    g.check("d deep / d v in your order", v.grad, vt.grad)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 3.3: read the graph
+# ### Exercise 3.3: read the graph (1 point)
 #
-# For $r = (x \cdot y + x)^2$ at $(x, y) = (1.5, -2)$, predict $\frac{\partial r}
-# {\partial x}$ and $\frac{\partial r}{\partial y}$ *by hand* with the chain rule
-# (let $m = xy + x$; then $\frac{\partial r}{\partial m} = 2m$) and store them in
-# `dr_dx` and `dr_dy` as plain numbers. Then draw the graph with `draw_graph` to
-# compare.
+# Let $r = (x \cdot y + x)^2$. Write `r_grads(x, y)` that returns the pair
+# $\left(\frac{\partial r}{\partial x}, \frac{\partial r}{\partial y}\right)$ as plain
+# floats, worked out *by hand* with the chain rule: let $m = xy + x$; then
+# $\frac{\partial r}{\partial m} = 2m$, and $x$ reaches $m$ by two paths. No `Value` and
+# no autograd inside `r_grads` (the check switches both off). Then, in a cell of your
+# own, draw the graph of $r$ at $(x, y) = (1.5, -2)$ with `draw_graph` after
+# `backward()` and compare its grads with yours.
 #
 # <details><summary>Hint</summary>
 #
-# $\frac{\partial m}{\partial x} = y + 1$ and $\frac{\partial m}{\partial y} = x$.
-# Here $m = -1.5$.
+# First the local gradients of $m$: one for $y$, and for $x$ the sum over both paths
+# ($x$ appears in the product and on its own). Then multiply each by the upstream
+# $\frac{\partial r}{\partial m}$. At $(1.5, -2)$, $m = -1.5$.
 # </details>
 
 # %% solution=ex03-read-graph
-### BEGIN SOLUTION
-m = 1.5 * -2.0 + 1.5
-dr_dx = 2 * m * (-2.0 + 1)
-dr_dy = 2 * m * 1.5
-### END SOLUTION
+def r_grads(x, y):
+    """(dr/dx, dr/dy) for r = (x*y + x)**2, by the chain rule."""
+    ### BEGIN SOLUTION
+    m = x * y + x
+    return 2 * m * (y + 1), 2 * m * x
+    ### END SOLUTION
 
 # %% test=ex03-read-graph-test points=1
-# Exercise 3.3 checks: against torch.
-xt = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
-yt = torch.tensor(-2.0, dtype=torch.float64, requires_grad=True)
-((xt * yt + xt) ** 2).backward()
-check_all({"dr/dx": (dr_dx, xt.grad), "dr/dy": (dr_dy, yt.grad)})
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 3.3", hint="multiply dr/dm = 2m by the local gradient of m for each "
+            "input, counting both paths from x to m") as g:
+    def torch_r_grads(x, y):
+        xt = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+        yt = torch.tensor(y, dtype=torch.float64, requires_grad=True)
+        ((xt * yt + xt) ** 2).backward()
+        return [xt.grad.item(), yt.grad.item()]
+
+    by_hand = ["autograd", minigrad.Value.__init__]
+    got = g.call(r_grads, 1.5, -2.0, forbid=by_hand)
+    g.check("r_grads(1.5, -2)", got, torch_r_grads(1.5, -2.0), rtol=1e-12, atol=1e-14)
+    ### BEGIN HIDDEN TESTS
+    for x, y in [(0.7, 0.3), (-2.2, 1.4), (3.7, 2.9), (1.0, -1.0), (-0.5, -3.25)]:
+        got = g.call(r_grads, x, y, forbid=by_hand)
+        g.check(f"r_grads({x}, {y})", got, torch_r_grads(x, y), rtol=1e-12, atol=1e-14)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary
