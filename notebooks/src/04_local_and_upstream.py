@@ -308,15 +308,24 @@ check("x.grad through 50,000 additions", x_v.grad, x_t.grad)
 #
 # ## Exercises
 #
-# ### Exercise 4.1: the local gradient of sigmoid
+# As in chapter 01, each exercise asks for a function. The locked cell below it calls
+# your function on inputs of its own, compares with torch and shows a table, or one
+# line saying what differs and a hint. The grader runs more checks of the same kind on
+# inputs you have not seen (other numbers, other graphs), so an answer that only fits
+# the examples here loses its points.
+#
+# ### Exercise 4.1: the local gradient of sigmoid (1 point)
 #
 # $\sigma(a) = 1 / (1 + e^{-a})$ has the local gradient $\sigma(a)\,(1 - \sigma(a))$:
 # it can be computed from the *output* alone. Write `sigmoid_local(s)` that takes the
-# output $s = \sigma(a)$ (a float) and returns the local gradient.
+# output $s = \sigma(a)$ (a float) and returns the local gradient
+# $\frac{d\sigma}{da}$, with plain arithmetic: autograd, `Value` and the package's own
+# local-gradient functions are switched off during the check.
 #
 # <details><summary>Hint</summary>
 #
-# One line: `s * (1 - s)`.
+# You are given $s$, not $a$: there is no need to go back to $a$. Write the local
+# gradient above in terms of $s$.
 # </details>
 
 # %% solution=ex04-sigmoid-local
@@ -327,52 +336,97 @@ def sigmoid_local(s):
     ### END SOLUTION
 
 # %% test=ex04-sigmoid-local-test points=1
-# Exercise 4.1 checks: against torch's derivative of sigmoid at a few points.
-for point in [-2.0, 0.0, 0.5, 3.0]:
-    a_t = torch.tensor(point, dtype=torch.float64, requires_grad=True)
-    s_t = a_t.sigmoid()
-    (local_t,) = torch.autograd.grad(s_t, a_t)
-    check(f"sigmoid_local at {point}", sigmoid_local(s_t.item()), local_t)
+import torch
+
+import minigrad
+import minigrad.value
+from minigrad.course.grading import graded
+
+with graded("Exercise 4.1", hint="sigmoid's local gradient sigma(a)(1 - sigma(a)) only "
+            "needs the output s, which you are given") as g:
+    by_hand = ["autograd", minigrad.Value.__init__, minigrad.value._sigmoid_local]
+
+    def check_at(point):
+        a_t = torch.tensor(point, dtype=torch.float64, requires_grad=True)
+        s_t = a_t.sigmoid()
+        got = g.call(sigmoid_local, s_t.item(), forbid=by_hand)
+        (local_t,) = torch.autograd.grad(s_t, a_t)
+        g.check(f"sigmoid_local(sigmoid({point}))", got, local_t, rtol=1e-12, atol=1e-17)
+
+    for point in [-2.0, 0.0, 0.5, 3.0]:
+        check_at(point)
+    ### BEGIN HIDDEN TESTS
+    for a0 in [-7.5, -0.3, 1.25, 10.0, 25.0, -30.0]:
+        check_at(a0)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 4.2: local times upstream, by hand
+# ### Exercise 4.2: local times upstream, by hand (2 points)
 #
-# A node computes $c = a \cdot b$ with $a = 3$ and $b = -2$, somewhere inside a larger
-# network. The upstream gradient arriving at $c$ is $\frac{\partial L}{\partial c} =
-# 0.5$. Compute, by hand (plain numbers, no `Value`), the gradients the node passes to
-# its inputs: `grad_a` $= \frac{\partial L}{\partial a}$ and `grad_b`
-# $= \frac{\partial L}{\partial b}$.
+# A node computes $c = a \cdot b$ somewhere inside a larger network, and the upstream
+# gradient $\frac{\partial L}{\partial c}$ arrives at it. Write
+# `mul_backward(a, b, upstream)` that returns the pair of gradients the node passes to
+# its inputs, $\left(\frac{\partial L}{\partial a}, \frac{\partial L}{\partial b}\right)$,
+# from plain numbers (no `Value`, no autograd: the check switches them off). For
+# example $a = 3$, $b = -2$ and an upstream gradient of $0.5$.
 #
 # <details><summary>Hint</summary>
 #
-# The local gradients of $a \cdot b$ are $b$ (for $a$) and $a$ (for $b$). Multiply each
-# by the upstream gradient.
+# Look up the local gradients of `a * b` in the table of section 2: which input's value
+# is the local gradient for the other? Then apply "local times upstream" to each input.
 # </details>
 
 # %% solution=ex04-by-hand
-### BEGIN SOLUTION
-grad_a = -2.0 * 0.5
-grad_b = 3.0 * 0.5
-### END SOLUTION
+def mul_backward(a, b, upstream):
+    """(dL/da, dL/db) for c = a * b, given dL/dc = upstream."""
+    ### BEGIN SOLUTION
+    return b * upstream, a * upstream
+    ### END SOLUTION
 
 # %% test=ex04-by-hand-test points=2
-# Exercise 4.2 checks: torch with the upstream gradient 0.5 passed to backward.
-a_t = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
-b_t = torch.tensor(-2.0, dtype=torch.float64, requires_grad=True)
-(a_t * b_t).backward(torch.tensor(0.5, dtype=torch.float64))
-check_all({"grad_a": (grad_a, a_t.grad), "grad_b": (grad_b, b_t.grad)})
+import torch
+
+import minigrad
+import minigrad.value
+from minigrad.course.grading import graded
+
+with graded("Exercise 4.2", hint="each input gets its own local gradient of a * b times "
+            "the upstream gradient") as g:
+    by_hand = ["autograd", minigrad.Value.__init__, minigrad.value._mul_local]
+
+    def check_at(a, b, upstream):
+        got = g.call(mul_backward, a, b, upstream, forbid=by_hand)
+        a_t = torch.tensor(a, dtype=torch.float64, requires_grad=True)
+        b_t = torch.tensor(b, dtype=torch.float64, requires_grad=True)
+        (a_t * b_t).backward(torch.tensor(upstream, dtype=torch.float64))
+        g.check(f"mul_backward({a}, {b}, {upstream})", got, [a_t.grad, b_t.grad])
+
+    check_at(3.0, -2.0, 0.5)
+    ### BEGIN HIDDEN TESTS
+    for args in [(-1.5, 4.0, 2.0), (0.25, 0.25, -3.0), (7.0, 0.0, 1.0), (2.5, -0.4, 1.0),
+                 (-6.0, 1.5, 0.125)]:
+        check_at(*args)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 4.3: a backward that adds
+# ### Exercise 4.3: a backward that adds (2 points)
 #
-# Fix `backward_assign` from section 4: write `backward_v2(root)` that sets the
-# intermediate grads to zero, seeds `root.grad` with 1, then visits
-# `backward_order(root)` and *adds* local times upstream into every parent. It must get
-# `b = a + a` and `x * x + x` right, and must not use `Value.backward`.
+# Fix `backward_assign` from section 4: write `backward_v2(root)` that does what
+# `Value.backward` does, without calling it (or the stepper). It
+#
+# 1. sets the grad of every *intermediate* node of the graph to zero, so that a second
+#    backward pass through the same nodes starts afresh; the leaves keep what they hold,
+#    so their grads accumulate over calls, as in PyTorch;
+# 2. seeds the output: `root.grad` goes up by 1;
+# 3. visits `backward_order(root)` and *adds* local times upstream into every parent.
+#
+# It must get `b = a + a` and `x * x + x` right, and two backward passes through
+# graphs that share nodes.
 #
 # <details><summary>Hint</summary>
 #
-# Start from `backward_assign`: one character makes the difference.
+# Start from `backward_assign`: one character makes the difference in the loop. A
+# `Value` knows whether it is a leaf (`is_leaf`).
 # </details>
 
 # %% solution=ex04-backward-v2
@@ -390,39 +444,93 @@ def backward_v2(root):
     ### END SOLUTION
 
 # %% test=ex04-backward-v2-test points=2
-# Exercise 4.3 checks: fan-out and reuse, against torch, with Value.backward replaced by
-# a function that raises.
-def forbidden_backward(self, gradient=1.0):
-    raise AssertionError("backward_v2 must not call Value.backward")
+import torch
 
+import minigrad
+import minigrad.stepper
+from minigrad.course.grading import graded
 
-saved_backward = minigrad.Value.backward
-minigrad.Value.backward = forbidden_backward
-try:
-    a_v = minigrad.Value(3.0)
-    backward_v2(a_v + a_v)
-    x_v = minigrad.Value(-1.5)
-    backward_v2(x_v * x_v + x_v)
+with graded("Exercise 4.3", hint="zero the intermediate grads, seed the output, then add "
+            "local times upstream into every parent in backward_order") as g:
+    Value = minigrad.Value
+    off = ["autograd", minigrad.stepper.BackwardStepper._plan,
+           minigrad.stepper.BackwardStepper.step]
+
+    def leaf(x):
+        return torch.tensor(x, dtype=torch.float64, requires_grad=True)
+
+    a = Value(3.0)
+    g.call(backward_v2, a + a, forbid=off)
+    a_t = leaf(3.0)
+    (a_t + a_t).backward()
+    g.check("a.grad for a + a", a.grad, a_t.grad)
+    x = Value(-1.5)
+    g.call(backward_v2, x * x + x, forbid=off)
+    x_t = leaf(-1.5)
+    (x_t * x_t + x_t).backward()
+    g.check("x.grad for x * x + x", x.grad, x_t.grad)
+    # Two passes through the shared node h = p * q: leaves add up, h starts afresh.
+    p, q = Value(0.5), Value(2.0)
+    h = p * q
+    g.call(backward_v2, h.tanh() * 3, forbid=off)
+    g.call(backward_v2, h * h + p, forbid=off)
+    p_t, q_t = leaf(0.5), leaf(2.0)
+    h_t = p_t * q_t
+    h_t.retain_grad()
+    (h_t.tanh() * 3).backward(retain_graph=True)
+    h_t.grad = None  # torch would add h's grads of the two passes
+    (h_t * h_t + p_t).backward()
+    g.check("p.grad after two passes", p.grad, p_t.grad)
+    g.check("q.grad after two passes", q.grad, q_t.grad)
+    g.check("h.grad: the second pass only", h.grad, h_t.grad)
     ### BEGIN HIDDEN TESTS
-    p_v, q_v = minigrad.Value(0.5), minigrad.Value(2.0)
-    h_v = p_v * q_v
-    backward_v2(h_v * h_v.tanh() + h_v.exp() * q_v)
+    # Reuse at several levels.
+    m, n = Value(0.5), Value(2.0)
+    k = m * n
+    g.call(backward_v2, k * k.tanh() + k.exp() * n, forbid=off)
+    m_t, n_t = leaf(0.5), leaf(2.0)
+    k_t = m_t * n_t
+    (k_t * k_t.tanh() + k_t.exp() * n_t).backward()
+    g.check("m.grad, reuse at several levels", m.grad, m_t.grad)
+    g.check("n.grad, reuse at several levels", n.grad, n_t.grad)
+    # The same output twice: the leaves get it twice, the output's grad stays 1.
+    u, v = Value(1.2), Value(-0.7)
+    s = (u * v + u ** 3).sigmoid() * v + (u - v).relu()
+    g.call(backward_v2, s, forbid=off)
+    g.call(backward_v2, s, forbid=off)
+    u_t, v_t = leaf(1.2), leaf(-0.7)
+    s_t = (u_t * v_t + u_t ** 3).sigmoid() * v_t + (u_t - v_t).relu()
+    s_t.retain_grad()
+    s_t.backward(retain_graph=True)
+    s_t.grad = None
+    s_t.backward()
+    g.check("u.grad after two passes of s", u.grad, u_t.grad)
+    g.check("v.grad after two passes of s", v.grad, v_t.grad)
+    g.check("s.grad after two passes of s", s.grad, s_t.grad)
+    # Leaves that already hold a grad, a new graph on them, an exponent that is a Value.
+    w = Value(0.8)
+    w.grad, u.grad = 0.25, -1.0
+    g.call(backward_v2, w ** u + (w * 2).log() * u, forbid=off)
+    w_t = leaf(0.8)
+    u2_t = leaf(1.2)
+    w_t.grad, u2_t.grad = torch.tensor(0.25, dtype=torch.float64), torch.tensor(
+        -1.0, dtype=torch.float64)
+    (w_t ** u2_t + (w_t * 2).log() * u2_t).backward()
+    g.check("w.grad, added to 0.25", w.grad, w_t.grad)
+    g.check("u.grad, added to -1", u.grad, u2_t.grad)
+    # Deeper than the recursion limit.
+    z = Value(0.5)
+    chain = z
+    for _ in range(5000):
+        chain = chain * 0.9999 + z
+    g.call(backward_v2, chain, forbid=off)
+    z_t = leaf(0.5)
+    chain_t = z_t
+    for _ in range(5000):
+        chain_t = chain_t * 0.9999 + z_t
+    chain_t.backward()
+    g.check("z.grad through 5000 steps", z.grad, z_t.grad)
     ### END HIDDEN TESTS
-finally:
-    minigrad.Value.backward = saved_backward
-### BEGIN HIDDEN TESTS
-p_t = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
-q_t = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
-h_t = p_t * q_t
-(h_t * h_t.tanh() + h_t.exp() * q_t).backward()
-check_all({"p.grad": (p_v.grad, p_t.grad), "q.grad": (q_v.grad, q_t.grad)})
-### END HIDDEN TESTS
-a_t = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
-(a_t + a_t).backward()
-x_t = torch.tensor(-1.5, dtype=torch.float64, requires_grad=True)
-(x_t * x_t + x_t).backward()
-check_all({"a.grad for a + a": (a_v.grad, a_t.grad),
-           "x.grad for x * x + x": (x_v.grad, x_t.grad)})
 
 # %% [markdown]
 # ## Summary
