@@ -186,6 +186,12 @@ check("X + bias", Z, Zt)
 
 # %%
 G = np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 0.5, 0.5, 0.5], [-1.0, 0.0, 1.0, 2.0]])
+# Fresh leaves and forward in this cell: .grad adds up over backward calls (chapter 08),
+# so reusing the bias of the cell above would double bias.grad when this cell runs again.
+bias = minigrad.tensor([0.1, 0.2, 0.3, 0.4], dtype=minigrad.float64, requires_grad=True)
+biast = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64, requires_grad=True)
+Z = minigrad.tensor(X) + bias
+Zt = torch.tensor(X) + biast
 (Z * minigrad.tensor(G)).sum().backward()
 (Zt * torch.tensor(G)).sum().backward()
 print(bias.grad.shape)
