@@ -230,8 +230,11 @@ check_all({"out": (out, t_out), "loss": (loss, t_loss)})
 
 # %% [markdown]
 # The backward pass is the forward pass read backwards, each function handing the
-# next its `.g`. Torch's autograd does the same on its side with one `backward()`, and
-# every gradient we wrote by hand is checked against it.
+# next its `.g`. Torch's autograd does the same on its side with one call,
+# `torch.autograd.grad` (chapter 04), and every gradient we wrote by hand is checked
+# against it. It returns the gradients instead of adding them into `.grad`, and
+# `retain_graph=True` keeps torch's graph, so this cell gives the same result each time
+# it runs.
 
 # %%
 mse_grad(out, y)
@@ -239,10 +242,12 @@ lin_grad(l2, out, w2_, b2_)
 relu_grad(l1, l2)
 lin_grad(x, l1, w1_, b1_)
 
-t_loss.backward()
-check_all({"w1.g": (w1_.g, t["w1"].grad), "b1.g": (b1_.g, t["b1"].grad),
-           "w2.g": (w2_.g, t["w2"].grad), "b2.g": (b2_.g, t["b2"].grad),
-           "x.g": (x.g, t["x"].grad)})
+names = ["w1", "b1", "w2", "b2", "x"]
+t_g = dict(zip(names, torch.autograd.grad(t_loss, [t[k] for k in names], retain_graph=True),
+               strict=True))
+check_all({"w1.g": (w1_.g, t_g["w1"]), "b1.g": (b1_.g, t_g["b1"]),
+           "w2.g": (w2_.g, t_g["w2"]), "b2.g": (b2_.g, t_g["b2"]),
+           "x.g": (x.g, t_g["x"])})
 
 # %% [markdown]
 # ## 7. Mean or sum: where the $1/\text{batch}$ goes
