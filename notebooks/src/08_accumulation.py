@@ -315,57 +315,111 @@ check_all({"stale weight.grad vs the sum of the 5 fresh gradients": (model.weigh
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it against
-# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, compares with torch, and
+# shows a table, or one line saying what differs and a hint. When you hand the
+# chapter in, the grader runs the same checks and a few more on inputs you have not
+# seen, so an answer that only fits the examples here loses its points. The points of
+# each exercise are in its heading.
 #
-# ### Exercise 8.1: predict the accumulated gradient
+# ### Exercise 8.1: predict the accumulated gradient (2 points)
 #
-# Let `a8 = minigrad.tensor([1.0, -2.0, 0.5], dtype=minigrad.float64,
-# requires_grad=True)`. Three losses are computed from it and `backward()` is called on
-# each in turn, without clearing: $L_1 = \sum a^3$, $L_2 = \sum 4a$, $L_3 = \sum a
-# \cdot a$. First write `predicted`, a numpy array holding what `a8.grad` will be,
-# *by hand* from the derivatives. Then make `a8` and run the three backward calls, so
-# that `a8.grad` can be compared too.
+# Three losses are computed from the same tensor $a$ and `backward()` is called on
+# each in turn, without clearing: $L_1 = \sum a^3$, $L_2 = \sum 4a$,
+# $L_3 = \sum a \cdot a$. Write two functions:
+#
+# - `predicted_grad(a)`: from a numpy array `a` (of any shape), return a numpy array
+#   holding what `.grad` will be after the three calls, *by hand* from the
+#   derivatives (the check switches autograd off while it runs);
+# - `accumulated(a0)`: make a float64 minigrad tensor from the numpy array `a0` that
+#   requires grad, call `backward()` on $L_1$, $L_2$ and $L_3$ in this order (once each,
+#   nothing cleared), and return the tensor, so that its `.grad` can be compared.
+#
+# The worked example is `a = np.array([1.0, -2.0, 0.5])`.
 #
 # <details><summary>Hint</summary>
 #
-# The derivatives are $3a^2$, $4$ and $2a$, and `.grad` holds their sum. For
-# `predicted`, work on a numpy array `np.array([1.0, -2.0, 0.5])`.
+# Write down the derivative of each loss with respect to one entry $a_i$; `.grad`
+# keeps all three, because nothing clears it between the calls. The product
+# $a \cdot a$ uses $a$ twice.
 # </details>
 
 # %% solution=ex08-predict
-### BEGIN SOLUTION
-values = np.array([1.0, -2.0, 0.5])
-predicted = 3 * values ** 2 + 4 + 2 * values
-a8 = minigrad.tensor([1.0, -2.0, 0.5], dtype=minigrad.float64, requires_grad=True)
-(a8 ** 3).sum().backward()
-(4 * a8).sum().backward()
-(a8 * a8).sum().backward()
-### END SOLUTION
+def predicted_grad(a):
+    """What .grad holds after backward() of sum(a**3), sum(4a), sum(a*a), by hand."""
+    ### BEGIN SOLUTION
+    return 3 * a ** 2 + 4 + 2 * a
+    ### END SOLUTION
+
+
+def accumulated(a0):
+    """A float64 tensor from a0, after the three backward() calls without clearing."""
+    ### BEGIN SOLUTION
+    a = minigrad.tensor(a0, dtype=minigrad.float64, requires_grad=True)
+    (a ** 3).sum().backward()
+    (4 * a).sum().backward()
+    (a * a).sum().backward()
+    return a
+    ### END SOLUTION
 
 # %% test=ex08-predict-test points=2
-# Exercise 8.1 checks: the prediction and a8.grad against torch's accumulated gradient.
-a8_t = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64, requires_grad=True)
-(a8_t ** 3).sum().backward()
-(4 * a8_t).sum().backward()
-(a8_t * a8_t).sum().backward()
-check_all({"predicted": (predicted, a8_t.grad), "a8.grad": (a8.grad, a8_t.grad)})
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 8.1", hint="add up the derivatives of the three losses, and call "
+            "backward() once on each loss without clearing in between") as g:
+    def torch_accumulated(values):
+        """torch's .grad after the three backward() calls, nothing cleared."""
+        t = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+        (t ** 3).sum().backward()
+        (4 * t).sum().backward()
+        (t * t).sum().backward()
+        return t.grad
+
+    def check_both(values, label):
+        got = g.call(predicted_grad, np.array(values, dtype=np.float64), forbid="autograd")
+        before = g.calls.get("minigrad.autograd", 0)
+        a = g.call(accumulated, np.array(values, dtype=np.float64), forbid="torch.autograd",
+                   count="minigrad.autograd")
+        calls = g.calls["minigrad.autograd"] - before
+        g.check(f"predicted_grad({label})", got, torch_accumulated(values), rtol=1e-12)
+        g.require(f"accumulated({label}) is a float64 minigrad.Tensor of a0",
+                  type(a) is minigrad.Tensor and a.dtype == minigrad.float64
+                  and np.array_equal(a.data, np.array(values)),
+                  "return the tensor you made from a0, in float64")
+        g.require(f"accumulated({label}): backward() called 3 times", calls == 3,
+                  f"call backward() once on each loss (it was called {calls} times)")
+        g.check(f"accumulated({label}).grad", a.grad, torch_accumulated(values), rtol=1e-12)
+
+    check_both([1.0, -2.0, 0.5], "[1, -2, 0.5]")
+    ### BEGIN HIDDEN TESTS
+    check_both([0.25, 3.0, -1.5, -0.75, 2.0], "5 other values")
+    check_both([[1.5, -0.5], [0.0, -3.25], [2.5, 0.125]], "a 3 x 2 array")
+    check_both(-1.0 / 3.0, "a single number")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 8.2: microbatches of unequal size
+# ### Exercise 8.2: microbatches of unequal size (3 points)
 #
 # Write `accumulate_microbatches(model, X, y, sizes)`: clear the model's gradients,
 # split the rows of `X` and `y` into consecutive microbatches of the given `sizes`
-# (they add up to the number of rows), and call `backward()` on each microbatch's
-# *mean* squared error, scaled so that `.grad` ends up equal to the gradient of the
-# mean squared error over all the rows. With unequal sizes, dividing by the number
-# of microbatches is not right any more.
+# (they add up to the number of rows), run the model once on each microbatch (and on
+# nothing else), and call `backward()` once per microbatch, on its *mean* squared
+# error scaled so that `.grad` ends up equal to the gradient of the mean squared error
+# over all the rows. With unequal sizes, dividing by the number of microbatches is not
+# right any more. The check gives the model stale gradients first, counts the rows of
+# each forward pass and the `backward()` calls, and compares with torch's full-batch
+# gradient.
 #
 # <details><summary>Hint</summary>
 #
-# The full mean is $\frac{1}{N}\sum_i \ell_i = \sum_k \frac{n_k}{N} \cdot
-# \frac{1}{n_k}\sum_{i \in B_k} \ell_i$: scale microbatch $k$'s mean by $n_k / N$.
-# Start with `model.zero_grad()`, and slice with `X[start:start + n]`.
+# Write the full mean $\frac{1}{N}\sum_i \ell_i$ as a sum over the microbatches of
+# their means, each times a weight: which weight makes the two equal? Keep a running
+# start row while you walk through `sizes`.
 # </details>
 
 # %% solution=ex08-unequal
@@ -383,37 +437,75 @@ def accumulate_microbatches(model, X, y, sizes):
     ### END SOLUTION
 
 # %% test=ex08-unequal-test points=3
-# Exercise 8.2 checks: against torch's full-batch gradient, and called twice (it must
-# clear the old gradient first).
-torch.manual_seed(8)
-X10_t = torch.randn(10, 3, dtype=torch.float64)
-y10_t = torch.randn(10, 1, dtype=torch.float64)
-X10, y10 = minigrad.tensor(X10_t.numpy()), minigrad.tensor(y10_t.numpy())
-ours8, theirs8 = twin_linears(seed=9)
-torch.nn.functional.mse_loss(theirs8(X10_t), y10_t).backward()
-accumulate_microbatches(ours8, X10, y10, [5, 3, 2])
-accumulate_microbatches(ours8, X10, y10, [5, 3, 2])
-check_all({"weight.grad": (ours8.weight.grad, theirs8.weight.grad),
-           "bias.grad": (ours8.bias.grad, theirs8.bias.grad)})
-### BEGIN HIDDEN TESTS
-accumulate_microbatches(ours8, X10, y10, [1, 9])
-check("weight.grad, sizes [1, 9]", ours8.weight.grad, theirs8.weight.grad)
-### END HIDDEN TESTS
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 8.2", hint="clear the gradients first, then per microbatch one "
+            "forward and one backward() of its mean, weighted by its share of the rows") as g:
+    class RowCounter(minigrad.nn.Module):
+        """A layer that notes how many rows each forward pass gets."""
+
+        def __init__(self, layer):
+            super().__init__()
+            self.layer, self.rows = layer, []
+
+        def forward(self, x):
+            self.rows.append(x.shape[0])
+            return self.layer(x)
+
+    def check_sizes(shape_x, n_out, sizes, seed):
+        torch.manual_seed(seed)
+        theirs = torch.nn.Linear(shape_x[-1], n_out, dtype=torch.float64)
+        ours = minigrad.nn.Linear(shape_x[-1], n_out, dtype=minigrad.float64)
+        ours.load_state_dict(theirs.state_dict())
+        X_t = torch.randn(*shape_x, dtype=torch.float64)
+        y_t = torch.randn(*shape_x[:-1], n_out, dtype=torch.float64)
+        for p in ours.parameters():  # stale gradients from an earlier batch
+            p.grad = minigrad.tensor(np.full(p.shape, 0.5))
+        model = RowCounter(ours)
+        before = g.calls.get("minigrad.autograd", 0)
+        g.call(accumulate_microbatches, model, minigrad.tensor(X_t.numpy().copy()),
+               minigrad.tensor(y_t.numpy().copy()), list(sizes), forbid="torch.autograd",
+               count="minigrad.autograd")
+        calls = g.calls["minigrad.autograd"] - before
+        g.require(f"sizes {sizes}: rows of each forward pass", model.rows == list(sizes),
+                  f"run the model once on each microbatch (it got {model.rows} rows)")
+        g.require(f"sizes {sizes}: one backward() per microbatch", calls == len(sizes),
+                  f"call backward() once per microbatch ({calls} calls for {len(sizes)})")
+        torch.nn.functional.mse_loss(theirs(X_t), y_t).backward()
+        g.check(f"sizes {sizes}: weight.grad", ours.weight.grad, theirs.weight.grad,
+                rtol=1e-9, atol=1e-12)
+        g.check(f"sizes {sizes}: bias.grad", ours.bias.grad, theirs.bias.grad,
+                rtol=1e-9, atol=1e-12)
+
+    check_sizes((10, 3), 1, [5, 3, 2], seed=8)
+    ### BEGIN HIDDEN TESTS
+    check_sizes((10, 3), 1, [1, 9], seed=81)
+    check_sizes((10, 3), 1, [2, 2, 2, 2, 2], seed=82)
+    check_sizes((7, 4), 2, [3, 1, 3], seed=83)
+    check_sizes((7, 4), 2, [7], seed=84)
+    check_sizes((6, 2, 3), 2, [4, 2], seed=85)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 8.3: training with gradient accumulation
+# ### Exercise 8.3: training with gradient accumulation (2 points)
 #
 # Write `train_accumulated(model, X, y, K, steps, lr)`: `steps` SGD steps with
 # `minigrad.optim.SGD(model.parameters(), lr=lr)`, each one on the full mean squared
-# error of `(X, y)`, but with its gradient accumulated over `K` equal microbatches.
-# Clear the gradients in the right place. If it is right, training ends exactly where
-# torch's full-batch training ends.
+# error of `(X, y)`, but with its gradient accumulated over `K` microbatches: the rows
+# split by `np.array_split(np.arange(N), K)`, whose sizes differ by one when `K` does
+# not divide the number of rows `N`. One forward pass and one `backward()` per
+# microbatch. Clear the gradients in the right place. If it is right, training ends
+# exactly where torch's full-batch training ends.
 #
 # <details><summary>Hint</summary>
 #
-# Per step: `optimizer.zero_grad()`, then for each of the `K` microbatches
-# `(microbatch_mean / K).backward()`, then `optimizer.step()`. `np.split(np.arange(N),
-# K)` gives the rows of each microbatch.
+# Each step: clear, accumulate the microbatches (as in 8.2: each mean weighted by its
+# share of the rows), then step. Where must the clearing go so that each step sees
+# its own gradient, and all of it?
 # </details>
 
 # %% solution=ex08-train
@@ -421,33 +513,72 @@ def train_accumulated(model, X, y, K, steps, lr):
     """SGD on the mean squared error, each step's gradient accumulated over K microbatches."""
     ### BEGIN SOLUTION
     opt = minigrad.optim.SGD(model.parameters(), lr=lr)
+    total = X.shape[0]
     for _step in range(steps):
         opt.zero_grad()
-        for part in np.split(np.arange(X.shape[0]), K):
+        for part in np.array_split(np.arange(total), K):
             lo, hi = part[0], part[-1] + 1
             part_loss = ((model(X[lo:hi]) - y[lo:hi]) ** 2).mean()
-            (part_loss / K).backward()
+            (part_loss * (len(part) / total)).backward()
         opt.step()
     ### END SOLUTION
 
 # %% test=ex08-train-test points=2
-# Exercise 8.3 checks: the parameters after 20 steps against torch's full-batch training,
-# and that backward() ran K = 8 times per step (full-batch training ends at the same place).
-ours83, theirs83 = twin_linears(seed=10)
-train(torch, theirs83, X_reg_t, y_reg_t, steps=20, lr=0.05)
-backward_calls = []
-original_backward = minigrad.Tensor.backward
-def counting_backward(self, *args, **kwargs):
-    backward_calls.append(1)
-    return original_backward(self, *args, **kwargs)
-minigrad.Tensor.backward = counting_backward
-try:
-    train_accumulated(ours83, X_reg, y_reg, K=8, steps=20, lr=0.05)
-finally:
-    minigrad.Tensor.backward = original_backward
-check_all({"weight": (ours83.weight, theirs83.weight), "bias": (ours83.bias, theirs83.bias)},
-          rtol=1e-10)
-assert len(backward_calls) == 8 * 20, f"backward() ran {len(backward_calls)} times, not 8 * 20"
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 8.3", hint="clear once per step, before its microbatches; weight "
+            "each microbatch mean by its share of the rows; then step") as g:
+    class RowCounter(minigrad.nn.Module):
+        """A layer that notes how many rows each forward pass gets."""
+
+        def __init__(self, layer):
+            super().__init__()
+            self.layer, self.rows = layer, []
+
+        def forward(self, x):
+            self.rows.append(x.shape[0])
+            return self.layer(x)
+
+    def check_training(n_rows, n_in, n_out, K, steps, lr, seed):
+        torch.manual_seed(seed)
+        theirs = torch.nn.Linear(n_in, n_out, dtype=torch.float64)
+        ours = minigrad.nn.Linear(n_in, n_out, dtype=minigrad.float64)
+        ours.load_state_dict(theirs.state_dict())
+        X_t = torch.randn(n_rows, n_in, dtype=torch.float64)
+        y_t = X_t @ torch.randn(n_in, n_out, dtype=torch.float64) + 0.1
+        for p in ours.parameters():  # stale gradients from an earlier batch
+            p.grad = minigrad.tensor(np.full(p.shape, 0.5))
+        model = RowCounter(ours)
+        label = f"N={n_rows}, K={K}, {steps} steps, lr={lr}"
+        before = g.calls.get("minigrad.autograd", 0)
+        g.call(train_accumulated, model, minigrad.tensor(X_t.numpy().copy()),
+               minigrad.tensor(y_t.numpy().copy()), K, steps, lr, forbid="torch.autograd",
+               count="minigrad.autograd")
+        calls = g.calls["minigrad.autograd"] - before
+        sizes = [n_rows // K + (i < n_rows % K) for i in range(K)]
+        g.require(f"{label}: rows of each forward pass", model.rows == sizes * steps,
+                  f"one forward pass per microbatch, of sizes {sizes}, each step")
+        g.require(f"{label}: backward() calls", calls == K * steps,
+                  f"call backward() once per microbatch ({calls} calls, not {K * steps})")
+        optimizer = torch.optim.SGD(theirs.parameters(), lr=lr)
+        for _ in range(steps):  # torch: the full batch at once
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(theirs(X_t), y_t).backward()
+            optimizer.step()
+        g.check(f"{label}: weight", ours.weight, theirs.weight, rtol=1e-9, atol=1e-12)
+        g.check(f"{label}: bias", ours.bias, theirs.bias, rtol=1e-9, atol=1e-12)
+
+    check_training(30, 3, 1, K=4, steps=12, lr=0.05, seed=10)
+    ### BEGIN HIDDEN TESTS
+    check_training(64, 3, 1, K=8, steps=5, lr=0.1, seed=11)
+    check_training(13, 4, 2, K=5, steps=4, lr=0.2, seed=12)
+    check_training(7, 2, 3, K=7, steps=3, lr=0.03, seed=13)
+    check_training(9, 3, 2, K=1, steps=6, lr=0.15, seed=14)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary

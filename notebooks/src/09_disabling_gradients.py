@@ -381,19 +381,28 @@ for lib, net, rows in [(minigrad, mlp, batch), (torch, mlp_t, batch_t)]:
 #
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it against
-# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, compares with torch, and
+# shows a table, or one line saying what differs and a hint. When you hand the
+# chapter in, the grader runs the same checks and a few more on inputs you have not
+# seen, so an answer that only fits the examples here loses its points. The points of
+# each exercise are in its heading.
 #
-# ### Exercise 9.1: a prediction function that never records
+# ### Exercise 9.1: a prediction function that never records (2 points)
 #
 # Write `predict(net, inputs)` that returns `net(inputs)` computed without recording a
-# graph, *whatever* the caller has switched on, using a decorator rather than a `with`
-# block.
+# graph, *whatever* the caller has switched on, using one of the switches as a
+# decorator rather than a `with` block. Afterwards, recording must be exactly as the
+# caller left it: on for the training code that follows, off if the caller had it
+# off. The check wraps `net` to see what the net itself recorded, and calls `predict`
+# once with recording on and once with it off.
 #
 # <details><summary>Hint</summary>
 #
-# Put `@minigrad.no_grad` (or `@minigrad.no_grad()`) above the `def`; the body is one
-# line.
+# Section 4 shows the decorators. Which of them restores the caller's setting when the
+# function returns? Detaching the result is not enough: by then the net has recorded
+# its graph.
 # </details>
 
 # %% solution=ex09-predict
@@ -405,80 +414,154 @@ def predict(net, inputs):
 ### END SOLUTION
 
 # %% test=ex09-predict-test points=2
-# Exercise 9.1 checks: values against torch, no graph, even inside enable_grad(); and
-# net(inputs) itself recorded nothing (a graph built and then detached fails).
-class Recorded(minigrad.nn.Module):
-    """A net that keeps each output as it returned it, before predict can detach it."""
+import torch
 
-    def __init__(self, net):
-        super().__init__()
-        self.net, self.outputs = net, []
+import minigrad
+from minigrad.course.grading import graded
+from minigrad.graph_memory import saved_arrays
 
-    def forward(self, x):
-        self.outputs.append(self.net(x))
-        return self.outputs[-1]
+with graded("Exercise 9.1", hint="use a switch that turns recording off as a decorator: "
+            "it holds only while the function runs, then restores the caller's setting") as g:
+    at_start = (minigrad.is_grad_enabled(), torch.is_grad_enabled())
+    minigrad.set_grad_enabled(True)  # a failure below must not leave recording off
+    torch.set_grad_enabled(True)
+    g.require("recording is on when the check starts", at_start == (True, True),
+              "your cell switched recording off for every cell after it")
 
+    class Recorded(minigrad.nn.Module):
+        """A net that keeps each output as it returned it, before predict can detach it."""
 
-torch.manual_seed(91)
-net91_t = torch.nn.Linear(4, 2, dtype=torch.float64)
-net91 = minigrad.nn.Linear(4, 2, dtype=minigrad.float64).load_state_dict(net91_t.state_dict())
-inputs91_t = torch.randn(5, 4, dtype=torch.float64)
-recorded91 = Recorded(net91)
-with minigrad.enable_grad():
-    pred91 = predict(recorded91, minigrad.tensor(inputs91_t.numpy()))
-with torch.no_grad():
-    pred91_t = net91_t(inputs91_t)
-check_all({"predict(net, inputs)": (pred91, pred91_t),
-           "requires_grad": (pred91.requires_grad, pred91_t.requires_grad)})
-assert pred91.grad_fn is None and minigrad.is_grad_enabled()
-for out91 in recorded91.outputs:
-    assert out91.grad_fn is None and saved_arrays(out91) == [], (
-        f"net(inputs) recorded a graph ({len(saved_arrays(out91))} arrays saved for backward)")
+        def __init__(self, net):
+            super().__init__()
+            self.net, self.outputs = net, []
+
+        def forward(self, x):
+            self.outputs.append(self.net(x))
+            return self.outputs[-1]
+
+    def check_predict(shape_in, n_out, seed, caller):
+        torch.manual_seed(seed)
+        theirs = torch.nn.Linear(shape_in[-1], n_out, dtype=torch.float64)
+        ours = minigrad.nn.Linear(shape_in[-1], n_out, dtype=minigrad.float64)
+        ours.load_state_dict(theirs.state_dict())
+        inputs_t = torch.randn(*shape_in, dtype=torch.float64)
+        net = Recorded(ours)
+        label = f"{shape_in} -> {n_out}, caller {caller}"
+        switch = minigrad.enable_grad if caller == "on" else minigrad.no_grad
+        with switch(), torch.enable_grad():
+            pred = g.call(predict, net, minigrad.tensor(inputs_t.numpy().copy()))
+            after = (minigrad.is_grad_enabled(), torch.is_grad_enabled())
+            training = ours(minigrad.tensor(inputs_t.numpy().copy()))
+        g.require(f"{label}: recording after the call",
+                  after == (caller == "on", True),
+                  f"recording is {after} (minigrad, torch) after predict: switch it off "
+                  "only while predict runs, and only minigrad's")
+        if caller == "on":
+            g.require(f"{label}: training code after it records",
+                      training.grad_fn is not None, "recording must be back on after predict")
+        g.require(f"{label}: result without a graph",
+                  type(pred) is minigrad.Tensor and pred.grad_fn is None
+                  and not pred.requires_grad, "return the net's output, computed without recording")
+        g.require(f"{label}: net recorded nothing",
+                  len(net.outputs) == 1 and all(o.grad_fn is None and saved_arrays(o) == []
+                                                for o in net.outputs),
+                  "call net(inputs) once, with recording off while it runs (a graph built "
+                  "and then detached has already cost its memory)")
+        with torch.no_grad():
+            reference = theirs(inputs_t)
+        g.check(f"{label}: predict(net, inputs)", pred, reference, rtol=1e-12)
+
+    check_predict((5, 4), 2, seed=91, caller="on")
+    check_predict((5, 4), 2, seed=91, caller="off")
+    ### BEGIN HIDDEN TESTS
+    check_predict((3, 6), 1, seed=92, caller="on")
+    check_predict((1, 3), 4, seed=93, caller="off")
+    check_predict((2, 3, 5), 3, seed=94, caller="on")
+    check_predict((7, 2), 2, seed=95, caller="on")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 9.2: stop the gradient through a normalisation
+# ### Exercise 9.2: stop the gradient through a normalisation (2 points)
 #
-# Let `p9 = minigrad.tensor([3.0, -4.0, 12.0], dtype=minigrad.float64,
-# requires_grad=True)` and `c9 = minigrad.tensor([1.0, 2.0, -1.0],
-# dtype=minigrad.float64)`. Compute $u = p / \lVert p \rVert$ where the norm
-# $\lVert p \rVert = \sqrt{\sum_i p_i^2}$ is treated as a **constant** (detached), then
-# $L = \sum_i u_i c_i$, and call `backward()`, so that `p9.grad` holds
-# $c / \lVert p \rVert$.
+# Write `normalised_backward(p, c)`: from a tensor `p` that requires grad and a tensor
+# `c` of the same shape, compute $u = p / \lVert p \rVert$ where the norm
+# $\lVert p \rVert = \sqrt{\sum_i p_i^2}$ (over all entries) is treated as a
+# **constant**, then $L = \sum_i u_i c_i$; call `backward()` on $L$ once and return
+# $L$. Then `p.grad` holds $c / \lVert p \rVert$. The worked example is
+# `p = [3.0, -4.0, 12.0]`, `c = [1.0, 2.0, -1.0]`, whose norm is 13.
 #
 # <details><summary>Hint</summary>
 #
-# `norm9 = ((p9.detach() ** 2).sum()) ** 0.5`, then `u9 = p9 / norm9`. Without the
-# `detach()` the gradient would have a second term, through the norm.
+# Section 5 shows how to make a tensor a constant for backward without copying it.
+# Which tensor must be the constant here: the norm, or `p` itself? Without it, the
+# gradient would get a second term, through the norm.
 # </details>
 
 # %% solution=ex09-detach
-### BEGIN SOLUTION
-p9 = minigrad.tensor([3.0, -4.0, 12.0], dtype=minigrad.float64, requires_grad=True)
-c9 = minigrad.tensor([1.0, 2.0, -1.0], dtype=minigrad.float64)
-norm9 = ((p9.detach() ** 2).sum()) ** 0.5
-u9 = p9 / norm9
-(u9 * c9).sum().backward()
-### END SOLUTION
+def normalised_backward(p, c):
+    """L = sum(p / ||p|| * c) with the norm detached; backward() on L; return L."""
+    ### BEGIN SOLUTION
+    norm9 = ((p.detach() ** 2).sum()) ** 0.5
+    objective = (p / norm9 * c).sum()
+    objective.backward()
+    return objective
+    ### END SOLUTION
 
 # %% test=ex09-detach-test points=2
-# Exercise 9.2 checks: p9.grad against torch with the norm detached.
-p9_t = torch.tensor([3.0, -4.0, 12.0], dtype=torch.float64, requires_grad=True)
-c9_t = torch.tensor([1.0, 2.0, -1.0], dtype=torch.float64)
-(p9_t / p9_t.detach().norm() * c9_t).sum().backward()
-check("p9.grad", p9.grad, p9_t.grad)
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 9.2", hint="divide p by its norm computed from a detached p, so "
+            "that backward() sees the norm as a constant") as g:
+    def check_normalised(p_values, c_values, label):
+        p_np = np.array(p_values, dtype=np.float64)
+        p = minigrad.tensor(p_np.copy(), dtype=minigrad.float64, requires_grad=True)
+        c = minigrad.tensor(np.array(c_values, dtype=np.float64))
+        before = g.calls.get("minigrad.autograd", 0)
+        loss = g.call(normalised_backward, p, c, forbid="torch.autograd",
+                      count="minigrad.autograd")
+        calls = g.calls["minigrad.autograd"] - before
+        g.require(f"{label}: one backward()", calls == 1,
+                  f"call backward() on L once (it was called {calls} times)")
+        g.require(f"{label}: L is a minigrad.Tensor with a graph",
+                  type(loss) is minigrad.Tensor and loss.grad_fn is not None,
+                  "return L, computed from p with recording on")
+        g.require(f"{label}: p unchanged, recording still on",
+                  np.array_equal(p.data, p_np) and minigrad.is_grad_enabled(),
+                  "do not change p, and leave recording on")
+        p_t = torch.tensor(p_values, dtype=torch.float64, requires_grad=True)
+        c_t = torch.tensor(c_values, dtype=torch.float64)
+        loss_t = (p_t / p_t.detach().norm() * c_t).sum()
+        loss_t.backward()
+        g.check(f"{label}: L", loss, loss_t, rtol=1e-12)
+        g.check(f"{label}: p.grad", p.grad, p_t.grad, rtol=1e-12)
+
+    check_normalised([3.0, -4.0, 12.0], [1.0, 2.0, -1.0], "p = [3, -4, 12]")
+    ### BEGIN HIDDEN TESTS
+    check_normalised([3.0, -4.0, 12.0], [0.5, -1.5, 2.0], "the same p, another c")
+    check_normalised([1.0, 2.0, 2.0, -0.5, 0.25], [2.0, -1.0, 0.5, 3.0, 1.0], "5 entries")
+    check_normalised([[0.3, -1.2, 2.0], [1.0, 0.0, -0.7]],
+                     [[1.0, 1.0, -2.0], [0.5, -0.25, 4.0]], "a 2 x 3 tensor")
+    check_normalised([0.001, -0.002], [1.0, 1.0], "a small p")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 9.3: one function for training and evaluation
+# ### Exercise 9.3: one function for training and evaluation (2 points)
 #
 # Write `mse_pass(net, inputs, targets, train)`: compute the mean squared error of
 # `net(inputs)` against `targets` with recording on when `train` is True and off when
-# it is False, using `minigrad.set_grad_enabled`, and return the loss. When training,
-# also call `backward()` on it.
+# it is False, *whatever* the caller has switched on, using `minigrad.set_grad_enabled`,
+# and return the loss. When training, also call `backward()` on it once. Afterwards,
+# recording must be as the caller left it.
 #
 # <details><summary>Hint</summary>
 #
-# `with minigrad.set_grad_enabled(train):` around the loss, then
-# `if train: loss.backward()`.
+# `set_grad_enabled(mode)` takes the bool you already have. Used as a plain call it
+# stays set after the function returns; used as a context manager it restores the
+# caller's setting. Only the training loss has a graph to go back through.
 # </details>
 
 # %% solution=ex09-train-eval
@@ -493,23 +576,84 @@ def mse_pass(net, inputs, targets, train):
     ### END SOLUTION
 
 # %% test=ex09-train-eval-test points=2
-# Exercise 9.3 checks: the loss and the gradient against torch, and no graph in eval.
-torch.manual_seed(93)
-net93_t = torch.nn.Linear(3, 2, dtype=torch.float64)
-net93 = minigrad.nn.Linear(3, 2, dtype=minigrad.float64).load_state_dict(net93_t.state_dict())
-in93_t, tg93_t = torch.randn(6, 3, dtype=torch.float64), torch.randn(6, 2, dtype=torch.float64)
-in93, tg93 = minigrad.tensor(in93_t.numpy()), minigrad.tensor(tg93_t.numpy())
-loss93_t = ((net93_t(in93_t) - tg93_t) ** 2).mean()
-loss93_t.backward()
-with torch.no_grad():
-    eval93_t = ((net93_t(in93_t) - tg93_t) ** 2).mean()
-eval93 = mse_pass(net93, in93, tg93, train=False)
-train93 = mse_pass(net93, in93, tg93, train=True)
-check_all({"eval loss": (eval93, eval93_t), "train loss": (train93, loss93_t),
-           "eval loss requires_grad": (eval93.requires_grad, eval93_t.requires_grad),
-           "train loss requires_grad": (train93.requires_grad, loss93_t.requires_grad),
-           "weight.grad": (net93.weight.grad, net93_t.weight.grad)})
-assert minigrad.is_grad_enabled(), "grad mode should be restored after mse_pass"
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 9.3", hint="use set_grad_enabled with the mode you are given as a "
+            "context manager around the loss, and call backward() only when training") as g:
+    at_start = (minigrad.is_grad_enabled(), torch.is_grad_enabled())
+    minigrad.set_grad_enabled(True)  # a failure below must not leave recording off
+    torch.set_grad_enabled(True)
+    g.require("recording is on when the check starts", at_start == (True, True),
+              "your cell switched recording off for every cell after it")
+
+    class Recorded(minigrad.nn.Module):
+        """A net that keeps each output as it returned it."""
+
+        def __init__(self, net):
+            super().__init__()
+            self.net, self.outputs = net, []
+
+        def forward(self, x):
+            self.outputs.append(self.net(x))
+            return self.outputs[-1]
+
+    def check_pass(shape_in, n_out, seed, train, caller):
+        torch.manual_seed(seed)
+        theirs = torch.nn.Linear(shape_in[-1], n_out, dtype=torch.float64)
+        ours = minigrad.nn.Linear(shape_in[-1], n_out, dtype=minigrad.float64)
+        ours.load_state_dict(theirs.state_dict())
+        inputs_t = torch.randn(*shape_in, dtype=torch.float64)
+        targets_t = torch.randn(*shape_in[:-1], n_out, dtype=torch.float64)
+        net = Recorded(ours)
+        label = f"{shape_in} -> {n_out}, train={train}, caller {caller}"
+        switch = minigrad.enable_grad if caller == "on" else minigrad.no_grad
+        before = g.calls.get("minigrad.autograd", 0)
+        with switch(), torch.enable_grad():
+            loss = g.call(mse_pass, net, minigrad.tensor(inputs_t.numpy().copy()),
+                          minigrad.tensor(targets_t.numpy().copy()), train,
+                          forbid="torch.autograd", count="minigrad.autograd")
+            after = (minigrad.is_grad_enabled(), torch.is_grad_enabled())
+        calls = g.calls["minigrad.autograd"] - before
+        g.require(f"{label}: recording after the call",
+                  after == (caller == "on", True),
+                  f"recording is {after} (minigrad, torch) after mse_pass: use "
+                  "set_grad_enabled as a context manager, and only minigrad's")
+        g.require(f"{label}: a minigrad.Tensor", type(loss) is minigrad.Tensor,
+                  "return the loss tensor")
+        recorded = [o.grad_fn is not None for o in net.outputs]
+        g.require(f"{label}: graph only if training",
+                  recorded == [train] and (loss.grad_fn is not None) == train
+                  and loss.requires_grad == train,
+                  "record the graph (net and loss) when train is True, and nothing when "
+                  "it is False")
+        g.require(f"{label}: backward() calls", calls == int(train),
+                  f"call backward() once when training, never when evaluating ({calls} calls)")
+        loss_t = torch.nn.functional.mse_loss(theirs(inputs_t), targets_t)
+        g.check(f"{label}: loss", loss, loss_t, rtol=1e-12)
+        if train:
+            loss_t.backward()
+            g.check(f"{label}: weight.grad", ours.weight.grad, theirs.weight.grad,
+                    rtol=1e-10, atol=1e-14)
+            g.check(f"{label}: bias.grad", ours.bias.grad, theirs.bias.grad,
+                    rtol=1e-10, atol=1e-14)
+        else:
+            g.require(f"{label}: no gradients", all(p.grad is None for p in ours.parameters()),
+                      "evaluation must not fill .grad")
+
+    check_pass((6, 3), 2, seed=93, train=False, caller="on")
+    check_pass((6, 3), 2, seed=93, train=True, caller="on")
+    check_pass((6, 3), 2, seed=93, train=True, caller="off")
+    ### BEGIN HIDDEN TESTS
+    check_pass((6, 3), 2, seed=93, train=False, caller="off")
+    check_pass((4, 5), 1, seed=96, train=True, caller="on")
+    check_pass((4, 5), 1, seed=96, train=False, caller="on")
+    check_pass((1, 2), 3, seed=97, train=True, caller="off")
+    check_pass((3, 2, 4), 2, seed=98, train=True, caller="on")
+    check_pass((3, 2, 4), 2, seed=98, train=False, caller="off")
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary

@@ -357,19 +357,27 @@ check("test predictions", predicted, predicted_t)
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it against
-# torch. Replace `raise NotImplementedError()` with your answer and run both cells.
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, compares with torch, and
+# shows a table, or one line saying what differs and a hint. When you hand the
+# chapter in, the grader runs the same checks and a few more on inputs you have not
+# seen, so an answer that only fits the examples here loses its points. The points of
+# each exercise are in its heading.
 #
-# ### Exercise 10.1: an SGD step by hand
+# ### Exercise 10.1: an SGD step by hand (2 points)
 #
 # Write `sgd_step(params, lr)`: update each parameter in the list `params` in place,
 # $p \leftarrow p - \eta\, \nabla_p L$, skipping any whose `.grad` is None, as
-# `optim.SGD` does.
+# `optim.SGD` does; leave the gradients as they are. By hand: the check switches off
+# the optimizers' `step` (minigrad's and torch's) and autograd while it runs, gives
+# your function parameters with gradients already in `.grad`, and compares with
+# torch's `optim.SGD` on copies.
 #
 # <details><summary>Hint</summary>
 #
-# Loop over `params` inside `with minigrad.no_grad():` and use `-=` on each parameter
-# (or change the arrays `p.data` directly, which nothing records).
+# Section 1 does this update for a model's parameters. Why must it not be recorded,
+# and what are the two ways of changing a parameter so that nothing is?
 # </details>
 
 # %% solution=ex10-sgd-step
@@ -382,38 +390,78 @@ def sgd_step(params, lr):
     ### END SOLUTION
 
 # %% test=ex10-sgd-step-test points=2
-# Exercise 10.1 checks: two steps against torch's optim.SGD; a parameter without a
-# gradient must stay as it is.
-ours101, theirs101 = twin_linears(seed=101, n_in=4, n_out=2)
-extra101 = minigrad.tensor([1.0, 2.0], dtype=minigrad.float64, requires_grad=True)
-opt101_t = torch.optim.SGD(theirs101.parameters(), lr=0.2)
-torch.manual_seed(102)
-in101_t = torch.randn(5, 4, dtype=torch.float64)
-in101 = minigrad.tensor(in101_t.numpy())
-for _ in range(2):
-    opt101_t.zero_grad()
-    theirs101(in101_t).pow(2).sum().backward()
-    opt101_t.step()
-    ours101.zero_grad()
-    (ours101(in101) ** 2).sum().backward()
-    sgd_step([*ours101.parameters(), extra101], lr=0.2)
-check_all({"weight": (ours101.weight, theirs101.weight), "bias": (ours101.bias, theirs101.bias),
-           "parameter without a grad": (extra101, torch.tensor([1.0, 2.0]))})
+import inspect
+
+import numpy as np
+import torch
+from torch.optim import sgd as torch_sgd
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 10.1", hint="move each parameter that has a gradient by -lr times "
+            "its gradient, in place and without recording") as g:
+    # torch's SGD.step is wrapped (profiling, grad mode): its innermost function, and
+    # the functions it runs, are what can be switched off.
+    steps_off = ["autograd", minigrad.optim.SGD.step, inspect.unwrap(torch.optim.SGD.step),
+                 torch_sgd.sgd, torch_sgd._single_tensor_sgd, torch_sgd._multi_tensor_sgd]
+
+    def check_step(shapes, lr, without_grad, seed):
+        gen = torch.Generator().manual_seed(seed)
+        values = [torch.randn(s, generator=gen, dtype=torch.float64) for s in shapes]
+        grads = [None if i in without_grad else torch.randn(s, generator=gen, dtype=torch.float64)
+                 for i, s in enumerate(shapes)]
+        params = [minigrad.tensor(v.numpy().copy(), dtype=minigrad.float64, requires_grad=True)
+                  for v in values]
+        for p, gr in zip(params, grads, strict=True):
+            p.grad = None if gr is None else minigrad.tensor(gr.numpy().copy(),
+                                                             dtype=minigrad.float64)
+        g.call(sgd_step, list(params), lr, forbid=steps_off)
+        label = f"shapes {shapes}, lr={lr}"
+        g.require(f"{label}: still leaves that require grad",
+                  all(type(p) is minigrad.Tensor and p.is_leaf and p.requires_grad
+                      for p in params), "change the parameters in place, without recording")
+        g.require(f"{label}: gradients left as they were",
+                  all(p.grad is None if gr is None else
+                      p.grad is not None and np.array_equal(p.grad.data, gr.numpy())
+                      for p, gr in zip(params, grads, strict=True)),
+                  "a step reads .grad; it neither clears nor changes it")
+        theirs = [v.clone().requires_grad_() for v in values]
+        for t, gr in zip(theirs, grads, strict=True):
+            t.grad = None if gr is None else gr.clone()
+        torch.optim.SGD(theirs, lr=lr).step()
+        for i, (p, t) in enumerate(zip(params, theirs, strict=True)):
+            name = f"{label}: parameter {i}" + (" (no grad)" if i in without_grad else "")
+            g.check(name, p, t.detach(), rtol=1e-12)
+
+    check_step([(2, 4), (2,), (2,)], lr=0.2, without_grad={2}, seed=101)
+    ### BEGIN HIDDEN TESTS
+    check_step([(3,)], lr=0.05, without_grad=set(), seed=102)
+    check_step([(2, 3, 2), (), (4, 1)], lr=1.5, without_grad={1}, seed=103)
+    check_step([(2, 2), (3,)], lr=0.0, without_grad=set(), seed=104)
+    check_step([(2, 2), (2, 2)], lr=0.7, without_grad={0, 1}, seed=105)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 10.2: momentum by hand
+# ### Exercise 10.2: momentum by hand (3 points)
 #
-# Write a class `MomentumSGD(params, lr, momentum)` with `zero_grad()` (set the
-# gradients to None) and `step()`, implementing
+# Write a class `MomentumSGD(params, lr, momentum)`, where `params` is an iterable of
+# parameters such as `model.parameters()`, with `zero_grad()` (set the gradients to
+# None) and `step()`, implementing
 # $b \leftarrow \mu b + \nabla_p L$ (with $b = \nabla_p L$ at a parameter's first
-# step) and $p \leftarrow p - \eta\, b$, keeping one buffer per parameter.
+# step) and $p \leftarrow p - \eta\, b$, keeping one buffer per parameter and skipping
+# a parameter whose `.grad` is None (its buffer stays as it is), as
+# `torch.optim.SGD(params, lr, momentum=momentum)` does. By hand: the check switches
+# off the optimizers' `step` (minigrad's and torch's) while it runs your class, and
+# compares the path of every parameter with torch's, for several learning rates and
+# momenta.
 #
 # <details><summary>Hint</summary>
 #
-# Keep the buffers in a list, `None` to start with. In `step()`, under `no_grad()`,
-# for each parameter `i`: `g = p.grad.data`; the buffer becomes `g.copy()` the first
-# time, `momentum * buffer + g` afterwards; then `p -= lr * minigrad.tensor(buffer)`
-# (or change `p.data` directly).
+# Store the parameters as a list (an iterator can be walked only once) and one buffer
+# per parameter, empty to start with. At each step, for a parameter with a gradient:
+# first the buffer from the gradient, then the move along the buffer. A copy of the
+# first gradient keeps the buffer from sharing memory with `.grad`.
 # </details>
 
 # %% solution=ex10-momentum
@@ -444,35 +492,87 @@ class MomentumSGD:
     ### END SOLUTION
 
 # %% test=ex10-momentum-test points=3
-# Exercise 10.2 checks: five steps against torch.optim.SGD with momentum 0.8.
-ours102, theirs102 = twin_linears(seed=103, n_in=3, n_out=2)
-opt102 = MomentumSGD(ours102.parameters(), lr=0.05, momentum=0.8)
-opt102_t = torch.optim.SGD(theirs102.parameters(), lr=0.05, momentum=0.8)
-for _ in range(5):
-    opt102.zero_grad()
-    ((ours102(X3) - 1.0) ** 2).mean().backward()
-    opt102.step()
-    opt102_t.zero_grad()
-    ((theirs102(X3_t) - 1.0) ** 2).mean().backward()
-    opt102_t.step()
-check_all({"weight after 5 steps": (ours102.weight, theirs102.weight),
-           "bias after 5 steps": (ours102.bias, theirs102.bias)})
+import inspect
+
+import numpy as np
+import torch
+from torch.optim import sgd as torch_sgd
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 10.2", hint="one buffer per parameter: the first gradient, then "
+            "momentum times the buffer plus the gradient; move by -lr times the buffer") as g:
+    # torch's SGD.step is wrapped (profiling, grad mode): its innermost function, and
+    # the functions it runs, are what can be switched off.
+    steps_off = ["autograd", minigrad.optim.SGD.step, inspect.unwrap(torch.optim.SGD.step),
+                 torch_sgd.sgd, torch_sgd._single_tensor_sgd, torch_sgd._multi_tensor_sgd]
+
+    def run_momentum_sgd(params, lr, momentum, plan):
+        """MomentumSGD over the steps of plan (the gradients to put in .grad, or None)."""
+        optimizer = MomentumSGD((p for p in params), lr, momentum)
+        path, cleared = [], []
+        for step_grads in plan:
+            optimizer.zero_grad()
+            cleared.append(all(p.grad is None for p in params))
+            for p, gr in zip(params, step_grads, strict=True):
+                if gr is not None:
+                    p.grad = minigrad.tensor(gr.copy(), dtype=minigrad.float64)
+            optimizer.step()
+            path.append(np.concatenate([p.data.ravel() for p in params]))
+        return np.array(path), cleared
+
+    def check_momentum(shapes, lr, momentum, steps, missing, seed):
+        """missing: {(step, parameter)} without a gradient at that step."""
+        gen = torch.Generator().manual_seed(seed)
+        values = [torch.randn(s, generator=gen, dtype=torch.float64) for s in shapes]
+        plan = [[None if (k, i) in missing else
+                 torch.randn(s, generator=gen, dtype=torch.float64).numpy()
+                 for i, s in enumerate(shapes)] for k in range(steps)]
+        params = [minigrad.tensor(v.numpy().copy(), dtype=minigrad.float64, requires_grad=True)
+                  for v in values]
+        path, cleared = g.call(run_momentum_sgd, params, lr, momentum, plan, forbid=steps_off)
+        label = f"shapes {shapes}, lr={lr}, momentum={momentum}"
+        g.require(f"{label}: zero_grad() sets .grad to None", all(cleared),
+                  "zero_grad() sets every parameter's .grad to None")
+        theirs = [v.clone().requires_grad_() for v in values]
+        optimizer = torch.optim.SGD(theirs, lr=lr, momentum=momentum)
+        path_t = []
+        for step_grads in plan:
+            optimizer.zero_grad()
+            for t, gr in zip(theirs, step_grads, strict=True):
+                if gr is not None:
+                    t.grad = torch.tensor(gr)
+            optimizer.step()
+            path_t.append(np.concatenate([t.detach().numpy().ravel() for t in theirs]))
+        g.check(f"{label}: every parameter after each of {steps} steps", path,
+                np.array(path_t), rtol=1e-12)
+
+    check_momentum([(2, 3), (2,)], lr=0.05, momentum=0.8, steps=5, missing=set(), seed=102)
+    ### BEGIN HIDDEN TESTS
+    check_momentum([(2, 3), (2,)], lr=0.3, momentum=0.5, steps=6, missing=set(), seed=103)
+    check_momentum([(4,), (4,)], lr=0.01, momentum=0.95, steps=8, missing=set(), seed=104)
+    check_momentum([(3,)], lr=0.1, momentum=0.0, steps=4, missing=set(), seed=105)
+    check_momentum([(2, 2, 2), (), (3, 1)], lr=0.2, momentum=0.9, steps=6,
+                   missing={(0, 1), (1, 1), (3, 0), (4, 2)}, seed=106)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 10.3: weight decay is a term in the loss
+# ### Exercise 10.3: weight decay is a term in the loss (2 points)
 #
 # `optim.SGD(..., weight_decay=lam)` adds $\lambda p$ to every gradient before the
 # step. The same update comes from plain SGD on a loss with an extra term. Write
 # `loss_with_decay(net, inputs, targets, lam)`: the mean squared error of
-# `net(inputs)` plus the term whose gradient with respect to each parameter $p$ is
-# $\lambda p$. Plain SGD on it must then match torch's SGD with `weight_decay=lam` on
-# the plain mean squared error.
+# `net(inputs)` plus the term $R$ whose gradient with respect to *every* parameter $p$
+# of the net is $\lambda p$, and which is $0$ when all the parameters are $0$. Return
+# the loss; do not call `backward()` (the training loop does). Plain SGD on it must
+# then match torch's SGD with `weight_decay=lam` on the plain mean squared error.
 #
 # <details><summary>Hint</summary>
 #
-# The gradient of $\frac{\lambda}{2} \sum p^2$ is $\lambda p$. Add
-# `lam / 2 * (p ** 2).sum()` for each `p` in `net.parameters()` (the bias too: torch's
-# weight decay applies to every parameter it is given).
+# Which function of one number $x$ has the derivative $\lambda x$ and is $0$ at $0$?
+# Apply it to every entry of every parameter (torch's weight decay applies to every
+# parameter it is given, the biases too) and add up.
 # </details>
 
 # %% solution=ex10-decay
@@ -486,19 +586,79 @@ def loss_with_decay(net, inputs, targets, lam):
     ### END SOLUTION
 
 # %% test=ex10-decay-test points=2
-# Exercise 10.3 checks: plain SGD on loss_with_decay against torch's weight_decay, 4 steps.
-ours103, theirs103 = twin_linears(seed=104)
-opt103 = minigrad.optim.SGD(ours103.parameters(), lr=0.1)
-opt103_t = torch.optim.SGD(theirs103.parameters(), lr=0.1, weight_decay=0.3)
-for _ in range(4):
-    opt103.zero_grad()
-    loss_with_decay(ours103, X3, y3, lam=0.3).backward()
-    opt103.step()
-    opt103_t.zero_grad()
-    ((theirs103(X3_t) - y3_t) ** 2).mean().backward()
-    opt103_t.step()
-check_all({"weight after 4 steps": (ours103.weight, theirs103.weight),
-           "bias after 4 steps": (ours103.bias, theirs103.bias)})
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 10.3", hint="add, for every parameter, a term whose gradient is lam "
+            "times the parameter; plain SGD then does the weight decay") as g:
+    def train_with(net, inputs, targets, lam, lr, steps):
+        """Plain SGD on loss_with_decay; the loss of each step, and whether each is a Tensor."""
+        optimizer = minigrad.optim.SGD(net.parameters(), lr=lr)
+        losses, tensors = [], []
+        for _ in range(steps):
+            optimizer.zero_grad()
+            loss = loss_with_decay(net, inputs, targets, lam)
+            tensors.append(type(loss) is minigrad.Tensor and loss.grad_fn is not None)
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return losses, tensors
+
+    def nets(sizes, seed):
+        """The same MLP (Linear, ReLU, Linear, ...) in torch and minigrad, float64."""
+        torch.manual_seed(seed)
+        layers, layers_t = [], []
+        for i, (n_in, n_out) in enumerate(zip(sizes, sizes[1:], strict=False)):
+            if i:
+                layers.append(minigrad.nn.ReLU())
+                layers_t.append(torch.nn.ReLU())
+            layers.append(minigrad.nn.Linear(n_in, n_out, dtype=minigrad.float64))
+            layers_t.append(torch.nn.Linear(n_in, n_out, dtype=torch.float64))
+        theirs = torch.nn.Sequential(*layers_t)
+        return minigrad.nn.Sequential(*layers).load_state_dict(theirs.state_dict()), theirs
+
+    def check_decay(sizes, n_rows, lam, lr, steps, seed):
+        ours, theirs = nets(sizes, seed)
+        inputs_t = torch.randn(n_rows, sizes[0], dtype=torch.float64)
+        targets_t = torch.randn(n_rows, sizes[-1], dtype=torch.float64)
+        label = f"sizes {sizes}, lam={lam}, lr={lr}"
+        before = g.calls.get("minigrad.autograd", 0)
+        losses, tensors = g.call(train_with, ours, minigrad.tensor(inputs_t.numpy().copy()),
+                                 minigrad.tensor(targets_t.numpy().copy()), lam, lr, steps,
+                                 forbid="torch.autograd", count="minigrad.autograd")
+        calls = g.calls["minigrad.autograd"] - before
+        g.require(f"{label}: a loss tensor with a graph, backward() only by the loop",
+                  all(tensors) and calls == steps,
+                  "return the loss as a minigrad tensor computed from the parameters, and "
+                  "do not call backward() yourself")
+        optimizer = torch.optim.SGD(theirs.parameters(), lr=lr, weight_decay=lam)
+        seen_t = []  # torch's mean squared error and parameters before each step
+        for _ in range(steps):
+            optimizer.zero_grad()
+            loss_t = torch.nn.functional.mse_loss(theirs(inputs_t), targets_t)
+            loss_t.backward()
+            seen_t.append((loss_t.item(), [p.detach().clone() for p in theirs.parameters()]))
+            optimizer.step()
+        for (name, p), (_, q) in zip(ours.named_parameters(), theirs.named_parameters(),
+                                     strict=True):
+            g.check(f"{label}: {name} after {steps} steps", p, q.detach(), rtol=1e-10,
+                    atol=1e-13)
+        return losses, seen_t
+
+    check_decay([3, 1], n_rows=32, lam=0.3, lr=0.1, steps=4, seed=104)
+    ### BEGIN HIDDEN TESTS
+    for sizes, n_rows, lam, lr, steps, seed in [([4, 3], 10, 0.05, 0.2, 5, 105),
+                                                ([3, 5, 2], 7, 1.0, 0.05, 3, 106)]:
+        losses, seen_t = check_decay(sizes, n_rows, lam, lr, steps, seed)
+        values_t = [mse + lam / 2 * sum((p ** 2).sum().item() for p in params)
+                    for mse, params in seen_t]
+        g.check(f"the loss of each step, sizes {sizes}", losses, values_t, rtol=1e-12,
+                against="MSE + lam/2 sum p^2")
+    check_decay([2, 1], n_rows=5, lam=0.0, lr=0.1, steps=3, seed=107)
+    ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary
