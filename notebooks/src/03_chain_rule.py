@@ -82,6 +82,13 @@ draw_graph(zm)
 # for every node: $1$ for $z$ itself, $2y = 8$ for $y$, and $8 \cdot 1 = 8$ for $x$.
 
 # %%
+# The same graph, built again here: a second backward() on the old one would add to
+# the leaves' grads (chapter 08), so running this cell twice would show x.grad = 16.
+xm = minigrad.Value(3.0, label="x")
+ym = xm + 1
+ym.label = "y"
+zm = ym ** 2
+zm.label = "z"
 zm.backward()
 draw_graph(zm, title="after z.backward()")
 
@@ -189,6 +196,7 @@ show_source(minigrad.Value.backward)
 # once, as `a` is above (chapter 04). The graph with `a` used twice, against torch:
 
 # %%
+p.grad = q.grad = 0.0  # run again, backward would add to the leaves' grads (chapter 08)
 out.backward()
 pt = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 qt = torch.tensor(-1.0, dtype=torch.float64, requires_grad=True)
