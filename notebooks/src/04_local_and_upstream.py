@@ -84,6 +84,7 @@ check_all({"x.grad by hand": (local_a_x * upstream_at_a, x.grad),
            "y.grad by hand": (local_a_y * upstream_at_a, y.grad)})
 
 # %%
+xm.grad = ym.grad = 0.0  # run again, backward would add to the leaves' grads (chapter 08)
 zm.backward()
 check_all({"x.grad": (xm.grad, x.grad), "y.grad": (ym.grad, y.grad),
            "a.grad (upstream at a)": (am.grad, 2 * a)})
@@ -168,6 +169,7 @@ stepper_widget(zm)
 # After the last step the grads are exactly what `backward()` gives:
 
 # %%
+xm.grad = ym.grad = 0.0  # run again, the steps would add to the leaves' grads (chapter 08)
 stepper = BackwardStepper(zm)
 while not stepper.done:
     stepper.step()
@@ -243,6 +245,9 @@ x_t = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 check("x.grad after y.backward()", x_v.grad, x_t.grad)
 
 # %%
+# x.grad holds 4 from y.backward(); set it to 4 again, so that running this cell a
+# second time shows 4 + 3 = 7 once more, not 7 + 3 = 10
+x_v.grad, x_t.grad = 4.0, torch.tensor(4.0, dtype=torch.float64)
 (3 * x_v).backward()
 (3 * x_t).backward()
 check("x.grad after z.backward()", x_v.grad, x_t.grad)
