@@ -23,7 +23,7 @@ from tests.wrong_answers import GENERIC_CHEATS
 
 pytestmark = pytest.mark.slow
 
-HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*\n",
+HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*(?:\n|\Z)",
                     re.DOTALL | re.MULTILINE)
 
 # Runs in the kernel: save and restore the namespace and every watched module attribute.
@@ -58,7 +58,9 @@ def _wa_restore(wa=_wa, integrity=_integrity):
 
 def visible(test_source):
     """The test cell as nbgrader releases it: hidden tests removed."""
-    return HIDDEN.sub("", test_source)
+    shown = HIDDEN.sub("", test_source)
+    assert "HIDDEN TESTS" not in shown, "hidden tests not removed"
+    return shown
 
 
 def _chapters():

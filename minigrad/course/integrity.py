@@ -39,6 +39,7 @@ def _watched_modules():
 
     import numpy
     import torch
+    import torch._dynamo  # noqa: F401 - its import re-wraps torch.manual_seed; do it first
     import torch.nn.functional
 
     _import_all_of_minigrad()
