@@ -343,13 +343,14 @@ with graded("Exercise 1.2", hint="build p from the Value you return and call "
     g.require("backward() called once per p_grad",
               g.calls["minigrad.Value.backward"] == 2, "call p.backward() once")
     ### BEGIN HIDDEN TESTS
-    for x0 in [0.0, -2.25, 3.7]:
-        xp = g.call(p_grad, x0, forbid="torch.autograd", count="minigrad.Value.backward")
-        g.require(f"p_grad({x0}) is a minigrad.Value",
-                  type(xp) is minigrad.Value and xp.data == x0, "return the Value you made")
-        g.check(f"p_grad({x0}).grad", xp.grad,
-                torch_slope(lambda x: x ** 3 + 2 * x ** 2 + x, x0))
-    g.require("backward() called once per p_grad",
+    for point in [0.0, -2.25, 3.7]:
+        xh = g.call(p_grad, point, count=["minigrad.Value.backward"],
+                    forbid=["torch.autograd"])
+        g.require(f"p_grad({point}) is a minigrad.Value",
+                  type(xh) is minigrad.Value and xh.data == point, "return the Value you made")
+        g.check(f"p_grad({point}).grad", xh.grad,
+                torch_slope(lambda t: t ** 3 + 2 * t ** 2 + t, point))
+    g.require("one backward() in each of the 5 calls",
               g.calls["minigrad.Value.backward"] == 5, "call p.backward() once")
     ### END HIDDEN TESTS
 
