@@ -2,7 +2,9 @@ r"""Check a minigrad result against PyTorch's, in the cell that makes it (chapte
 
 Every number a chapter computes goes through :func:`check` (one result) or
 :func:`check_all` (several). Both return a :class:`CheckTable`, which a notebook shows
-as a small table (name, shape, max abs diff, result), and both raise
+as a small table (name, shape, value, reference, max abs diff, result: the reference
+column names what the result is compared with, torch unless ``against`` says "formula"
+or "by hand", and a single number shows both values), and both raise
 ``AssertionError`` naming what differs, so a wrong result fails the cell.
 
 Two arrays match when they have the same shape, neither holds a NaN where the other
@@ -40,24 +42,27 @@ def to_numpy(x):
         raise TypeError(f"cannot compare a {type(x).__name__}: {exc}") from None
 
 
-def _mismatch(name, ours, theirs, rtol, atol, equal_nan):
+def _mismatch(name, ours, theirs, rtol, atol, equal_nan, against="torch"):
     """Return a sentence saying how ``ours`` differs from ``theirs``, or None."""
     if ours.shape != theirs.shape:
-        return f"{name}: shape {ours.shape} in minigrad but {theirs.shape} in torch"
+        return f"{name}: shape {ours.shape} in minigrad but {theirs.shape} in {against}"
     nan_ours, nan_theirs = np.isnan(ours), np.isnan(theirs)
     if nan_ours.any() or nan_theirs.any():
         bad = nan_ours != nan_theirs if equal_nan else nan_ours | nan_theirs
         if bad.any():
             at = _index(np.argwhere(bad)[0])
             return (f"{name}: NaN at {at}: minigrad {_value(ours, at)}, "
-                    f"torch {_value(theirs, at)}")
+                    f"{against} {_value(theirs, at)}")
     ok = np.isclose(ours, theirs, rtol=rtol, atol=atol, equal_nan=equal_nan)
     if ok.all():
         return None
     at = _index(np.argwhere(~ok)[0])
     count = int((~ok).sum())
+    if not ours.ndim:
+        return (f"{name}: minigrad {_value(ours, at)}, {against} {_value(theirs, at)} "
+                f"(rtol={rtol}, atol={atol})")
     return (f"{name}: {count} of {ours.size} values differ (rtol={rtol}, atol={atol}); "
-            f"first at {at}: minigrad {_value(ours, at)}, torch {_value(theirs, at)}")
+            f"first at {at}: minigrad {_value(ours, at)}, {against} {_value(theirs, at)}")
 
 
 def _max_abs_diff(a, b):
@@ -95,61 +100,80 @@ def _diff_text(diff):
     return f"< 1e{math.floor(math.log10(diff)) + 1}"
 
 
+def _scalar(arr):
+    """A single number as shown: six significant digits (stable across machines)."""
+    if arr.size != 1:
+        return ""
+    v = float(arr.reshape(()))
+    return f"{v:.6g}" if math.isfinite(v) else str(v)
+
+
 class CheckTable:
-    """Rows of (name, shape, max abs diff, passed); shown as HTML or plain text."""
+    """Rows of (name, shape, value, reference, max abs diff, passed), as HTML or text.
+
+    ``reference`` names what the value is compared with ("torch", "formula", "by hand")
+    and, for a single number, shows it, next to the value itself.
+    """
+
+    HEADER = ("name", "shape", "value", "reference", "max abs diff", "result")
 
     def __init__(self, rows):
         self.rows = rows
 
     @property
     def passed(self):
-        return all(row[3] for row in self.rows)
+        return all(row[-1] for row in self.rows)
 
     def _cells(self):
-        for name, shape, diff, ok in self.rows:
-            yield name, str(shape), _diff_text(diff), "pass" if ok else "FAIL"
+        for name, shape, value, reference, diff, ok in self.rows:
+            yield name, str(shape), value, reference, _diff_text(diff), "pass" if ok else "FAIL"
 
     def __repr__(self):
-        header = ("name", "shape", "max abs diff", "vs torch")
-        cells = [header, *self._cells()]
-        widths = [max(len(row[i]) for row in cells) for i in range(4)]
+        cells = [self.HEADER, *self._cells()]
+        widths = [max(len(row[i]) for row in cells) for i in range(len(self.HEADER))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
                  for row in cells]
         return "\n".join(lines)
 
     def _repr_html_(self):
         body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells[:3])
-            + f"<td style='color:{'green' if cells[3] == 'pass' else 'red'}'>"
-            + ("&#10003; pass" if cells[3] == "pass" else "&#10007; FAIL") + "</td></tr>"
+            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells[:-1])
+            + f"<td style='color:{'green' if cells[-1] == 'pass' else 'red'}'>"
+            + ("&#10003; pass" if cells[-1] == "pass" else "&#10007; FAIL") + "</td></tr>"
             for cells in self._cells()
         )
-        return ("<table><thead><tr><th>name</th><th>shape</th><th>max abs diff</th>"
-                f"<th>vs torch</th></tr></thead><tbody>{body}</tbody></table>")
+        head = "".join(f"<th>{h}</th>" for h in self.HEADER)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def check_all(results, *, rtol=RTOL, atol=ATOL, equal_nan=False):
-    """Compare several results with torch's; ``results`` maps a name to (ours, theirs).
+def check_all(results, *, rtol=RTOL, atol=ATOL, equal_nan=False, against="torch"):
+    """Compare several results with their references; ``results`` maps a name to
+    ``(ours, theirs)``, or ``(ours, theirs, against)`` where one row's reference is not
+    ``against`` (which names what the references are: "torch", "formula", "by hand").
 
     Returns a :class:`CheckTable`; raises ``AssertionError`` naming every mismatch.
     """
     rows, problems = [], []
-    for name, (ours, theirs) in results.items():
+    for name, pair in results.items():
+        ours, theirs, label = pair if len(pair) == 3 else (*pair, against)
         a, b = to_numpy(ours), to_numpy(theirs)
-        problem = _mismatch(name, a, b, rtol, atol, equal_nan)
-        rows.append((name, tuple(a.shape), _max_abs_diff(a, b), problem is None))
+        problem = _mismatch(name, a, b, rtol, atol, equal_nan, label)
+        reference = f"{label} {_scalar(b)}".rstrip()
+        rows.append((name, tuple(a.shape), _scalar(a), reference, _max_abs_diff(a, b),
+                     problem is None))
         if problem:
             problems.append(problem)
     if problems:
-        raise AssertionError("minigrad does not match torch:\n  " + "\n  ".join(problems))
+        raise AssertionError("the results do not match:\n  " + "\n  ".join(problems))
     return CheckTable(rows)
 
 
-def check(name, ours, theirs, *, rtol=RTOL, atol=ATOL, equal_nan=False):
-    """Compare one minigrad result with torch's; see :func:`check_all`.
+def check(name, ours, theirs, *, rtol=RTOL, atol=ATOL, equal_nan=False, against="torch"):
+    """Compare one result with its reference (torch's, unless ``against`` names another).
 
     >>> check("slope", 6.0, 6.0)
-    name   shape  max abs diff  vs torch
-    slope  ()     0             pass
+    name   shape  value  reference  max abs diff  result
+    slope  ()     6      torch 6    0             pass
     """
-    return check_all({name: (ours, theirs)}, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return check_all({name: (ours, theirs)}, rtol=rtol, atol=atol, equal_nan=equal_nan,
+                     against=against)

@@ -77,3 +77,15 @@ def test_equal_infinities_match_without_a_warning(recwarn):
     assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
     with pytest.raises(AssertionError):
         check("overflow", np.array([np.inf]), torch.tensor([-np.inf]))
+
+
+def test_the_reference_column_names_the_reference_and_shows_single_numbers():
+    text = repr(check("slope", 6.0, torch.tensor(6.0)))
+    assert text.splitlines()[0].split() == ["name", "shape", "value", "reference", "max",
+                                            "abs", "diff", "result"]
+    assert "torch 6" in text and "  6  " in text
+    text = repr(check_all({"w": (np.ones((2, 2)), np.ones((2, 2))),
+                           "by hand": (2.0, 2.0, "formula")}))
+    assert "formula 2" in text and "torch" in text
+    with pytest.raises(AssertionError, match="minigrad 1.0, formula 2.0"):
+        check("x", 1.0, 2.0, against="formula")

@@ -229,15 +229,15 @@ class Grader:
         except TypeError as exc:
             self.rows.append((name, type(yours).__name__, against, "-", None, False))
             raise ExerciseFailed(f"{name}: {exc}") from None
-        problem = _mismatch(name, a, b, rtol, atol, False)
+        problem = _mismatch(name, a, b, rtol, atol, False, against)
         self.rows.append((name, _short(a), against, _short(b), _max_abs_diff(a, b),
                           problem is None))
         if problem and a.shape == b.shape == ():
             raise ExerciseFailed(f"{name} is {float(a)!r}, {against} gives {float(b)!r} "
                                  f"(rtol={rtol:g}, atol={atol:g})")
         if problem:
-            raise ExerciseFailed(problem.replace("minigrad", "yours").replace(
-                "torch", against))
+            raise ExerciseFailed(problem.replace(": minigrad ", ": yours ").replace(
+                " minigrad ", " yours ").replace("in minigrad", "in yours"))
 
     def require(self, name, condition, message):
         """A requirement that is not a number (a type, a count): a row, failing with message."""
