@@ -90,6 +90,25 @@ def test_every_exercise_has_a_solution_and_a_locked_test(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
+def test_test_cells_are_graded_blocks_with_hidden_tests(path):
+    """Each test cell imports what it uses, runs one graded() block, holds hidden tests,
+    and hands nbgrader no value to read as partial credit (no execute_result)."""
+    nb = nbformat.read(path, as_version=4)
+    for cell in [c for c in nb.cells if nbgrader_meta(c).get("grade")]:
+        grade_id = nbgrader_meta(cell)["grade_id"]
+        lines = [line for line in cell.source.splitlines() if line.strip()]
+        assert lines[0].startswith(("from ", "import ")), f"{grade_id}: imports first"
+        assert "with graded(" in cell.source, f"{grade_id}: not a graded() block"
+        assert "### BEGIN HIDDEN TESTS" in cell.source, f"{grade_id}: no hidden tests"
+        results = [o for o in cell.outputs if o.output_type == "execute_result"]
+        assert not results, f"{grade_id}: a value nbgrader would read as partial credit"
+        points = nbgrader_meta(cell)["points"]
+        heading = [c.source for c in nb.cells if c.cell_type == "markdown"
+                   and f"({points} point" in c.source]
+        assert heading, f"{grade_id}: the exercise heading should give its {points} points"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=IDS)
 def test_every_random_source_is_seeded(path):
     source = "\n".join(c.source for c in code_cells(nbformat.read(path, as_version=4)))
     if re.search(r"\b(randn|rand|randint|random\.|default_rng|shuffle)\b", source):
