@@ -58,6 +58,9 @@ xt = torch.tensor(2.0, requires_grad=True)
 check("x.grad after y.backward()", x.grad, xt.grad)
 
 # %%
+# x.grad holds 4 from y.backward(); set it to 4 again, so that running this cell a
+# second time shows 4 + 3 = 7 once more, not 7 + 3 = 10
+x.grad, xt.grad = minigrad.tensor(4.0), torch.tensor(4.0)
 z = 3 * x
 z.backward()
 print(x.grad)  # tensor(7.)
