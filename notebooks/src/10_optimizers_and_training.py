@@ -67,6 +67,11 @@ check_all({"weight.grad": (model.weight.grad, model_t.weight.grad),
 # The update by hand, in minigrad, against torch's `optim.SGD` doing the step:
 
 # %%
+# run again, this cell would step on from where its first step ended: so it starts
+# each time from the initial weights (seed 1), with the gradients computed above
+initial_weights = twin_linears(seed=1)[1].state_dict()
+model.load_state_dict(initial_weights)
+model_t.load_state_dict(initial_weights)
 lr = 0.1
 with minigrad.no_grad():
     for p in model.parameters():
@@ -318,6 +323,11 @@ def train(lib, net, epochs=10, batch_size=64, lr=0.05, momentum=0.9):
     return np.array(losses)
 
 
+# the same two networks as above, made again here, so that running this cell a second
+# time trains from the start rather than on from the trained weights
+torch.manual_seed(0)
+net_t = mlp(torch, torch.float64)
+net = mlp(minigrad, minigrad.float64).load_state_dict(net_t.state_dict())
 losses = train(minigrad, net)
 losses_t = train(torch, net_t)
 check("loss at each of the steps", losses, losses_t, rtol=1e-8, atol=1e-10)
