@@ -4,6 +4,12 @@ from tests.wrong_answers import Wrong
 
 WRONG = {
     "ex03-by-hand": [
+        Wrong("ignores x: the first visible point 0.5 written in", "ignores", """
+import math
+def dw_dx(x):
+    u = 0.5 ** 2
+    return (1 - math.tanh(u) ** 2) * 2 * 0.5
+"""),
         Wrong("the inner derivative 2x forgotten", "slip", """
 import math
 def dw_dx(x):
@@ -54,6 +60,19 @@ def dw_dx(x, h=1e-6):
 """),
     ],
     "ex03-topo-sort": [
+        Wrong("a fixed three-level walk, enough for a small drawn example", "hardcoded", """
+def topo_sort(root):
+    levels = [[root]]
+    for _ in range(2):
+        levels.append([p for v in levels[-1] for p in v._prev])
+    order, seen = [], set()
+    for level in reversed(levels):
+        for v in level:
+            if id(v) not in seen:
+                seen.add(id(v))
+                order.append(v)
+    return order
+"""),
         Wrong("recursive depth-first walk (micrograd's build_topo)", "slip", """
 def topo_sort(root):
     order, visited = [], set()

@@ -59,6 +59,10 @@ def grad_P(P, Q):
 """),
     ],
     "ex05-unbroadcast": [
+        Wrong("ignores shape: sums the leading axis away, always", "ignores", """
+def unbroadcast(grad, shape):
+    return grad.sum(axis=0) if grad.ndim else grad
+"""),
         Wrong("only the leading dimensions summed", "slip", """
 def unbroadcast(grad, shape):
     return grad.sum(axis=tuple(range(grad.ndim - len(shape))))

@@ -72,6 +72,24 @@ def sgd_step(params, lr):
 """),
     ],
     "ex10-momentum": [
+        Wrong("the visible example's momentum 0.8 and lr 0.05 written in", "hardcoded", """
+class MomentumSGD:
+    def __init__(self, params, lr, momentum):
+        self.params = list(params)
+        self.buffers = [None] * len(self.params)
+
+    def zero_grad(self):
+        for param in self.params:
+            param.grad = None
+
+    def step(self):
+        for i, param in enumerate(self.params):
+            if param.grad is None:
+                continue
+            g = param.grad.data
+            self.buffers[i] = g.copy() if self.buffers[i] is None else 0.8 * self.buffers[i] + g
+            param.data -= 0.05 * self.buffers[i]
+"""),
         Wrong("a dampened buffer: mu b + (1 - mu) g", "slip", """
 class MomentumSGD:
     def __init__(self, params, lr, momentum):
