@@ -17,7 +17,9 @@ setup: $(STAMP)
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,bench]'
+	# A .venv from before the rename holds the old distribution name: drop it.
+	$(BIN)/python -m pip uninstall -q -y minigrad 2>/dev/null || true
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[course,dev,bench]'
 	touch $(STAMP)
 
 lab: $(STAMP)
