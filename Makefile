@@ -11,7 +11,8 @@ TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 	PYDEVD_DISABLE_FILE_VALIDATION=1
 NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
 
-.PHONY: setup lab test lint notebooks figures bench bench-scalar bench-tensor constraints clean
+.PHONY: setup lab test lint book notebooks figures bench bench-scalar bench-tensor constraints \
+	clean
 
 setup: $(STAMP)
 
@@ -19,7 +20,7 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# A .venv from before the rename holds the old distribution name: drop it.
 	$(BIN)/python -m pip uninstall -q -y minigrad 2>/dev/null || true
-	$(BIN)/python -m pip install -q -c constraints.txt -e '.[course,dev,bench]'
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[course,dev,bench,book]'
 	touch $(STAMP)
 
 lab: $(STAMP)
@@ -30,11 +31,18 @@ lab: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-# Everything: lint, unit/parity/property tests, the exercise round trip, the browser
-# test and strict nbval over every chapter, in one pytest run on both cores.
-test: $(STAMP) lint
+# Everything: lint, the book, unit/parity/property tests, the exercise round trip, the
+# browser tests (JupyterLab and the book) and strict nbval over every chapter, in one
+# pytest run on both cores.
+test: $(STAMP) lint book
 	mkdir -p build/jupyter build/mpl
 	$(TESTENV) $(BIN)/python -m pytest -n 2 --dist loadfile tests notebooks $(NBVAL)
+
+# The chapters as a static site in build/book/ (Jupyter Book 1; MathJax and the widgets'
+# JavaScript come from the npm registry once, into build/book-assets/). Open
+# build/book/index.html; tests/test_book.py checks every page in Chromium.
+book: $(STAMP)
+	$(BIN)/python scripts/build_book.py
 
 # Rebuild the chapters from notebooks/src and execute them in a fresh kernel.
 notebooks: $(STAMP)
