@@ -12,7 +12,7 @@ TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
 
 .PHONY: setup lab test lint book notebooks figures bench bench-scalar bench-tensor constraints \
-	clean
+	test-latest clean
 
 setup: $(STAMP)
 
@@ -58,6 +58,22 @@ bench-scalar: $(STAMP)
 
 bench-tensor: $(STAMP)
 	$(BIN)/python benchmarks/bench_tensor.py
+
+# A warning before learners hit it: a second environment with the newest release of
+# every dependency (pyproject's ranges, no constraints) except torch, kept at the pinned
+# CPU build, then the whole suite in it. Run it before a course run and monthly; a
+# failure names a release that will break a chapter for learners (README).
+LATEST := build/venv-latest
+test-latest: lint
+	rm -rf $(LATEST)
+	$(PYTHON) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install -q --upgrade pip
+	$(LATEST)/bin/python -m pip install -q --upgrade --upgrade-strategy eager \
+		-e '.[course,dev,bench,book]' torch==2.13.0
+	$(LATEST)/bin/python scripts/compare_pins.py | tee build/latest-versions.txt
+	$(LATEST)/bin/python scripts/build_book.py || echo "test-latest: the book did not build"
+	mkdir -p build/jupyter build/mpl
+	$(TESTENV) $(LATEST)/bin/python -m pytest -n 2 --dist loadfile tests notebooks $(NBVAL)
 
 # Re-pin every package after a change to pyproject.toml.
 constraints: $(STAMP)
