@@ -11,14 +11,16 @@ TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 	PYDEVD_DISABLE_FILE_VALIDATION=1
 NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
 
-.PHONY: setup lab lab-instructor reset solution course test lint notebooks figures bench \
-	bench-scalar bench-tensor constraints clean
+.PHONY: setup lab lab-instructor reset solution course test lint book notebooks figures \
+	bench bench-scalar bench-tensor constraints test-latest clean
 
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,bench]'
+	# A .venv from before the rename holds the old distribution name: drop it.
+	$(BIN)/python -m pip uninstall -q -y minigrad 2>/dev/null || true
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[course,dev,bench,book]'
 	touch $(STAMP)
 
 ROOTFLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
@@ -50,11 +52,18 @@ course: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-# Everything: lint, unit/parity/property tests, the exercise round trip, the browser
-# test and strict nbval over every chapter, in one pytest run on both cores.
-test: $(STAMP) lint
+# Everything: lint, the book, unit/parity/property tests, the exercise round trip, the
+# browser tests (JupyterLab and the book) and strict nbval over every chapter, in one
+# pytest run on both cores.
+test: $(STAMP) lint book
 	mkdir -p build/jupyter build/mpl
 	$(TESTENV) $(BIN)/python -m pytest -n 2 --dist loadfile tests notebooks $(NBVAL)
+
+# The chapters as a static site in build/book/ (Jupyter Book 1; MathJax and the widgets'
+# JavaScript come from the npm registry once, into build/book-assets/). Open
+# build/book/index.html; tests/test_book.py checks every page in Chromium.
+book: $(STAMP)
+	$(BIN)/python scripts/build_book.py
 
 # Rebuild the chapters from notebooks/src and execute them in a fresh kernel.
 notebooks: $(STAMP)
@@ -70,6 +79,22 @@ bench-scalar: $(STAMP)
 
 bench-tensor: $(STAMP)
 	$(BIN)/python benchmarks/bench_tensor.py
+
+# A warning before learners hit it: a second environment with the newest release of
+# every dependency (pyproject's ranges, no constraints) except torch, kept at the pinned
+# CPU build, then the whole suite in it. Run it before a course run and monthly; a
+# failure names a release that will break a chapter for learners (README).
+LATEST := build/venv-latest
+test-latest: lint
+	rm -rf $(LATEST)
+	$(PYTHON) -m venv $(LATEST)
+	$(LATEST)/bin/python -m pip install -q --upgrade pip
+	$(LATEST)/bin/python -m pip install -q --upgrade --upgrade-strategy eager \
+		-e '.[course,dev,bench,book]' torch==2.13.0
+	$(LATEST)/bin/python scripts/compare_pins.py | tee build/latest-versions.txt
+	$(LATEST)/bin/python scripts/build_book.py || echo "test-latest: the book did not build"
+	mkdir -p build/jupyter build/mpl
+	$(TESTENV) $(LATEST)/bin/python -m pytest -n 2 --dist loadfile tests notebooks $(NBVAL)
 
 # Re-pin every package after a change to pyproject.toml.
 constraints: $(STAMP)

@@ -9,24 +9,38 @@ never the numbers), so a figure is the same on every run and a stepper's frames 
 
 import io
 
-from matplotlib.figure import Figure
-
 from minigrad.value import backward_order
 
-__all__ = ["draw_graph", "graph_layout", "node_names", "format_number", "GraphFigure"]
+# GraphFigure is defined on first use (see __getattr__ below), so matplotlib is imported then.
+__all__ = ["draw_graph", "graph_layout", "node_names", "format_number", "GraphFigure"]  # noqa: F822
 
 NUMBER_CHARS = 9  # room kept for each of data and grad: -1.235e+20 is rare, 0.1235 common
 OP_SYMBOLS = {"sigmoid": "σ"}
 LEAF, INNER, ROOT, HOT, WARM = "#e3f2fd", "#f5f5f5", "#e8f5e9", "#ffd54f", "#fff3c4"
 
 
-class GraphFigure(Figure):
-    """A figure that Jupyter shows as a PNG even when pyplot was never imported."""
+def _graph_figure_class():
+    """:class:`GraphFigure`, defined on first use: ``import minigrad`` needs no matplotlib."""
+    if "GraphFigure" not in globals():
+        from matplotlib.figure import Figure
 
-    def _repr_png_(self):
-        buffer = io.BytesIO()
-        self.savefig(buffer, format="png", dpi=100)
-        return buffer.getvalue()
+        class GraphFigure(Figure):
+            """A figure that Jupyter shows as a PNG even when pyplot was never imported."""
+
+            def _repr_png_(self):
+                buffer = io.BytesIO()
+                self.savefig(buffer, format="png", dpi=100)
+                return buffer.getvalue()
+
+        GraphFigure.__qualname__ = "GraphFigure"
+        globals()["GraphFigure"] = GraphFigure
+    return globals()["GraphFigure"]
+
+
+def __getattr__(name):  # minigrad.graph.GraphFigure imports matplotlib when first asked for
+    if name == "GraphFigure":
+        return _graph_figure_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def format_number(x):
@@ -113,7 +127,7 @@ def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9):
     x1 = max(position[id(n)][0] + _box_width(names[id(n)], fontsize) for n in nodes) + 0.2
     y0, y1 = min(ys) - 0.6, max(ys) + 0.6
     if ax is None:
-        fig = GraphFigure(figsize=(x1 - x0, y1 - y0 + (0.3 if title else 0)))
+        fig = _graph_figure_class()(figsize=(x1 - x0, y1 - y0 + (0.3 if title else 0)))
         ax = fig.add_axes((0, 0, 1, (y1 - y0) / (y1 - y0 + (0.3 if title else 0))))
     ax.set_xlim(x0, x1)
     ax.set_ylim(y0, y1)
