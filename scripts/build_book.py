@@ -40,7 +40,7 @@ BUILD = ROOT / "build"
 SRC = BUILD / "book-src"
 OUT = BUILD / "book"
 CACHE = BUILD / "book-assets"
-LAB_URL = "http://localhost:8888/lab/tree/notebooks/"
+LAB_URL = "http://localhost:8888/lab/tree/"  # `make lab` serves workspace/ at its root
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 

@@ -175,7 +175,7 @@ def test_every_chapter_is_in_the_book():
 def _check_chapter(page, name):
     """A link to JupyterLab, exercises without solutions, the figures and the widgets."""
     source = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text())
-    launch = page.locator(f'a[href$="/lab/tree/notebooks/{name}.ipynb"]')
+    launch = page.locator(f'a[href$="/lab/tree/{name}.ipynb"]')
     assert launch.count() >= 1, f"{name}: no link to the chapter in JupyterLab"
     text = page.inner_text("main")
     for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS"):
