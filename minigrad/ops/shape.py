@@ -149,7 +149,9 @@ def t(a):
     if a.data.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{a.data.ndim}D. Fix: use transpose(dim0, dim1).")
-    return T.apply(a, 0, -1) if a.data.ndim == 2 else T.apply(a, 0, 0)
+    if a.data.ndim < 2:  # a vector or a 0-d tensor: itself, as a view
+        return View.apply(a, a.data.shape)
+    return T.apply(a, 0, 1)
 
 
 def permute_all(a):
@@ -170,8 +172,13 @@ def squeeze(a, dim=None):
 
 
 def to_dtype(a, dtype):
+    """A copy in ``dtype``; to an int or bool dtype it leaves the graph, as in torch."""
     if a.data.dtype == dtype:
         return a
+    if dtype.kind != "f":
+        from minigrad.tensors import make
+
+        return make(a.data.astype(dtype), None)
     return ToCopy.apply(a, dtype)
 
 
