@@ -1,0 +1,253 @@
+"""minigrad matches torch off the common path: views and in-place ops, NaN, inf and
+zero in backward, dtype promotion, bad input, 0-d and empty tensors, graph semantics.
+
+Each case is a snippet run twice, with ``torch`` bound to torch and then to minigrad
+(``tests/edge_parity.py``): the values, dtypes and shapes it leaves in ``out`` must
+agree, or both must raise the same exception type. The expected values are torch's,
+computed in the same run; the ids name the class of the issue each case came from.
+"""
+
+import pytest
+
+from tests.edge_parity import check_snippet
+
+LEAF4 = "x = torch.tensor([1., 2., 3., 4.], dtype=torch.float64, requires_grad=True)\n"
+
+CASES = [
+    # --- in-place ops through views and detach() aliases ---
+    ("view_slice_mul_writes_through",
+     LEAF4 + "y = x * 2\ny[1:3].mul_(0)\ny.sum().backward()\nout = [y, x.grad]"),
+    ("view_reshape_writes_through",
+     LEAF4 + "y = x * 2\nv = y.view(2, 2)\nv.mul_(0)\ny.sum().backward()\nout = [y, x.grad]"),
+    ("view_of_view_t_writes_through",
+     LEAF4 + "y = (x * 2).view(2, 2)\nv = y.t()\nv[0].mul_(3)\n(y * y).sum().backward()\n"
+     "out = [y, x.grad]"),
+    ("view_add_other_requires_grad",
+     LEAF4 + "w = torch.tensor([5., 6.], dtype=torch.float64, requires_grad=True)\n"
+     "y = x * 1\ny[0:2].add_(w * w)\n(y * y).sum().backward()\nout = [y, x.grad, w.grad]"),
+    ("view_of_constant_base_becomes_recorded",
+     "b = torch.zeros(4, dtype=torch.float64)\n"
+     "x = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)\n"
+     "b[1:3].add_(x)\n(b * b).sum().backward()\nout = [b, b.requires_grad, b.is_leaf, x.grad]"),
+    ("other_view_sees_inplace_change",
+     LEAF4 + "y = x * 2\nw = y[0:2]\ny[1:3].mul_(0)\nw.sum().backward()\nout = [w, x.grad]"),
+    ("base_inplace_regenerates_view",
+     LEAF4 + "y = x * 2\nv = y[0:1]\ny.mul_(3)\nv.sum().backward()\nout = [v, x.grad]"),
+    ("detach_alias_sees_inplace",
+     "y = torch.tensor([1., 2.])\nd = y.detach()\ny.add_(1)\nout = [d]"),
+    ("detach_alias_of_recorded_sees_inplace",
+     LEAF4 + "y = x * 1\nd = y.detach()\ny.add_(1)\nout = [d, y]"),
+    ("inplace_on_detached_changes_base",
+     LEAF4 + "y = x * 1\ny.detach().mul_(2)\nout = [y]"),
+    ("view_of_leaf_inplace_refused",
+     LEAF4 + "x[0:2].mul_(2)"),
+    ("view_of_leaf_inplace_fine_under_no_grad",
+     LEAF4 + "with torch.no_grad():\n    x[0:2].mul_(2)\nout = [x, x.requires_grad, x.is_leaf]"),
+    ("retain_grad_follows_inplace",
+     LEAF4 + "y = x * 2\ny.retain_grad()\ny.mul_(3)\ny.sum().backward()\nout = [y.grad, x.grad]"),
+    ("index_tensor_changed_in_place",
+     LEAF4 + "idx = torch.tensor([0, 0])\nb = x[idx]\nidx.add_(1)\nb.sum().backward()"),
+    ("saved_output_changed_through_view",
+     LEAF4 + "y = x.exp()\ny[0:1].mul_(2)\ny.sum().backward()"),
+    ("inplace_self_times_self",
+     LEAF4 + "y = x * 1\ny.mul_(y)\ny.sum().backward()\nout = [y, x.grad]"),
+    ("inplace_exp_output_saved_then_changed",
+     LEAF4 + "y = x * 1\nz = y.exp()\ny.add_(1)\nz.sum().backward()\nout = [z, x.grad]"),
+    ("mul_saves_only_what_backward_needs",
+     LEAF4 + "c = torch.tensor([1., 2., 3., 4.], dtype=torch.float64)\ny = x * c\n"
+     "c.add_(1)\ny.sum().backward()\nout = [x.grad]"),
+    ("mul_saved_operand_changed_is_refused",
+     LEAF4 + "c = torch.tensor([1., 2., 3., 4.], dtype=torch.float64)\ny = x * c\n"
+     "x.data.add_(1) if False else None\nz = x * 1\nw = c * z\nz.add_(1)\nw.sum().backward()"),
+    ("int_inplace_float_refused", "t = torch.tensor([1, 2])\nt.add_(1.5)"),
+    ("int_inplace_div_refused", "t = torch.tensor([1, 2])\nt.div_(2)"),
+    ("bool_inplace_int_refused", "t = torch.tensor([True])\nt.add_(2)"),
+    ("float32_inplace_float64_stays_float32",
+     "t = torch.ones(2)\nt.add_(torch.tensor([1.5, 2.5], dtype=torch.float64))\nout = [t]"),
+    ("zero_int_tensor", "t = torch.tensor([1, 2])\nt.zero_()\nout = [t]"),
+    ("fill_int_with_float", "t = torch.tensor([1, 2])\nt.fill_(1.5)\nout = [t]"),
+    # --- NaN, inf and zero in backward ---
+    ("relu_inactive_blocks_inf",
+     "x = torch.tensor([-1., 4.], dtype=torch.float64, requires_grad=True)\n"
+     "(x.relu() ** 0.5).sum().backward()\nout = [x.grad]"),
+    ("relu_of_nan",
+     "x = torch.tensor([float('nan'), 1.], dtype=torch.float64, requires_grad=True)\n"
+     "y = x.relu()\ny.sum().backward()\nout = [y, x.grad]"),
+    ("relu_blocks_nan_upstream",
+     "x = torch.tensor([-1., 2.], dtype=torch.float64, requires_grad=True)\n"
+     "y = x.relu()\ny.backward(torch.tensor([float('nan'), 1.], dtype=torch.float64))\n"
+     "out = [x.grad]"),
+    ("max_with_nan",
+     "x = torch.tensor([1., float('nan'), 3.], dtype=torch.float64, requires_grad=True)\n"
+     "m = x.max()\nm.backward()\nout = [m, x.grad]"),
+    ("max_ties_blocks_inf",
+     "x = torch.tensor([1., 3., 3.], dtype=torch.float64, requires_grad=True)\n"
+     "(x.max() - 3).pow(0.5).backward()\nout = [x.grad]"),
+    ("max_dim_with_nan",
+     "x = torch.tensor([[1., float('nan')], [3., 2.]], dtype=torch.float64, "
+     "requires_grad=True)\nv, i = x.max(1)\nv.sum().backward()\nout = [v, i, x.grad]"),
+    ("zero_to_the_x",
+     "x = torch.tensor([0., 1., 2.], dtype=torch.float64, requires_grad=True)\n"
+     "y = 0.0 ** x\ny.sum().backward()\nout = [y, x.grad]"),
+    ("zero_to_negative_x",
+     "x = torch.tensor([-1.], dtype=torch.float64, requires_grad=True)\n"
+     "y = 0.0 ** x\ny.sum().backward()\nout = [y, x.grad]"),
+    ("pow_tensor_at_zero_zero",
+     "a = torch.tensor([0., 0., 2.], dtype=torch.float64, requires_grad=True)\n"
+     "b = torch.tensor([0., 2., 0.], dtype=torch.float64, requires_grad=True)\n"
+     "(a ** b).sum().backward()\nout = [a.grad, b.grad]"),
+    ("pow_scalar_zero_exponent_at_zero",
+     "a = torch.tensor([0.], dtype=torch.float64, requires_grad=True)\n"
+     "(a ** 0).sum().backward()\nout = [a.grad]"),
+    ("sqrt_at_zero_is_inf",
+     "a = torch.tensor([0.], dtype=torch.float64, requires_grad=True)\n"
+     "(a ** 0.5).sum().backward()\nout = [a.grad]"),
+    ("sigmoid_tanh_exp_at_inf",
+     "a = torch.tensor([float('inf'), -float('inf')], dtype=torch.float64, "
+     "requires_grad=True)\n(a.sigmoid() + a.tanh()).sum().backward()\nout = [a.grad]"),
+    # --- dtypes ---
+    ("int_sigmoid_is_float32", "out = [torch.tensor([0, 1, 2]).sigmoid()]"),
+    ("int_exp_log_tanh_float32",
+     "t = torch.tensor([1, 2])\nout = [t.exp(), t.log(), t.tanh()]"),
+    ("int_times_python_float", "out = [torch.tensor([1, 2]) * 2.5]"),
+    ("python_float_minus_int", "out = [2.5 - torch.tensor([1, 2]), 2.5 ** torch.tensor([1, 2])]"),
+    ("int_over_int", "out = [torch.tensor([1, 2]) / torch.tensor([2, 4]), 2 / torch.tensor([4])]"),
+    ("int_power_int_stays_int", "out = [torch.tensor([1, 2]) ** 2, 2 ** torch.tensor([1, 2])]"),
+    ("int_times_float32", "out = [torch.tensor([1, 2]) * torch.tensor([0.5, 0.25])]"),
+    ("float32_with_0d_float64",
+     "out = [torch.ones(2) + torch.tensor(1.5, dtype=torch.float64)]"),
+    ("float32_with_numpy_float64", "out = [torch.ones(2) * np.float64(1.5), "
+     "np.float64(2.0) * torch.ones(2)]"),
+    ("int_with_0d_float64",
+     "out = [torch.tensor([1, 2]) + torch.tensor(1.5, dtype=torch.float64)]"),
+    ("float32_with_0d_int", "out = [torch.ones(2) + torch.tensor(3)]"),
+    ("0d_float32_with_0d_float64",
+     "out = [torch.tensor(1.) + torch.tensor(1., dtype=torch.float64)]"),
+    ("bool_arithmetic",
+     "b = torch.tensor([True, False])\nout = [b + b, b * 2.5, b / b, b.sum(), b * 3]"),
+    ("float32_grad_from_float64_0d",
+     "x = torch.ones(2, requires_grad=True)\n"
+     "s = torch.tensor(2., dtype=torch.float64, requires_grad=True)\n"
+     "y = x * s\ny.sum().backward()\nout = [y, x.grad, s.grad]"),
+    ("mm_mixed_dtypes_refused",
+     "torch.mm(torch.ones(2, 2), torch.ones(2, 2, dtype=torch.float64))"),
+    ("matmul_mixed_dtypes_refused", "torch.ones(2, 2) @ torch.ones(2, 2, dtype=torch.float64)"),
+    ("linear_mixed_dtypes_refused",
+     "torch.nn.functional.linear(torch.ones(2, 2), torch.ones(2, 2, dtype=torch.float64))"),
+    ("tensor_of_numpy_float64s", "out = [torch.tensor([np.float64(1), 2.0])]"),
+    ("tensor_of_numpy_float32s", "out = [torch.tensor([np.float32(1), 2.0])]"),
+    ("long_leaves_the_graph",
+     "x = torch.tensor([1.5, 2.5], requires_grad=True)\ny = x.long()\n"
+     "out = [y, y.requires_grad, y.grad_fn is None]"),
+    ("int_negative_power_refused", "torch.tensor([1, 2]) ** -1"),
+    ("bool_relu_refused", "torch.tensor([True]).relu()"),
+    # --- validation ---
+    ("cross_entropy_batch_mismatch",
+     "torch.nn.functional.cross_entropy(torch.zeros(3, 4), torch.tensor([1]))"),
+    ("grad_setter_wrong_shape",
+     "w = torch.ones(2, requires_grad=True)\nw.grad = torch.ones(3)"),
+    ("grad_setter_wrong_dtype",
+     "w = torch.ones(2, requires_grad=True)\nw.grad = torch.ones(2, dtype=torch.float64)"),
+    ("grad_setter_numpy", "w = torch.ones(2, requires_grad=True)\nw.grad = np.ones(2)"),
+    ("grad_setter_none_ok",
+     "w = torch.ones(2, requires_grad=True)\nw.grad = torch.ones(2)\nw.grad = None\n"
+     "out = [w.grad]"),
+    ("add_none", "torch.ones(2) + None"),
+    ("add_list", "torch.ones(2) + [1, 2]"),
+    ("add_string", "torch.ones(2) * 'a'"),
+    ("add_numpy_array", "out = [torch.ones(2) + np.ones(2)]"),
+    ("backward_with_list",
+     "x = torch.ones(3, requires_grad=True)\n(x * 2).backward([1., 1., 1.])"),
+    ("backward_with_numpy",
+     "x = torch.ones(3, requires_grad=True)\n(x * 2).backward(np.ones(3))"),
+    ("sgd_of_a_tensor",
+     "w = torch.ones(2, requires_grad=True)\ntorch.optim.SGD(w, lr=0.1)"),
+    ("sgd_of_a_non_leaf",
+     "w = torch.ones(2, requires_grad=True)\ntorch.optim.SGD([w * 2], lr=0.1)"),
+    ("tensor_of_sizes", "out = [torch.Tensor(2, 3).shape[0], torch.Tensor(2, 3).shape[1], "
+     "torch.Tensor(2, 3).dtype]"),
+    ("sum_of_empty_dims", "t = torch.ones(2, 3)\nout = [t.sum(()), t.sum([]), t.mean(())]"),
+    ("requires_grad_false_after_graph",
+     "x = torch.tensor([1., 2.], requires_grad=True)\ny = x * 2\nx.requires_grad_(False)\n"
+     "y.sum().backward()\nout = [x.grad]"),
+    ("backward_inputs_empty",
+     "x = torch.ones(2, requires_grad=True)\n(x * 2).sum().backward(inputs=[])"),
+    # --- 0-d and empty tensors ---
+    ("max_dim_of_0d", "v, i = torch.tensor(3.).max(0)\nout = [v, i]"),
+    ("max_dim_of_0d_keepdim", "v, i = torch.tensor(3.).max(-1, keepdim=True)\nout = [v, i]"),
+    ("max_dim_of_0d_grad",
+     "x = torch.tensor(3., dtype=torch.float64, requires_grad=True)\nv, i = x.max(0)\n"
+     "(v * 2).backward()\nout = [x.grad]"),
+    ("t_of_0d_and_1d", "out = [torch.tensor(3.).t(), torch.ones(3).t()]"),
+    ("iterate_0d", "list(torch.tensor(3.))"),
+    ("iterate_1d", "out = list(torch.tensor([1., 2.]))"),
+    ("index_with_empty_list", "out = [torch.ones(3)[[]], torch.ones(3, 2)[[]]]"),
+    ("empty_sum_and_mean",
+     "e = torch.ones(0, 3, dtype=torch.float64, requires_grad=True)\ns = e.sum()\n"
+     "s.backward()\nout = [s, e.sum(0), e.grad]"),
+    ("max_of_empty_refused", "torch.ones(0).max()"),
+    ("max_over_empty_dim_refused", "torch.ones(0, 3).max(0)"),
+    # --- graph semantics ---
+    ("autograd_backward_two_roots_shared_graph",
+     "x = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)\nh = x * 2\n"
+     "torch.autograd.backward([h.sum(), (h * h).sum()])\nout = [x.grad]"),
+    ("backward_inputs_non_leaf",
+     "x = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)\nh = x * 2\n"
+     "(h * h).sum().backward(inputs=[h])\nout = [h.grad, x.grad]"),
+    ("backward_inputs_excludes_leaf_root",
+     "x = torch.tensor(1., requires_grad=True)\nw = torch.tensor(1., requires_grad=True)\n"
+     "x.backward(inputs=[w])\nout = [x.grad, w.grad]"),
+    ("backward_inputs_subset",
+     "x = torch.tensor([1., 2.], requires_grad=True)\n"
+     "w = torch.tensor([3., 4.], requires_grad=True)\n(x * w).sum().backward(inputs=[w])\n"
+     "out = [x.grad, w.grad]"),
+    ("enable_grad_inside_inference_mode",
+     "x = torch.ones(2, requires_grad=True)\nwith torch.inference_mode():\n"
+     "    with torch.enable_grad():\n        y = x * 2\n        g = torch.is_grad_enabled()\n"
+     "out = [y.requires_grad, g]"),
+    ("no_grad_inside_enable_grad_inside_no_grad",
+     "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n"
+     "    with torch.enable_grad():\n        y = x * 2\nout = [y.requires_grad]"),
+    ("no_grad_decorates_a_generator",
+     "x = torch.ones(2, requires_grad=True)\n@torch.no_grad()\ndef gen():\n"
+     "    for i in range(2):\n        yield x * i\nout = [y.requires_grad for y in gen()] + "
+     "[torch.is_grad_enabled()]"),
+    ("custom_function_too_few_gradients",
+     "class MatMul(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a, b):\n"
+     "        return a @ b\n    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+     "a = torch.ones(2, 4, requires_grad=True)\nb = torch.ones(4, 3, requires_grad=True)\n"
+     "MatMul.apply(a, b).sum().backward()"),
+    ("custom_function_extra_none_gradients_ok",
+     "class Twice(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n"
+     "        return a * 2\n    @staticmethod\n    def backward(ctx, g):\n"
+     "        return g * 2, None\n"
+     "a = torch.ones(2, requires_grad=True)\nTwice.apply(a).sum().backward()\nout = [a.grad]"),
+    ("custom_function_extra_gradients_refused",
+     "class Twice(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n"
+     "        return a * 2\n    @staticmethod\n    def backward(ctx, g):\n"
+     "        return g * 2, g\n"
+     "a = torch.ones(2, requires_grad=True)\nTwice.apply(a).sum().backward()"),
+    ("custom_function_wrong_shape",
+     "class MatMul(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a, b):\n"
+     "        return a @ b\n    @staticmethod\n    def backward(ctx, g):\n"
+     "        return g.T @ a, g\n"
+     "a = torch.ones(2, 4, requires_grad=True)\nb = torch.ones(4, 3, requires_grad=True)\n"
+     "MatMul.apply(a, b).sum().backward()"),
+    # --- elsewhere ---
+    ("linear_1d_input_frozen_weight",
+     "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"
+     "lin(torch.tensor([1., 2., 3.])).sum().backward()\nout = [lin.bias.grad]"),
+    ("linear_1d_input_all_grads",
+     "lin = torch.nn.Linear(3, 2)\nwith torch.no_grad():\n    lin.weight.fill_(0.5)\n"
+     "x = torch.tensor([1., 2., 3.], requires_grad=True)\n"
+     "lin(x).sum().backward()\nout = [lin.bias.grad, x.grad, lin.weight.grad]"),
+]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("snippet", [c[1] for c in CASES], ids=[c[0] for c in CASES])
+def test_edge_matches_torch(snippet):
+    theirs, ours = check_snippet(snippet)
+    if theirs is not None:
+        assert "Fix" in str(ours) or type(ours) is TypeError and "unsupported operand" in str(
+            ours), f"minigrad's message should teach the fix: {ours}"
