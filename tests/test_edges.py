@@ -7,8 +7,14 @@ agree, or both must raise the same exception type. The expected values are torch
 computed in the same run; the ids name the class of the issue each case came from.
 """
 
-import pytest
+import math
+import threading
 
+import numpy as np
+import pytest
+import torch
+
+import minigrad
 from tests.edge_parity import check_snippet
 
 LEAF4 = "x = torch.tensor([1., 2., 3., 4.], dtype=torch.float64, requires_grad=True)\n"
@@ -251,3 +257,102 @@ def test_edge_matches_torch(snippet):
     if theirs is not None:
         assert "Fix" in str(ours) or type(ours) is TypeError and "unsupported operand" in str(
             ours), f"minigrad's message should teach the fix: {ours}"
+
+
+# --- torch's key phrases for the errors the issue names ---------------------------
+PHRASES = {
+    "view_of_leaf_inplace_refused": "a view of a leaf Variable that requires grad is being "
+                                    "used in an in-place operation",
+    "index_tensor_changed_in_place": "modified by an inplace operation",
+    "mm_mixed_dtypes_refused": "expected m1 and m2 to have the same dtype, but got: float != "
+                               "double",
+    "cross_entropy_batch_mismatch": "Expected input batch_size (3) to match target "
+                                    "batch_size (1)",
+    "grad_setter_wrong_shape": "attempting to assign a gradient of size '[3]' to a tensor of "
+                               "size '[2]'",
+    "grad_setter_numpy": "assigned grad expected to be a Tensor or None but got grad of type "
+                         "numpy.ndarray",
+    "add_none": "unsupported operand type(s) for +: 'Tensor' and 'NoneType'",
+    "backward_with_list": "gradients can be either Tensors or None, but got float",
+    "sgd_of_a_tensor": "params argument given to the optimizer should be an iterable of "
+                       "Tensors or dicts",
+    "sgd_of_a_non_leaf": "can't optimize a non-leaf Tensor",
+    "custom_function_too_few_gradients": "returned an incorrect number of gradients "
+                                         "(expected 2, got 1)",
+    "custom_function_wrong_shape": "returned an invalid gradient at index 0 - got [3, 4] but "
+                                   "expected shape compatible with [2, 4]",
+    "int_inplace_float_refused": "result type Float can't be cast to the desired output type "
+                                 "Long",
+    "iterate_0d": "iteration over a 0-d tensor",
+}
+
+
+@pytest.mark.parametrize("case", sorted(PHRASES))
+def test_error_keeps_torchs_phrase(case):
+    snippet = dict(CASES)[case]
+    theirs, ours = check_snippet(snippet)
+    assert PHRASES[case] in str(theirs), f"torch's message changed: {theirs}"
+    assert PHRASES[case] in str(ours), f"minigrad: {ours}"
+    assert "Fix:" in str(ours)
+
+
+def test_broadcast_error_names_the_real_shapes():
+    with pytest.raises(RuntimeError) as error:
+        minigrad.ones(3) + minigrad.ones(3, 4)
+    assert "[3] and [3, 4]" in str(error.value)
+
+
+def test_grad_mode_belongs_to_the_thread():
+    seen = {}
+
+    def other():
+        seen["minigrad"] = minigrad.is_grad_enabled()
+
+    with minigrad.no_grad():
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+    with torch.no_grad():
+        t_seen = []
+        thread = threading.Thread(target=lambda: t_seen.append(torch.is_grad_enabled()))
+        thread.start()
+        thread.join()
+    assert seen["minigrad"] is t_seen[0] is True
+
+
+def test_value_relu_at_nan_and_behind_inf():
+    x = minigrad.Value(-1.0)
+    (x.relu() ** 0.5).backward()
+    xt = torch.tensor(-1.0, dtype=torch.float64, requires_grad=True)
+    (xt.relu() ** 0.5).backward()
+    assert x.grad == pytest.approx(xt.grad.item(), abs=0)  # both exactly 0
+    assert math.isnan(minigrad.Value(math.nan).relu().data)
+    assert math.isnan(torch.relu(torch.tensor(math.nan)).item())
+
+
+def test_gradcheck_on_a_non_contiguous_input():
+    base = np.arange(1.0, 7.0).reshape(2, 3)
+    x = minigrad.tensor(base, dtype=minigrad.float64).t().detach().requires_grad_()
+    xt = torch.tensor(base, dtype=torch.float64).t().detach().requires_grad_()
+    assert not x.data.flags["C_CONTIGUOUS"]
+    from minigrad.gradcheck import numerical_jacobian
+
+    jac = numerical_jacobian(lambda a: a * a, (x,), 0, 1e-6)
+    torch_jac = torch.autograd.functional.jacobian(lambda a: a * a, xt).reshape(6, 6)
+    np.testing.assert_allclose(jac, torch_jac.numpy(), atol=1e-6)
+    assert minigrad.gradcheck(lambda a: (a * a).sum(0), (x,))
+
+
+def test_gradcheck_names_the_output_that_disagrees():
+    class Bad(minigrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3
+
+    x = minigrad.tensor([1.0, 2.0], dtype=minigrad.float64, requires_grad=True)
+    with pytest.raises(minigrad.autograd.GradcheckError, match="for output 1 with respect"):
+        minigrad.gradcheck(lambda a: (a * 1, Bad.apply(a)), (x,))
