@@ -11,7 +11,7 @@ TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 	PYDEVD_DISABLE_FILE_VALIDATION=1
 NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
 
-.PHONY: setup lab test lint notebooks figures bench bench-scalar bench-tensor constraints clean
+.PHONY: setup lab test lint fuzz notebooks figures bench bench-scalar bench-tensor constraints clean
 
 setup: $(STAMP)
 
@@ -33,6 +33,12 @@ lint: $(STAMP)
 test: $(STAMP) lint
 	mkdir -p build/jupyter build/mpl
 	$(TESTENV) $(BIN)/python -m pytest -n 2 --dist loadfile tests notebooks $(NBVAL)
+
+# The differential fuzzer at length: 5000 new programs run in torch and minigrad (the
+# test suite runs 300 fixed ones). A failing program is printed: keep it as a named case
+# in tests/test_edges.py.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz nice -n 10 $(BIN)/python -m pytest -q tests/test_fuzz.py
 
 # Rebuild the chapters from notebooks/src and execute them in a fresh kernel.
 notebooks: $(STAMP)

@@ -46,9 +46,7 @@ class InplaceMethods:
         if GRAD_ENABLED.enabled and (self._requires_grad or other_grad):
             if self.grad_fn is None and self._requires_grad:
                 raise RuntimeError(LEAF_INPLACE)
-            base = self._base
-            if base is not None and base.grad_fn is None and base._requires_grad:
-                raise RuntimeError(views.VIEW_OF_LEAF)
+            views.check_view(self)
             views.write(self, op(self, other), other)
             return self
         numpy_op(self.data, other_data, out=self.data, casting="unsafe")

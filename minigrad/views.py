@@ -28,13 +28,29 @@ import weakref
 import numpy as np
 
 from minigrad.function import Function, accumulator
+from minigrad.grad_mode import GRAD_ENABLED
 
-__all__ = ["register", "write", "CopySlices", "VIEW_OF_LEAF"]
+__all__ = ["register", "write", "check_view", "CopySlices", "VIEW_OF_LEAF"]
 
 VIEW_OF_LEAF = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation. "
     "Fix: change the leaf under `with minigrad.no_grad():`, or clone() it first and "
     "change the clone.")
+NO_GRAD_VIEW = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode "
+    "enabled. Fix: make the view and change it both inside the no_grad block (not "
+    "recorded) or both outside it (recorded).")
+
+
+def check_view(tensor):
+    """torch's refusals of a recorded in-place op on a view."""
+    base = tensor._base
+    if base is None:
+        return
+    if base.grad_fn is None and base._requires_grad:
+        raise RuntimeError(VIEW_OF_LEAF)
+    if getattr(tensor, "_no_grad_view", False):
+        raise RuntimeError(NO_GRAD_VIEW)
 
 
 def register(view, source, cls, extra):
@@ -47,6 +63,8 @@ def register(view, source, cls, extra):
         chain = source._view_chain + chain
     view._base = base
     view._view_chain = chain
+    if not GRAD_ENABLED.enabled:
+        view._no_grad_view = True  # an in-place op on it with grad on is refused
     view._version_counter = source._version_counter
     if base._views is None:
         base._views = weakref.WeakSet()
@@ -148,4 +166,5 @@ def _regenerate(base):
     if base._views is None:
         return
     for view in list(base._views):
-        _set_graph(view, replay(base, view._view_chain).grad_fn)
+        if not getattr(view, "_no_grad_view", False):
+            _set_graph(view, replay(base, view._view_chain).grad_fn)

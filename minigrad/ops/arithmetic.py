@@ -23,7 +23,7 @@ At zero, ``a ** b`` follows torch: :math:`\partial a^b / \partial a = 0` where
 import numpy as np
 
 from minigrad.function import Function
-from minigrad.ops.promotion import check_int_power, promote
+from minigrad.ops.promotion import check_int_power, int_power, promote
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "rdiv", "neg", "pow_", "rpow", "broadcast_error"]
 
@@ -143,7 +143,7 @@ class PowTensor(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = a ** b
+        out = a ** b if a.dtype.kind == "f" else int_power(a, b)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -213,12 +213,29 @@ def add(a, b):
 
 
 def sub(a, b):
+    _check_bool_sub(a, b)
     return _binary(Sub, a, b)
 
 
 def rsub(a, number):
+    _check_bool_sub(a, number)
     a, number = promote(a, number)
     return Rsub.apply(a, number)
+
+
+def _check_bool_sub(a, b):
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead. Fix: "
+                           "or convert first, a.long() - b.long().")
+    if _is_bool(a) or _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not "
+                           "supported. If you are trying to invert a mask, use the `~` or "
+                           "`logical_not()` operator instead. Fix: or convert first, t.long().")
+
+
+def _is_bool(x):
+    return isinstance(x, bool) or getattr(getattr(x, "data", None), "dtype", None) == np.bool_
 
 
 def mul(a, b):
@@ -236,10 +253,17 @@ def rdiv(a, number):
 
 
 def neg(a):
+    if _is_bool(a):
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead. Fix: or convert first, -t.long().")
     return Neg.apply(a)
 
 
 def pow_(a, exponent):
+    if _is_bool(a) and _is_bool(exponent):
+        raise NotImplementedError('"pow" not implemented for \'Bool\'. Fix: convert first, '
+                                  "t.long() ** e.")
     if isinstance(exponent, int | float):
         check_int_power(a, exponent)
         a, exponent = promote(a, exponent)

@@ -21,7 +21,10 @@ class Index(Function):
         ctx.meta = (a.shape, key)
         if isinstance(key, np.ndarray):  # saved, so an in-place change of it is caught
             ctx.save_for_backward(key)
-        return a[key]
+        out = a[key]
+        if type(out) is not np.ndarray:  # one element: a 0-d view, not a numpy scalar
+            out = a[(key if isinstance(key, tuple) else (key,)) + (Ellipsis,)]
+        return out
 
     @staticmethod
     def backward(ctx, grad_output):

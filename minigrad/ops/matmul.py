@@ -81,8 +81,12 @@ def _shape_text(shape):
     return "x".join(str(n) for n in shape)
 
 
-def same_dtype(a, b):
-    """torch multiplies matrices of one dtype only (numpy would promote silently)."""
+def same_dtype(a, b, name="mm"):
+    """torch multiplies matrices of one dtype only (numpy would promote silently), and
+    not bool ones."""
+    if a.dtype == b.dtype == np.bool_:
+        raise NotImplementedError(f'"{name}" not implemented for \'Bool\'. Fix: convert '
+                                  "first, a.long() @ b.long().")
     if a.dtype != b.dtype:
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {_c_name(a.dtype)} != "
@@ -116,7 +120,7 @@ def matmul(a, b):
     if na == 0 or nb == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{na}D and {nb}D. Fix: use * to multiply by a scalar.")
-    same_dtype(a.data, b.data)
+    same_dtype(a.data, b.data, "dot" if na == nb == 1 else "addmv" if nb == 1 else "mm")
     cls = Dot if na == nb == 1 else Mv if (na == 2 and nb == 1) else Matmul
     try:
         return cls.apply(a, b)

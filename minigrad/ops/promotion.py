@@ -12,7 +12,7 @@ import numpy as np
 
 from minigrad.dtypes import result_type
 
-__all__ = ["promote", "check_int_power"]
+__all__ = ["promote", "check_int_power", "int_power"]
 
 
 def promote(a, b, true_divide=False):
@@ -39,9 +39,17 @@ def _to(x, target):
 
 
 def check_int_power(a, exponent):
-    """torch refuses an integer to a negative integer power (numpy raises ValueError)."""
-    data = getattr(exponent, "data", exponent)
-    if a.data.dtype.kind in "iub" and np.asarray(data).dtype.kind in "iu" and np.any(
-            np.asarray(data) < 0):
+    """torch refuses an integer to a negative integer *number* (numpy raises ValueError);
+    a tensor of exponents is done elementwise by :func:`int_power`."""
+    if isinstance(exponent, int) and exponent < 0 and a.data.dtype.kind in "iub":
         raise RuntimeError("Integers to negative integer powers are not allowed. Fix: "
                            "make the base float first, t.float() ** -1.")
+
+
+def int_power(a, b):
+    """``a ** b`` for int arrays as torch: ``1 ** -n = 1``, ``(-1) ** -n = ±1``, else 0."""
+    with np.errstate(all="ignore"):
+        positive = a ** np.maximum(b, 0)
+    odd = np.where(b % 2 == 0, 1, -1)
+    negative = np.where(a == 1, 1, np.where(a == -1, odd, 0))
+    return np.where(b < 0, negative, positive).astype(positive.dtype)
