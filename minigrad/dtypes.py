@@ -53,6 +53,7 @@ int64 = dtype("int64", np.int64, "LongTensor")
 bool_ = dtype("bool", np.bool_, "BoolTensor")
 
 _BY_NUMPY = {d.numpy: d for d in (float32, float64, int64, bool_)}
+_SUPPORTED = frozenset(_BY_NUMPY)
 _BY_NAME = {"float32": float32, "float": float32, "float64": float64, "double": float64,
             "int64": int64, "long": int64, "bool": bool_}
 
@@ -73,10 +74,14 @@ def to_dtype(spec):
     if isinstance(spec, str) and spec in _BY_NAME:
         return _BY_NAME[spec].numpy
     try:
-        return np.dtype(spec)
+        found = np.dtype(spec)
     except TypeError:
-        raise TypeError(f"unknown dtype {spec!r}: use minigrad.float32, minigrad.float64 "
-                        "or minigrad.int64") from None
+        found = None
+    if found not in _SUPPORTED:
+        raise TypeError(f"unknown dtype {spec!r}: minigrad has float32, float64, int64 and "
+                        "bool. Fix: use minigrad.float32, minigrad.float64 or "
+                        "minigrad.int64.") from None
+    return found
 
 
 DEFAULT_FLOAT = np.dtype(np.float32)

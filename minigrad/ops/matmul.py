@@ -120,12 +120,17 @@ def matmul(a, b):
     if na == 0 or nb == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{na}D and {nb}D. Fix: use * to multiply by a scalar.")
+    sa, sb = a.data.shape, b.data.shape
+    try:  # shapes first, as torch: then dtypes
+        np.broadcast_shapes(sa[:-2], sb[:-2])
+        fits = sa[-1] == (sb[-2] if nb > 1 else sb[0])
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(
+            f"shapes cannot be multiplied ({_shape_text(sa)} and {_shape_text(sb)}): the "
+            "last dimension of the first must equal the second-to-last of the second (the "
+            "only one of a vector). Fix: transpose or reshape one of them.")
     same_dtype(a.data, b.data, "dot" if na == nb == 1 else "addmv" if nb == 1 else "mm")
     cls = Dot if na == nb == 1 else Mv if (na == 2 and nb == 1) else Matmul
-    try:
-        return cls.apply(a, b)
-    except ValueError:
-        raise RuntimeError(
-            f"shapes cannot be multiplied ({_shape_text(a.data.shape)} and "
-            f"{_shape_text(b.data.shape)}): the last dimension of the first must equal the "
-            "second-to-last of the second (the only one of a vector).") from None
+    return cls.apply(a, b)

@@ -192,10 +192,22 @@ class TensorMethods:
     def to(self, dtype):
         if isinstance(dtype, str) and dtype == "cpu":
             return self
+        if isinstance(dtype, str) and dtype.startswith(("cuda", "mps")):
+            return self.cuda()
         return shape_ops.to_dtype(self, to_dtype(dtype))
 
     def __getitem__(self, key):
         return indexing.index(self, key)
+
+    def __setitem__(self, key, value):
+        raise TypeError("minigrad does not support item assignment (t[i] = v), which torch "
+                        "records as a copy into a view. Fix: build the tensor out of place "
+                        "(e.g. t * mask + v * (1 - mask)), or under minigrad.no_grad() write "
+                        "into its array, t.data[i] = v.")
+
+    def cuda(self, device=None):
+        raise RuntimeError("minigrad runs on the CPU only. Fix: drop .cuda() / .to('cuda'); "
+                           "every tensor is on 'cpu'.")
 
     def all(self):
         from minigrad.tensors import make
