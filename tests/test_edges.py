@@ -239,6 +239,30 @@ CASES = [
      "        return g.T @ a, g\n"
      "a = torch.ones(2, 4, requires_grad=True)\nb = torch.ones(4, 3, requires_grad=True)\n"
      "MatMul.apply(a, b).sum().backward()"),
+    # --- found by the differential fuzzer (tests/test_fuzz.py) ---
+    ("fuzz_view_made_under_no_grad_changed_with_grad_on",
+     LEAF4 + "with torch.no_grad():\n    v = x.reshape(-1)\nv.add_(x)"),
+    ("fuzz_select_of_a_vector_is_a_view",
+     "x = torch.tensor([0.0, 5.0])\nwith torch.no_grad():\n    x[0].add_(1)\nout = [x]"),
+    ("fuzz_bool_dtype_name", "out = [torch.tensor([True]).dtype == torch.bool]"),
+    ("fuzz_bool_minus_bool", "b = torch.tensor(True)\nb - b"),
+    ("fuzz_number_minus_bool", "1 - torch.tensor([True])"),
+    ("fuzz_negate_bool", "-torch.tensor([True])"),
+    ("fuzz_bool_pow_bool", "b = torch.tensor([True])\nb ** b"),
+    ("fuzz_bool_matmul", "b = torch.tensor([True, False])\nb @ b"),
+    ("fuzz_bool_matmul_bad_shapes_first",
+     "b = torch.ones(2, 1, 3, dtype=torch.bool)\nb @ b"),
+    ("fuzz_int_to_negative_int_tensor",
+     "a = torch.tensor([0, 1, -1, 2, -1, 3])\ne = torch.tensor([-1, -1, -1, -1, -2, 2])\n"
+     "out = [a ** e]"),
+    ("fuzz_reciprocal_of_int", "out = [torch.tensor([1, 2]).reciprocal()]"),
+    ("fuzz_pow_bool_exponent_backward",
+     "x = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)\n"
+     "(x ** torch.tensor(True)).backward()"),
+    ("fuzz_view_of_non_contiguous_refused", "torch.ones(2, 3).t().view(-1)"),
+    ("fuzz_reshape_of_non_contiguous_copies",
+     "x = torch.tensor([[1., 2.], [3., 4.]])\nout = [x.t().reshape(-1)]"),
+    ("fuzz_transpose_of_0d", "out = [torch.tensor(3).transpose(0, -1)]"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"

@@ -152,6 +152,8 @@ class PowTensor(Function):
         a, b, out = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         grad_a = grad_b = None
+        if need_a and getattr(ctx, "bool_exponent", False):  # torch's computes b - 1
+            _check_bool_sub(True, 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             if need_a:  # torch: 0 where b == 0, even at a == 0
                 grad_a = np.where(b == 0, 0, grad_output * b * a ** (b - 1))
@@ -235,7 +237,8 @@ def _check_bool_sub(a, b):
 
 
 def _is_bool(x):
-    return isinstance(x, bool) or getattr(getattr(x, "data", None), "dtype", None) == np.bool_
+    dtype = getattr(getattr(x, "data", x), "dtype", None)
+    return isinstance(x, bool) or dtype == np.bool_
 
 
 def mul(a, b):
@@ -249,7 +252,12 @@ def div(a, b):
 def rdiv(a, number):
     """``number / tensor``: as torch, ``number * reciprocal(tensor)``."""
     a, number = promote(a, number, true_divide=True)
-    return Mul.apply(Reciprocal.apply(a), number)
+    return Mul.apply(reciprocal(a), number)
+
+
+def reciprocal(a):
+    a, _ = promote(a, 1, true_divide=True)  # an int tensor: float32, as torch
+    return Reciprocal.apply(a)
 
 
 def neg(a):
@@ -269,7 +277,10 @@ def pow_(a, exponent):
         a, exponent = promote(a, exponent)
         return Pow.apply(a, exponent)
     check_int_power(a, exponent)
-    return _binary(PowTensor, a, exponent)
+    out = _binary(PowTensor, a, exponent)
+    if out.grad_fn is not None and _is_bool(exponent):
+        out.grad_fn.bool_exponent = True
+    return out
 
 
 def rpow(a, base):

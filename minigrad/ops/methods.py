@@ -119,7 +119,7 @@ class TensorMethods:
         return -self
 
     def reciprocal(self):
-        return arithmetic.Reciprocal.apply(self)
+        return arithmetic.reciprocal(self)
 
     __lt__ = _compare(np.less)
     __le__ = _compare(np.less_equal)
@@ -156,7 +156,7 @@ class TensorMethods:
         return shape_ops.reshape(self, *shape)
 
     def view(self, *shape):
-        return shape_ops.reshape(self, *shape)
+        return shape_ops.view(self, *shape)
 
     def transpose(self, dim0, dim1):
         return shape_ops.transpose(self, dim0, dim1)

@@ -11,7 +11,7 @@ import numpy as np
 
 from minigrad.function import Function
 
-__all__ = ["dim_index", "reshape", "transpose", "t", "permute_all", "unsqueeze", "squeeze",
+__all__ = ["dim_index", "reshape", "view", "transpose", "t", "permute_all", "unsqueeze", "squeeze",
            "to_dtype", "clone"]
 
 
@@ -140,9 +140,23 @@ def reshape(a, *shape):
                            "elements; one of them may be -1.") from None
 
 
+def view(a, *shape):
+    """``reshape`` that never copies: refused, as torch, where it would have to."""
+    out = reshape(a, *shape)
+    if a.data.size and not np.shares_memory(out.data, a.data):
+        raise RuntimeError("view size is not compatible with input tensor's size and stride "
+                           "(at least one dimension spans across two contiguous subspaces). "
+                           "Use .reshape(...) instead. Fix: t.reshape(...) copies when it "
+                           "must.")
+    return out
+
+
 def transpose(a, dim0, dim1):
     ndim = a.data.ndim
-    return Transpose.apply(a, dim_index(dim0, ndim), dim_index(dim1, ndim))
+    dim0, dim1 = dim_index(dim0, ndim), dim_index(dim1, ndim)
+    if ndim == 0:  # a 0-d tensor: itself, as a view
+        return View.apply(a, ())
+    return Transpose.apply(a, dim0, dim1)
 
 
 def t(a):
