@@ -122,7 +122,8 @@ class Function:
                 ctx._saved = tuple([array if s is out else s for s in ctx._saved])
             out = array
         result = make(out, ctx if record else None)
-        if cls.is_view and out.base is not None and np.may_share_memory(out, args[0].data):
+        if cls.is_view and out.base is not None and (
+                not out.size or np.may_share_memory(out, args[0].data)):
             views.register(result, args[0], cls, args[1:])
         if not record:
             return result

@@ -263,6 +263,12 @@ CASES = [
     ("fuzz_reshape_of_non_contiguous_copies",
      "x = torch.tensor([[1., 2.], [3., 4.]])\nout = [x.t().reshape(-1)]"),
     ("fuzz_transpose_of_0d", "out = [torch.tensor(3).transpose(0, -1)]"),
+    ("fuzz_max_output_changed_in_place",
+     "x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)\nm = torch.max(x * x)\n"
+     "with torch.no_grad():\n    m.add_(x)\nm.backward()"),
+    ("fuzz_empty_view_made_under_no_grad_changed_with_grad_on",
+     "x = torch.zeros(0, dtype=torch.float64, requires_grad=True)\nwith torch.no_grad():\n"
+     "    v = x.reshape(-1)\nv.add_(x)"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"

@@ -108,10 +108,19 @@ def program(draw):
 
 EXAMPLES = max(settings.default.max_examples, 300)
 
+# torch's errors that minigrad does not raise, on purpose: rows of the README's table
+# "Where minigrad differs from torch", each pinned in tests/test_differences.py.
+KNOWN = ("A view was created in no_grad mode and its base or another view of its base has "
+         "been modified inplace",)
+
 
 @settings(max_examples=EXAMPLES, suppress_health_check=[HealthCheck.too_slow])
 @given(program())
 def test_program_matches_torch(source):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        check_snippet(source, rtol=1e-5, atol=1e-6)
+        try:
+            check_snippet(source, rtol=1e-5, atol=1e-6)
+        except AssertionError as failure:
+            if not any(phrase in str(failure) for phrase in KNOWN):
+                raise

@@ -80,14 +80,13 @@ class Max(Function):
     @staticmethod
     def forward(ctx, a):
         out = np.max(a)
-        ctx.save_for_backward(a)
-        ctx.out = out
+        ctx.save_for_backward(a, out)  # the output too: an in-place change of it is caught
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors
-        mask = np.isnan(a) if np.isnan(ctx.out) else a == ctx.out  # torch: NaN is the max
+        a, out = ctx.saved_tensors
+        mask = np.isnan(a) if np.isnan(out) else a == out  # torch: NaN is the max
         return np.where(mask, (grad_output / mask.sum()).astype(a.dtype), 0)
 
 
