@@ -43,7 +43,9 @@ class InplaceMethods:
         if not cast:
             _check_cast(self.data.dtype, result_type(self.data, other_data, true_divide))
         other_grad = hasattr(other, "grad_fn") and other._requires_grad
-        if GRAD_ENABLED.enabled and (self._requires_grad or other_grad):
+        base = self._base
+        if GRAD_ENABLED.enabled and (self._requires_grad or other_grad or (
+                base is not None and base._requires_grad)):
             if self.grad_fn is None and self._requires_grad:
                 raise RuntimeError(LEAF_INPLACE)
             views.check_view(self)

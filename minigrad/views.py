@@ -47,10 +47,10 @@ def check_view(tensor):
     base = tensor._base
     if base is None:
         return
-    if base.grad_fn is None and base._requires_grad:
-        raise RuntimeError(VIEW_OF_LEAF)
     if getattr(tensor, "_no_grad_view", False):
         raise RuntimeError(NO_GRAD_VIEW)
+    if base.grad_fn is None and base._requires_grad:
+        raise RuntimeError(VIEW_OF_LEAF)
 
 
 def register(view, source, cls, extra):

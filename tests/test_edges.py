@@ -269,6 +269,11 @@ CASES = [
     ("fuzz_empty_view_made_under_no_grad_changed_with_grad_on",
      "x = torch.zeros(0, dtype=torch.float64, requires_grad=True)\nwith torch.no_grad():\n"
      "    v = x.reshape(-1)\nv.add_(x)"),
+    ("fuzz_no_grad_view_of_leaf_changed_by_a_number",
+     LEAF4 + "with torch.no_grad():\n    v = x[0:2]\nv.sub_(1.5)"),
+    ("fuzz_relu_of_nan_passes_the_gradient",
+     "x = torch.tensor([float('nan'), -1., 2.], dtype=torch.float64, requires_grad=True)\n"
+     "(x.relu() * 3).sum().backward()\nout = [x.grad]"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"

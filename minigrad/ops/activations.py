@@ -12,6 +12,8 @@ result, and relu's backward is a hard zero where the unit is off: an ``inf`` or
 ``nan`` arriving from upstream stays out of it (``0 * inf`` would be ``nan``).
 """
 
+import math
+
 import numpy as np
 
 from minigrad.dtypes import DEFAULT_FLOAT
@@ -82,7 +84,11 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return np.where(out <= 0, 0, grad_output)  # torch's threshold_backward
+        # out is 0 where off, else positive or nan (relu(nan) is nan, and passes, as torch)
+        grad = grad_output * (out != 0)  # the fast mask; 0 * inf would make a nan, so
+        if not math.isfinite(np.add.reduce(grad, axis=None)):  # then, torch's threshold:
+            grad = np.where(out == 0, 0, grad_output)  # 0 where off, whatever arrives
+        return grad
 
 
 def _floating(a):
