@@ -274,6 +274,12 @@ CASES = [
     ("fuzz_relu_of_nan_passes_the_gradient",
      "x = torch.tensor([float('nan'), -1., 2.], dtype=torch.float64, requires_grad=True)\n"
      "(x.relu() * 3).sum().backward()\nout = [x.grad]"),
+    ("fuzz_flatten_of_a_vector_is_itself",
+     "x = torch.tensor([1., 2.], requires_grad=True)\nwith torch.no_grad():\n"
+     "    v = x.flatten()\nout = [v.requires_grad, v is x]"),
+    ("fuzz_converted_operand_changed_in_place",
+     "c = torch.tensor(2.0)\nx = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)\n"
+     "y = c * x\nwith torch.no_grad():\n    c.add_(1)\ny.backward()"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"

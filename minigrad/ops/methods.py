@@ -175,6 +175,8 @@ class TensorMethods:
         return shape_ops.squeeze(self, dim)
 
     def flatten(self):
+        if self.data.ndim == 1:  # as torch: the tensor itself
+            return self
         return shape_ops.reshape(self, -1)
 
     def clone(self):

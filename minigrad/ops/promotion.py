@@ -35,7 +35,9 @@ def _to(x, target):
         return to_dtype(x, target)
     from minigrad.tensors import make
 
-    return make(x.data.astype(target), None)
+    converted = make(x.data.astype(target), None)
+    converted._version_counter = x._version_counter  # as torch saves x: changes are caught
+    return converted
 
 
 def check_int_power(a, exponent):
