@@ -63,7 +63,7 @@ def register(view, source, cls, extra):
         chain = source._view_chain + chain
     view._base = base
     view._view_chain = chain
-    if not GRAD_ENABLED.enabled:
+    if not GRAD_ENABLED.enabled or getattr(source, "_no_grad_view", False):
         view._no_grad_view = True  # an in-place op on it with grad on is refused
     view._version_counter = source._version_counter
     if base._views is None:

@@ -280,6 +280,10 @@ CASES = [
     ("fuzz_converted_operand_changed_in_place",
      "c = torch.tensor(2.0)\nx = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)\n"
      "y = c * x\nwith torch.no_grad():\n    c.add_(1)\ny.backward()"),
+    ("fuzz_view_of_a_no_grad_view_changed_with_grad_on",
+     "b = torch.zeros(2, dtype=torch.float64)\n"
+     "x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)\n"
+     "with torch.no_grad():\n    v = b.reshape(-1)\nv.view(-1)[0:1].add_(x)"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"
