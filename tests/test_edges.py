@@ -284,6 +284,9 @@ CASES = [
      "b = torch.zeros(2, dtype=torch.float64)\n"
      "x = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)\n"
      "with torch.no_grad():\n    v = b.reshape(-1)\nv.view(-1)[0:1].add_(x)"),
+    ("fuzz_bool_batched_matmul_float",
+     "torch.ones(3, 1, dtype=torch.bool) @ torch.ones(2, 1, 3, dtype=torch.float64)"),
+    ("fuzz_bool_matmul_float", "torch.ones(3, 3, dtype=torch.bool) @ torch.ones(3, 3)"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"

@@ -84,7 +84,7 @@ def _shape_text(shape):
 def same_dtype(a, b, name="mm"):
     """torch multiplies matrices of one dtype only (numpy would promote silently), and
     not bool ones."""
-    if a.dtype == b.dtype == np.bool_:
+    if a.dtype == np.bool_ and (b.dtype == np.bool_ or name == "bmm"):
         raise NotImplementedError(f'"{name}" not implemented for \'Bool\'. Fix: convert '
                                   "first, a.long() @ b.long().")
     if a.dtype != b.dtype:
@@ -131,6 +131,7 @@ def matmul(a, b):
             f"shapes cannot be multiplied ({_shape_text(sa)} and {_shape_text(sb)}): the "
             "last dimension of the first must equal the second-to-last of the second (the "
             "only one of a vector). Fix: transpose or reshape one of them.")
-    same_dtype(a.data, b.data, "dot" if na == nb == 1 else "addmv" if nb == 1 else "mm")
+    same_dtype(a.data, b.data, "dot" if na == nb == 1 else "addmv" if nb == 1 else
+               "bmm" if max(na, nb) > 2 else "mm")
     cls = Dot if na == nb == 1 else Mv if (na == 2 and nb == 1) else Matmul
     return cls.apply(a, b)
