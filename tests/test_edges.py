@@ -287,6 +287,8 @@ CASES = [
     ("fuzz_bool_batched_matmul_float",
      "torch.ones(3, 1, dtype=torch.bool) @ torch.ones(2, 1, 3, dtype=torch.float64)"),
     ("fuzz_bool_matmul_float", "torch.ones(3, 3, dtype=torch.bool) @ torch.ones(3, 3)"),
+    ("fuzz_exponent_of_number_power_changed_in_place",
+     LEAF4 + "y = x * 1\nz = 2.0 ** y\ny.add_(1)\nz.sum().backward()"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"

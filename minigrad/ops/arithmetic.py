@@ -170,17 +170,16 @@ class RPow(Function):
     @staticmethod
     def forward(ctx, b, base):
         out = base ** b
-        ctx.save_for_backward(out)
+        ctx.save_for_backward(out, b)  # b too, as torch: an in-place change of it is caught
         ctx.base = base
-        ctx.exponent = b if base == 0 else None
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        (out,) = ctx.saved_tensors
+        out, b = ctx.saved_tensors
         if ctx.base == 0:  # torch: 0 where the exponent is >= 0 (0 ** x is flat there)
             with np.errstate(divide="ignore", invalid="ignore"):
-                return np.where(ctx.exponent >= 0, 0, grad_output * out * -np.inf), None
+                return np.where(b >= 0, 0, grad_output * out * -np.inf), None
         return grad_output * out * np.log(ctx.base), None
 
 
