@@ -19,6 +19,7 @@ import numpy as np
 
 from minigrad import views
 from minigrad.dtypes import result_type, torch_name
+from minigrad.function import Function
 from minigrad.grad_mode import GRAD_ENABLED
 from minigrad.ops import arithmetic
 
@@ -85,7 +86,7 @@ class InplaceMethods:
         return self.div_(other)
 
     def zero_(self):
-        return self._inplace(arithmetic.mul, 0.0, _fill_zero, cast=True)
+        return self._inplace(_zero, 0.0, _fill_zero, cast=True)
 
     def fill_(self, value):
         if GRAD_ENABLED.enabled and self._requires_grad:
@@ -104,6 +105,22 @@ def _check_shape(data, other):
             f"output with shape {list(data.shape)} doesn't match the broadcast shape "
             f"{list(target)}. Fix: an in-place op cannot change the tensor's shape; use the "
             "out-of-place op (x = x + y).")
+
+
+class Zero(Function):
+    """``zero_()`` recorded: zeros (not ``x * 0``, which is nan at inf), gradient 0."""
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return np.zeros_like(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return np.zeros_like(grad_output), None
+
+
+def _zero(tensor, value):
+    return Zero.apply(tensor, value)
 
 
 def _check_cast(dtype, result):

@@ -289,6 +289,9 @@ CASES = [
     ("fuzz_bool_matmul_float", "torch.ones(3, 3, dtype=torch.bool) @ torch.ones(3, 3)"),
     ("fuzz_exponent_of_number_power_changed_in_place",
      LEAF4 + "y = x * 1\nz = 2.0 ** y\ny.add_(1)\nz.sum().backward()"),
+    ("fuzz_zero_of_inf_recorded",
+     LEAF4 + "y = (x - 1).log()\ny.zero_()\n(y + x).sum().backward()\n"
+     "out = [y, x.grad, y.grad_fn.name()]"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"
