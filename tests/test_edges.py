@@ -292,6 +292,9 @@ CASES = [
     ("fuzz_zero_of_inf_recorded",
      LEAF4 + "y = (x - 1).log()\ny.zero_()\n(y + x).sum().backward()\n"
      "out = [y, x.grad, y.grad_fn.name()]"),
+    ("fuzz_sqrt_at_negative_zero",
+     "x = torch.tensor([-0.0, 0.0, 4.0], dtype=torch.float64, requires_grad=True)\n"
+     "(x ** 0.5).sum().backward()\nout = [x.grad]"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"

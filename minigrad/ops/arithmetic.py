@@ -132,8 +132,9 @@ class Pow(Function):
         p = ctx.exponent
         if p == 0:
             return np.zeros_like(grad_output), None
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return grad_output * p * a ** (p - 1), None
+        with np.errstate(divide="ignore", invalid="ignore"):  # torch's a ** -0.5 is rsqrt:
+            power = 1 / np.sqrt(a) if p == 0.5 else a ** (p - 1)  # -inf at -0.0, as torch
+            return grad_output * p * power, None
 
 
 class PowTensor(Function):
