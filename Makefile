@@ -35,7 +35,7 @@ test: $(STAMP) lint
 	$(TESTENV) $(BIN)/python -m pytest -n 2 --dist loadfile tests notebooks $(NBVAL)
 
 # The differential fuzzer at length: 5000 new programs run in torch and minigrad (the
-# test suite runs 300 fixed ones). A failing program is printed: keep it as a named case
+# test suite runs 1000 fixed ones). A failing program is printed: keep it as a named case
 # in tests/test_edges.py.
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz nice -n 10 $(BIN)/python -m pytest -q tests/test_fuzz.py
