@@ -295,6 +295,8 @@ CASES = [
     ("fuzz_sqrt_at_negative_zero",
      "x = torch.tensor([-0.0, 0.0, 4.0], dtype=torch.float64, requires_grad=True)\n"
      "(x ** 0.5).sum().backward()\nout = [x.grad]"),
+    ("fuzz_max_indices_of_a_vector_changed_in_place",
+     "i = torch.tensor([0.0, 2.0]).max(-1)[1]\ni.add_(i)\nout = [i]"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"

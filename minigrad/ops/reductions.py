@@ -150,7 +150,7 @@ def max_(a, dim=None, keepdim=False):
     if a.data.shape[dim] == 0:
         raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size. Fix: "
                          "max over an empty dimension has no value.")
-    indices = np.argmax(a.data, axis=dim)
+    indices = np.asarray(np.argmax(a.data, axis=dim))  # 0-d for a vector: an array
     values = MaxDim.apply(a, dim, keepdim, indices)
     return return_types.max(values, make(indices if not keepdim else
                                          np.expand_dims(indices, dim), None))
