@@ -297,6 +297,14 @@ CASES = [
      "(x ** 0.5).sum().backward()\nout = [x.grad]"),
     ("fuzz_max_indices_of_a_vector_changed_in_place",
      "i = torch.tensor([0.0, 2.0]).max(-1)[1]\ni.add_(i)\nout = [i]"),
+    ("fuzz_nan_upstream_through_zero_to_the_x",
+     "x = torch.tensor(0.0, dtype=torch.float64, requires_grad=True)\n"
+     "y = torch.tensor(-1.0, dtype=torch.float64) ** (0.0 ** x)\ny.backward()\n"
+     "out = [y, x.grad]"),
+    ("fuzz_nan_upstream_through_pow_exponent_at_zero",
+     "a = torch.tensor(0.0, dtype=torch.float64)\n"
+     "b = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)\n"
+     "y = (a ** b).log()\ny.backward()\nout = [y, b.grad]"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"

@@ -159,7 +159,7 @@ class PowTensor(Function):
             if need_a:  # torch: 0 where b == 0, even at a == 0
                 grad_a = np.where(b == 0, 0, grad_output * b * a ** (b - 1))
             if need_b:  # torch: 0 where a == 0 and b >= 0
-                grad_b = np.where((a == 0) & (b >= 0), 0, grad_output * out * np.log(a))
+                grad_b = grad_output * np.where((a == 0) & (b >= 0), 0, out * np.log(a))
         return grad_a, grad_b
 
 
@@ -180,7 +180,7 @@ class RPow(Function):
         out, b = ctx.saved_tensors
         if ctx.base == 0:  # torch: 0 where the exponent is >= 0 (0 ** x is flat there)
             with np.errstate(divide="ignore", invalid="ignore"):
-                return np.where(b >= 0, 0, grad_output * out * -np.inf), None
+                return grad_output * np.where(b >= 0, 0, out * -np.inf), None
         return grad_output * out * np.log(ctx.base), None
 
 
