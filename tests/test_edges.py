@@ -305,6 +305,8 @@ CASES = [
      "a = torch.tensor(0.0, dtype=torch.float64)\n"
      "b = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)\n"
      "y = (a ** b).log()\ny.backward()\nout = [y, b.grad]"),
+    ("fuzz_bool_pow_bad_shapes_first",
+     "torch.ones(3, 1, dtype=torch.bool) ** torch.ones(2, 3, dtype=torch.bool)"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"

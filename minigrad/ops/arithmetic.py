@@ -270,6 +270,9 @@ def neg(a):
 
 def pow_(a, exponent):
     if _is_bool(a) and _is_bool(exponent):
+        error = broadcast_error(a.data, getattr(exponent, "data", exponent))
+        if error is not None:  # shapes first, as torch
+            raise error
         raise NotImplementedError('"pow" not implemented for \'Bool\'. Fix: convert first, '
                                   "t.long() ** e.")
     if isinstance(exponent, int | float):
