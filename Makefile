@@ -11,8 +11,8 @@ TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 	PYDEVD_DISABLE_FILE_VALIDATION=1
 NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
 
-.PHONY: setup lab lab-instructor reset solution course test lint book notebooks figures \
-	bench bench-scalar bench-tensor constraints test-latest clean
+.PHONY: setup lab lab-instructor reset solution course test lint book fuzz notebooks \
+	figures bench bench-scalar bench-tensor constraints test-latest clean
 
 setup: $(STAMP)
 
@@ -64,6 +64,12 @@ test: $(STAMP) lint book
 # build/book/index.html; tests/test_book.py checks every page in Chromium.
 book: $(STAMP)
 	$(BIN)/python scripts/build_book.py
+
+# The differential fuzzer at length: 5000 new programs run in torch and minigrad (the
+# test suite runs 1000 fixed ones). A failing program is printed: keep it as a named case
+# in tests/test_edges.py.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz nice -n 10 $(BIN)/python -m pytest -q tests/test_fuzz.py
 
 # Rebuild the chapters from notebooks/src and execute them in a fresh kernel.
 notebooks: $(STAMP)

@@ -64,11 +64,12 @@ from minigrad.tensors import Tensor
 float = float32  # noqa: A001 - torch's alias
 double = float64
 long = int64
+bool = bool_  # noqa: A001 - torch's name
 
 __all__ = ["check", "check_all", "show_source",
            "Value", "backward_order", "draw_graph", "BackwardStepper", "stepper_widget",
            "Tensor", "Function", "Size", "dtype", "float32", "float64", "int64", "bool_",
-           "float", "double", "long",
+           "float", "double", "long", "bool",
            "tensor", "zeros", "ones", "zeros_like", "ones_like", "randn", "rand", "arange",
            "manual_seed", "FloatTensor", "DoubleTensor", "LongTensor",
            "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "is_grad_enabled",

@@ -12,12 +12,13 @@ __all__ = ["Function", "Variable", "backward", "grad", "gradcheck", "GradcheckEr
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, inputs=None):
-    """``backward`` of one tensor or of several (their gradients add up)."""
+    """``backward`` of one tensor or of several, in one pass (their gradients add up)."""
     if not isinstance(tensors, tuple | list):
         tensors, grad_tensors = [tensors], [grad_tensors]
     grad_tensors = grad_tensors or [None] * len(tensors)
-    for t, g in zip(tensors, grad_tensors, strict=True):
-        engine.backward(t, g, bool(retain_graph), inputs)
+    if inputs is not None and not isinstance(inputs, tuple | list):
+        inputs = [inputs]
+    engine.run_backward(list(tensors), list(grad_tensors), bool(retain_graph), inputs)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None):

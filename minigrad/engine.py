@@ -65,12 +65,79 @@ def topological_order(root):
 def backward(tensor, gradient=None, retain_graph=False, inputs=None):
     """Fill ``.grad`` of the leaves that ``tensor`` depends on (``Tensor.backward``).
 
-    With ``inputs`` (a list of tensors), only those leaves get a gradient, as torch's
-    ``backward(inputs=...)``; ``autograd.grad`` relies on it to leave others alone.
+    With ``inputs`` (a list of tensors), only those get a gradient, as torch's
+    ``backward(inputs=...)`` (a non-leaf among them too); ``autograd.grad`` relies on it.
     """
+    run_backward([tensor], [gradient], retain_graph, inputs)
+
+
+def run_backward(roots, gradients, retain_graph=False, inputs=None):
+    """One backward pass from several roots at once (``autograd.backward([l1, l2])``):
+    where their graphs meet, the gradients add up, and each node runs once."""
+    if inputs is not None and not inputs:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty. Fix: pass the "
+                           "tensors whose gradient you want, or leave inputs out.")
+    grads = {}
+    for i, (tensor, gradient) in enumerate(zip(roots, gradients, strict=True)):
+        grad = _root_grad(tensor, gradient, i)
+        if tensor.grad_fn is None:  # backward() of a leaf: its gradient is the one given
+            if inputs is None or _among(tensor, inputs):
+                accumulator(tensor).accumulate(grad)
+            continue
+        previous = grads.get(tensor.grad_fn)
+        grads[tensor.grad_fn] = grad if previous is None else previous + grad
+    if not grads:
+        return
+    wanted = {t.grad_fn: t for t in inputs if t.grad_fn is not None} if inputs else None
+    root = next(iter(grads)) if len(grads) == 1 else _Roots(tuple(grads))
+    for node in topological_order(root):
+        grad_output = grads.pop(node, None)
+        if grad_output is None:
+            continue
+        if node._retained is not None:
+            _retain(node, grad_output)
+        if wanted and node in wanted and wanted[node].grad_fn._retained is None:
+            _store(wanted[node], grad_output)
+        results = node.backward(node, grad_output)
+        if not retain_graph:
+            node.release()
+        if type(results) is not tuple:
+            results = (results,)
+        if len(results) != len(node.next_functions):
+            results = _count_checked(node, results)
+        for i, (parent, grad) in enumerate(zip(node.next_functions, results, strict=True)):
+            if parent is None or grad is None:
+                continue
+            if type(grad) is not np.ndarray:
+                grad = np.asarray(getattr(grad, "data", grad))
+            if grad.shape != parent.out_shape:
+                grad = _reduce(node, i, grad, parent.out_shape)
+            if type(parent) is AccumulateGrad:
+                if inputs is not None and not _among(parent.variable, inputs):
+                    continue
+                # A leaf may keep the array as its .grad: it must not be shared.
+                if grad is grad_output or grad.base is not None or _shared(grad, results):
+                    grad = grad.copy()
+                parent.accumulate(grad)
+                continue
+            if grad.dtype != parent.out_dtype:  # as torch: the input's dtype
+                grad = grad.astype(parent.out_dtype)
+            previous = grads.get(parent)
+            grads[parent] = grad if previous is None else previous + grad
+
+
+class _Roots:
+    """A node above several roots, so one topological order covers all of them."""
+
+    def __init__(self, roots):
+        self.next_functions = roots
+
+
+def _root_grad(tensor, gradient, i):
+    """The starting gradient of root ``i``: ones for a scalar, else the one given."""
     if not tensor._requires_grad:
         raise RuntimeError(
-            "element 0 of tensors does not require grad and does not have a grad_fn. "
+            f"element {i} of tensors does not require grad and does not have a grad_fn. "
             "Fix: create the inputs with requires_grad=True (or call requires_grad_() on "
             "them) before computing this tensor, and do not compute it under no_grad().")
     data = tensor.data
@@ -80,47 +147,47 @@ def backward(tensor, gradient=None, retain_graph=False, inputs=None):
                 "grad can be implicitly created only for scalar outputs. Fix: reduce the "
                 "output to a scalar first (y.sum().backward()), or pass the upstream "
                 "gradient, a tensor of y's shape: y.backward(gradient).")
-        grad = np.ones(data.shape, dtype=data.dtype)
-    else:
-        grad = np.array(getattr(gradient, "data", gradient), dtype=data.dtype)
-        if grad.shape != data.shape:
-            from minigrad.dtypes import Size
+        return np.ones(data.shape, dtype=data.dtype)
+    if not isinstance(gradient, tensors.Tensor):
+        first = gradient
+        while isinstance(first, list | tuple | np.ndarray) and len(first):
+            first = first[0]
+        raise TypeError(
+            f"gradients can be either Tensors or None, but got {type(first).__name__}. "
+            "Fix: pass a tensor of the output's shape, e.g. minigrad.ones_like(y).")
+    grad = np.array(gradient.data, dtype=data.dtype)
+    if grad.shape != data.shape:
+        from minigrad.dtypes import Size
 
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[0] has a shape of {Size(grad.shape)!r} and "
-                f"output[0] has a shape of {Size(data.shape)!r}. Fix: the gradient passed to "
-                "backward() must have the shape of the tensor backward() is called on.")
-    if tensor.grad_fn is None:  # backward() of a leaf: its gradient is the one given
-        accumulator(tensor).accumulate(grad)
-        return
-    root = tensor.grad_fn
-    grads = {root: grad}
-    for node in topological_order(root):
-        grad_output = grads.pop(node, None)
-        if grad_output is None:
-            continue
-        if node._retained is not None:
-            _retain(node, grad_output)
-        results = node.backward(node, grad_output)
-        if not retain_graph:
-            node.release()
-        if type(results) is not tuple:
-            results = (results,)
-        for parent, grad in zip(node.next_functions, results, strict=False):
-            if parent is None or grad is None:
-                continue
-            if grad.shape != parent.out_shape:
-                grad = sum_to_shape(grad, parent.out_shape)
-            if type(parent) is AccumulateGrad:
-                if inputs is not None and not _among(parent.variable, inputs):
-                    continue
-                # A leaf may keep the array as its .grad: it must not be shared.
-                if grad is grad_output or grad.base is not None or _shared(grad, results):
-                    grad = grad.copy()
-                parent.accumulate(grad)
-                continue
-            previous = grads.get(parent)
-            grads[parent] = grad if previous is None else previous + grad
+        raise RuntimeError(
+            f"Mismatch in shape: grad_output[{i}] has a shape of {Size(grad.shape)!r} and "
+            f"output[{i}] has a shape of {Size(data.shape)!r}. Fix: the gradient passed to "
+            "backward() must have the shape of the tensor backward() is called on.")
+    return grad
+
+
+def _count_checked(node, results):
+    """torch accepts extra gradients only if they are None."""
+    n = len(node.next_functions)
+    if len(results) < n or any(r is not None for r in results[n:]):
+        raise RuntimeError(
+            f"function {node.name()} returned an incorrect number of gradients (expected "
+            f"{n}, got {len(results)}). Fix: backward must return one gradient per input of "
+            "forward, None for an input that needs none.")
+    return results[:n]
+
+
+def _reduce(node, i, grad, shape):
+    """``sum_to_shape`` of a gradient, after torch's check that the shapes fit."""
+    n = len(shape)
+    fits = grad.ndim >= n and all(
+        s == g or s == 1 for s, g in zip(shape, grad.shape[grad.ndim - n:], strict=True))
+    if not fits:
+        raise RuntimeError(
+            f"Function {node.name()} returned an invalid gradient at index {i} - got "
+            f"{list(grad.shape)} but expected shape compatible with {list(shape)}. Fix: "
+            "each gradient backward returns must have its input's shape.")
+    return sum_to_shape(grad, shape)
 
 
 def _among(variable, inputs):
@@ -140,9 +207,13 @@ def _shared(grad, results):
 def _retain(node, grad_output):
     """``retain_grad()`` on a non-leaf: store (or add) the gradient of its output."""
     tensor = node._retained()
-    if tensor is None:
-        return
-    if tensor.grad is None:
-        tensor.grad = tensors.make(np.array(grad_output), None)
+    if tensor is not None:
+        _store(tensor, grad_output)
+
+
+def _store(tensor, grad_output):
+    """Add ``grad_output`` into ``tensor.grad`` (a non-leaf's, so no warning)."""
+    if tensor._grad is None:
+        tensor._grad = tensors.make(np.array(grad_output), None)
     else:
-        tensor.grad.data += grad_output
+        tensor._grad.data += grad_output

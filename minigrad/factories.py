@@ -31,7 +31,7 @@ def as_array(data, dtype=None):
         data = [getattr(d, "data", d) for d in data]
     if dtype is not None:
         return np.array(data, dtype=to_dtype(dtype))
-    from_numpy = isinstance(data, np.ndarray | np.generic)
+    from_numpy = isinstance(data, np.ndarray | np.generic) or _numpy_float64(data)
     array = np.array(data)
     kind = array.dtype.kind
     if kind == "f" and not from_numpy:
@@ -41,6 +41,13 @@ def as_array(data, dtype=None):
     if kind not in "fiub":
         raise TypeError(f"cannot make a tensor of {array.dtype} values: use numbers")
     return array
+
+
+def _numpy_float64(data):
+    """Does a (nested) list hold an np.float64? torch then infers float64."""
+    if isinstance(data, list | tuple):
+        return any(_numpy_float64(d) for d in data)
+    return isinstance(data, np.float64 | np.ndarray) and np.asarray(data).dtype == np.float64
 
 
 def tensor(data, dtype=None, requires_grad=False):

@@ -108,7 +108,7 @@ class Function:
             if isinstance(a, Tensor) and a._requires_grad:
                 requires_grad = True
                 break
-        record = requires_grad and GRAD_ENABLED[0]
+        record = requires_grad and GRAD_ENABLED.enabled
         if record:  # before forward, so forward can read ctx.needs_input_grad as in torch
             ctx.next_functions = tuple([
                 (a.grad_fn if a.grad_fn is not None else
@@ -122,11 +122,13 @@ class Function:
                 ctx._saved = tuple([array if s is out else s for s in ctx._saved])
             out = array
         result = make(out, ctx if record else None)
-        if cls.is_view and out.base is not None:
-            result._version_counter = args[0]._version_counter
+        if cls.is_view and out.base is not None and (
+                not out.size or np.may_share_memory(out, args[0].data)):
+            views.register(result, args[0], cls, args[1:])
         if not record:
             return result
         ctx.out_shape = out.shape
+        ctx.out_dtype = out.dtype
         if ctx._saved:
             ctx._checks = _version_checks(ctx._saved, args, result, Tensor)
         return result
@@ -164,10 +166,15 @@ class AccumulateGrad(Function):
         variable = self._variable()
         return variable.data.shape if variable is not None else ()
 
+    @property
+    def out_dtype(self):
+        variable = self._variable()
+        return variable.data.dtype if variable is not None else None
+
     def accumulate(self, grad):
         """First time: keep ``grad`` (the engine hands over its own copy); then add."""
         variable = self._variable()
-        if variable is None:  # the leaf is gone: nobody can read its gradient
+        if variable is None or not variable._requires_grad:  # gone, or requires_grad_(False)
             return
         if type(grad) is not np.ndarray:  # a 0-d result of numpy math is a scalar
             grad = np.array(grad)
@@ -195,4 +202,4 @@ def _describe(array):
 
 
 # Imported last: tensors.py imports the ops, and the ops subclass Function.
-from minigrad import tensors  # noqa: E402
+from minigrad import tensors, views  # noqa: E402

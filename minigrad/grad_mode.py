@@ -4,30 +4,59 @@ While recording is off, an op computes its value but builds no graph: its result
 ``requires_grad=False`` and no ``grad_fn``, and nothing is saved for a backward pass.
 Each switch works as a context manager and as a decorator (``no_grad``, ``enable_grad``
 and ``inference_mode`` with or without parentheses, ``set_grad_enabled`` with its
-bool), and they nest as torch's do: the innermost one wins, and leaving it
-restores whatever was in force before.
+bool; a decorated generator runs each of its steps under the switch, as in torch),
+and they nest as torch's do: the innermost one wins, and leaving it restores whatever
+was in force before.
 
-``inference_mode`` is ``no_grad`` here: torch also marks the tensors it makes as
-inference tensors, which minigrad does not.
+The mode belongs to the thread, as in torch: ``no_grad()`` in one thread does not stop
+another from recording. ``inference_mode()`` records nothing even under a nested
+``enable_grad()`` (inference mode wins, as in torch). Unlike torch, minigrad does not
+mark the tensors made inside it as *inference tensors*: using one later in a recorded
+computation or changing it in place works here, where torch raises "Inference tensors
+cannot be saved for backward" (see the README's table of differences).
 """
 
 import functools
+import inspect
+import threading
 
 __all__ = ["no_grad", "enable_grad", "inference_mode", "set_grad_enabled",
-           "is_grad_enabled", "GRAD_ENABLED"]
+           "is_grad_enabled", "is_inference_mode_enabled", "GRAD_ENABLED"]
 
-# One flag, read by every op: GRAD_ENABLED[0]. A list so that modules that import it
-# see changes without a function call.
-GRAD_ENABLED = [True]
+
+class _Mode(threading.local):
+    """The flags of one thread. ``GRAD_ENABLED.enabled`` is what every op reads when it
+    decides whether to record a node: grad mode on and inference mode off.
+    ``GRAD_ENABLED[0]`` reads it too (the old spelling)."""
+
+    grad = True  # is_grad_enabled()
+    inference = False  # inside inference_mode()
+    enabled = True  # grad and not inference: do ops record?
+
+    def set(self, grad, inference):
+        self.grad = grad
+        self.inference = inference
+        self.enabled = grad and not inference
+
+    def __getitem__(self, index):
+        return self.enabled
+
+
+GRAD_ENABLED = _Mode()
 
 
 def is_grad_enabled():
-    """True while ops record the graph (the default)."""
-    return GRAD_ENABLED[0]
+    """True while grad mode is on (the default)."""
+    return GRAD_ENABLED.grad
+
+
+def is_inference_mode_enabled():
+    """True inside ``inference_mode()``."""
+    return GRAD_ENABLED.inference
 
 
 class _GradMode:
-    """Context manager and decorator that sets recording to ``self.mode`` while active."""
+    """Context manager and decorator that sets grad mode to ``self.mode`` while active."""
 
     mode = True
 
@@ -38,20 +67,50 @@ class _GradMode:
         return super().__new__(cls)
 
     def __enter__(self):
-        self._previous = GRAD_ENABLED[0]
-        GRAD_ENABLED[0] = self.mode
+        self._previous = (GRAD_ENABLED.grad, GRAD_ENABLED.inference)
+        GRAD_ENABLED.set(self.mode, GRAD_ENABLED.inference)
 
     def __exit__(self, *exc):
-        GRAD_ENABLED[0] = self._previous
+        GRAD_ENABLED.set(*self._previous)
         return False
 
     def __call__(self, func):
+        if inspect.isgeneratorfunction(func):
+            return self._wrap_generator(func)
+
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             with self.clone():
                 return func(*args, **kwargs)
 
         return wrapper
+
+    def _wrap_generator(self, func):
+        """Each step of the generator (not only its creation) runs under the switch."""
+
+        @functools.wraps(func)
+        def generator(*args, **kwargs):
+            gen = func(*args, **kwargs)
+            try:
+                with self.clone():
+                    response = gen.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        with self.clone():
+                            gen.close()
+                        raise
+                    except BaseException as exc:  # thrown in by the caller: pass it on
+                        with self.clone():
+                            response = gen.throw(exc)
+                    else:
+                        with self.clone():
+                            response = gen.send(request)
+            except StopIteration as stop:
+                return stop.value
+
+        return generator
 
     def clone(self):
         return type(self)()
@@ -67,28 +126,29 @@ class no_grad(_GradMode):  # noqa: N801 - torch's name
 
 
 class enable_grad(_GradMode):  # noqa: N801 - torch's name
-    """Record again inside, even within ``no_grad``."""
+    """Record again inside, even within ``no_grad`` (not within ``inference_mode``)."""
 
     mode = True
 
 
 class inference_mode(_GradMode):  # noqa: N801 - torch's name
-    """``inference_mode()`` is ``no_grad()``; ``inference_mode(False)`` changes nothing."""
+    """``inference_mode()`` records nothing, even under a nested ``enable_grad()``;
+    ``inference_mode(False)`` changes nothing. See the module doc for how it differs."""
 
     def __init__(self, mode=True):
         self.enabled = mode
 
     def __enter__(self):
-        self._previous = GRAD_ENABLED[0]
+        self._previous = (GRAD_ENABLED.grad, GRAD_ENABLED.inference)
         if self.enabled:
-            GRAD_ENABLED[0] = False
+            GRAD_ENABLED.set(False, True)
 
     def clone(self):
         return type(self)(self.enabled)
 
 
 class set_grad_enabled(_GradMode):  # noqa: N801 - torch's name
-    """Set recording on or off now; as a context manager, restore it on exit."""
+    """Set grad mode on or off now; as a context manager, restore it on exit."""
 
     def __init__(self, mode):
         if not isinstance(mode, bool):  # torch refuses 1, None and a bare @decorator
@@ -96,17 +156,17 @@ class set_grad_enabled(_GradMode):  # noqa: N801 - torch's name
                 f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
                 f"{type(mode).__name__}. Fix: pass True or False, as "
                 "@set_grad_enabled(False) or with set_grad_enabled(is_training):")
-        self._previous = GRAD_ENABLED[0]
+        self._previous = (GRAD_ENABLED.grad, GRAD_ENABLED.inference)
         self.mode = mode
-        GRAD_ENABLED[0] = self.mode
+        GRAD_ENABLED.set(mode, GRAD_ENABLED.inference)
 
     def __enter__(self):
-        GRAD_ENABLED[0] = self.mode
+        GRAD_ENABLED.set(self.mode, GRAD_ENABLED.inference)
 
     def clone(self):
         return type(self)(self.mode)
 
     def __call__(self, func):
         # Used as a decorator, the switch must not stay set after the decoration.
-        GRAD_ENABLED[0] = self._previous
+        GRAD_ENABLED.set(*self._previous)
         return super().__call__(func)

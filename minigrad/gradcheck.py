@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 
 from minigrad.grad_mode import no_grad
+from minigrad.tensors import make
 
 __all__ = ["gradcheck", "GradcheckError", "numerical_jacobian", "analytical_jacobian"]
 
@@ -35,19 +36,18 @@ def _outputs(func, inputs):
 
 def numerical_jacobian(func, inputs, i, eps):
     """Rows: elements of input ``i``; columns: elements of every output, concatenated."""
-    data = inputs[i].data
-    flat = data.reshape(-1)  # a view: writing into it changes the input
+    data = inputs[i].data  # written element by element: every view of it sees the change
     rows = []
     with no_grad():
-        for j in range(flat.size):
-            original = flat[j]
-            flat[j] = original + eps
+        for j in np.ndindex(data.shape):
+            original = data[j]
+            data[j] = original + eps
             plus = np.concatenate([o.data.reshape(-1) for o in _outputs(func, inputs)])
-            flat[j] = original - eps
+            data[j] = original - eps
             minus = np.concatenate([o.data.reshape(-1) for o in _outputs(func, inputs)])
-            flat[j] = original
+            data[j] = original
             rows.append((plus.astype(np.float64) - minus) / (2 * eps))
-    return np.array(rows).reshape(flat.size, -1)
+    return np.array(rows).reshape(data.size, -1)
 
 
 def analytical_jacobian(func, inputs, i):
@@ -63,7 +63,8 @@ def analytical_jacobian(func, inputs, i):
                 if out.requires_grad:
                     onehot = np.zeros(out.data.size, dtype=out.data.dtype)
                     onehot[k] = 1
-                    out.backward(onehot.reshape(out.data.shape), retain_graph=True)
+                    out.backward(make(onehot.reshape(out.data.shape), None),
+                                 retain_graph=True)
                 grad = inputs[i].grad
                 columns.append(np.zeros(inputs[i].data.size) if grad is None
                                else grad.data.reshape(-1).astype(np.float64))
@@ -96,8 +97,10 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             element = tuple(int(v) for v in np.unravel_index(j, inputs[i].data.shape))
             if not raise_exception:
                 return False
+            sizes = np.cumsum([o.data.size for o in _outputs(func, inputs)])
+            output = int(np.searchsorted(sizes, k, side="right"))  # the output holding k
             raise GradcheckError(
-                f"Jacobian mismatch for output 0 with respect to input {i},\n"
+                f"Jacobian mismatch for output {output} with respect to input {i},\n"
                 f"numerical:{numerical}\nanalytical:{analytical}\n"
                 f"First difference: input {i} element {element}, output element {k}: "
                 f"numerical {float(numerical[j, k])!r}, analytical {float(analytical[j, k])!r}. "

@@ -5,14 +5,21 @@ Every tensor carries a version counter that each in-place op increments (views a
 it notes the version; if the tensor has changed by the time backward needs it,
 backward refuses rather than compute a wrong gradient. torch does the same.
 
-While gradients are recorded, an in-place op on a leaf that requires grad is refused
-(its gradient would be lost), and on a non-leaf it is recorded in the graph like the
-out-of-place op (``y.mul_(2)`` gets ``grad_fn=<MulBackward0>``). Under ``no_grad``, as
-in an optimizer step, the numbers change in place and nothing is recorded.
+While gradients are recorded, an in-place op on a leaf that requires grad, or on a
+view of one, is refused (its gradient would be lost), and on a non-leaf it is recorded
+in the graph like the out-of-place op (``y.mul_(2)`` gets ``grad_fn=<MulBackward0>``).
+Either way the tensor's own array is overwritten, so its views and ``detach()``
+aliases see the new numbers; an in-place op on a view also rewrites its base's graph
+(:mod:`minigrad.views`). Under ``no_grad``, as in an optimizer step, the numbers change
+in place and nothing is recorded. As torch, the result must keep the tensor's dtype:
+``int_tensor.add_(1.5)`` is refused.
 """
 
 import numpy as np
 
+from minigrad import views
+from minigrad.dtypes import result_type, torch_name
+from minigrad.function import Function
 from minigrad.grad_mode import GRAD_ENABLED
 from minigrad.ops import arithmetic
 
@@ -29,25 +36,23 @@ class InplaceMethods:
 
     __slots__ = ()
 
-    def _inplace(self, op, other, numpy_op):
+    def _inplace(self, op, other, numpy_op, true_divide=False, cast=False):
         other_data = getattr(other, "data", other)
         shape = np.shape(other_data)
         if shape and shape != self.data.shape:
             _check_shape(self.data, other_data)
+        if not cast:
+            _check_cast(self.data.dtype, result_type(self.data, other_data, true_divide))
         other_grad = hasattr(other, "grad_fn") and other._requires_grad
-        if GRAD_ENABLED[0] and (self._requires_grad or other_grad):
+        base = self._base
+        if GRAD_ENABLED.enabled and (self._requires_grad or other_grad or (
+                base is not None and base._requires_grad)):
             if self.grad_fn is None and self._requires_grad:
                 raise RuntimeError(LEAF_INPLACE)
-            result = op(self, other)
-            counter = self._version_counter
-            counter[0] += 1
-            node = result.grad_fn
-            node._checks = [(i, c, c[0] if c is counter else v) for i, c, v in node._checks]
-            self.data = result.data.astype(self.data.dtype, copy=False)
-            self.grad_fn = node
-            self._requires_grad = True
+            views.check_view(self)
+            views.write(self, op(self, other), other)
             return self
-        numpy_op(self.data, other_data, out=self.data)
+        numpy_op(self.data, other_data, out=self.data, casting="unsafe")
         self._version_counter[0] += 1
         return self
 
@@ -65,7 +70,7 @@ class InplaceMethods:
         return self._inplace(arithmetic.mul, other, np.multiply)
 
     def div_(self, other):
-        return self._inplace(arithmetic.div, other, np.divide)
+        return self._inplace(arithmetic.div, other, np.divide, true_divide=True)
 
     # ``w -= lr * w.grad`` changes w in place, as in torch (not ``w = w - ...``).
     def __iadd__(self, other):
@@ -81,12 +86,12 @@ class InplaceMethods:
         return self.div_(other)
 
     def zero_(self):
-        return self._inplace(arithmetic.mul, 0.0, _fill_zero)
+        return self._inplace(_zero, 0.0, _fill_zero, cast=True)
 
     def fill_(self, value):
-        if GRAD_ENABLED[0] and self._requires_grad:
+        if GRAD_ENABLED.enabled and self._requires_grad:
             return self.zero_().add_(value)
-        return self._inplace(None, value, _fill)
+        return self._inplace(None, value, _fill, cast=True)
 
 
 def _check_shape(data, other):
@@ -102,9 +107,34 @@ def _check_shape(data, other):
             "out-of-place op (x = x + y).")
 
 
-def _fill_zero(data, other, out):
+class Zero(Function):
+    """``zero_()`` recorded: zeros (not ``x * 0``, which is nan at inf), gradient 0."""
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return np.zeros_like(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return np.zeros_like(grad_output), None
+
+
+def _zero(tensor, value):
+    return Zero.apply(tensor, value)
+
+
+def _check_cast(dtype, result):
+    """torch's refusal to store a float result in an int tensor (or an int in a bool)."""
+    if "bif".index(result.kind) > "bif".index("i" if dtype.kind == "u" else dtype.kind):
+        raise RuntimeError(
+            f"result type {torch_name(result)} can't be cast to the desired output type "
+            f"{torch_name(dtype)}. Fix: convert the tensor first (t = t.float()), or use "
+            "the out-of-place op (t = t + 1.5).")
+
+
+def _fill_zero(data, other, out, casting=None):
     out.fill(0)
 
 
-def _fill(data, value, out):
-    np.copyto(out, value)
+def _fill(data, value, out, casting=None):
+    np.copyto(out, value, casting="unsafe")

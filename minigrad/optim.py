@@ -24,12 +24,29 @@ class Optimizer:
     """Holds the parameters (in ``param_groups``, as torch) and per-parameter ``state``."""
 
     def __init__(self, params, defaults):
+        from minigrad.tensors import Tensor
+
+        if isinstance(params, Tensor):
+            raise TypeError(
+                "params argument given to the optimizer should be an iterable of Tensors or "
+                f"dicts, but got minigrad.{params.dtype.tensor_type}. Fix: pass a list, "
+                "SGD([w], lr=0.1), or model.parameters().")
         params = list(params)
         if not params:
-            raise ValueError("optimizer got an empty parameter list")
+            raise ValueError("optimizer got an empty parameter list. Fix: pass the "
+                             "parameters to train, e.g. model.parameters().")
         groups = params if isinstance(params[0], dict) else [{"params": params}]
         self.defaults = defaults
         self.param_groups = [{**defaults, **g, "params": list(g["params"])} for g in groups]
+        for group in self.param_groups:
+            for p in group["params"]:
+                if not isinstance(p, Tensor):
+                    raise TypeError("optimizer can only optimize Tensors, but one of the "
+                                    f"params is {type(p).__name__}. Fix: pass tensors.")
+                if p.grad_fn is not None:
+                    raise ValueError("can't optimize a non-leaf Tensor. Fix: optimize the "
+                                     "leaf it was computed from, or detach() it and set "
+                                     "requires_grad_() on the copy.")
         self.state = {}
 
     def zero_grad(self, set_to_none=True):

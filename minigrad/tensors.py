@@ -18,8 +18,11 @@ backward (chapter 07).
 import warnings
 import weakref
 
+import numpy as np
+
 from minigrad import engine
-from minigrad.dtypes import Size, from_numpy
+from minigrad.copying import CopyMethods
+from minigrad.dtypes import Size, from_numpy, to_dtype
 from minigrad.inplace import InplaceMethods
 from minigrad.ops.methods import TensorMethods
 from minigrad.printing import tensor_repr
@@ -38,24 +41,34 @@ INT_GRAD = (
     "Fix: make the tensor float, e.g. minigrad.tensor([1.0, 2.0]) or t.float().")
 
 
-class Tensor(TensorMethods, InplaceMethods):
+class Tensor(TensorMethods, InplaceMethods, CopyMethods):
     """An n-dimensional array with torch's autograd attributes; see the module doc."""
 
     __slots__ = ("data", "_grad", "grad_fn", "_requires_grad", "_version_counter",
-                 "_accumulator", "__dict__", "__weakref__")
+                 "_accumulator", "_base", "_view_chain", "_views", "__dict__", "__weakref__")
     __array_ufunc__ = None  # numpy_array * tensor calls Tensor.__rmul__
     __hash__ = object.__hash__  # == is elementwise, as in torch; hash by identity
 
-    def __init__(self, data, requires_grad=False, dtype=None):
-        """``Tensor(data)`` is float32 unless ``dtype`` says otherwise, as ``torch.Tensor``."""
+    def __init__(self, *data, requires_grad=False, dtype=None):
+        """``Tensor(data)`` is float32 unless ``dtype`` says otherwise, as ``torch.Tensor``;
+        ``Tensor(2, 3)`` is a 2 x 3 tensor (of zeros: torch leaves it uninitialized)."""
         from minigrad.factories import as_array
 
-        self.data = as_array(data, dtype or "float32")
-        self.grad = None
+        if len(data) == 1 and not isinstance(data[0], int | np.integer):
+            array = as_array(data[0], dtype or "float32")
+        elif all(isinstance(n, int | np.integer) and not isinstance(n, bool) for n in data):
+            array = np.zeros(data, to_dtype(dtype or "float32"))
+        else:
+            raise TypeError(
+                f"Tensor() takes one data argument or sizes, got {len(data)} arguments. "
+                "Fix: minigrad.Tensor([1.0, 2.0]) or minigrad.Tensor(2, 3) for a shape.")
+        self.data = array
+        self._grad = None
         self.grad_fn = None
         self._requires_grad = False
         self._version_counter = [0]
         self._accumulator = None
+        self._base = self._views = None
         if requires_grad:
             self.requires_grad = True
 
@@ -69,6 +82,8 @@ class Tensor(TensorMethods, InplaceMethods):
 
     @grad.setter
     def grad(self, value):
+        if value is not None:
+            _check_grad(self, value)
         self._grad = value
 
     @property
@@ -88,6 +103,7 @@ class Tensor(TensorMethods, InplaceMethods):
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
+        """Set ``requires_grad`` in place; returns the tensor."""
         self.requires_grad = requires_grad
         return self
 
@@ -99,12 +115,15 @@ class Tensor(TensorMethods, InplaceMethods):
     def _version(self):
         return self._version_counter[0]
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False):
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. the leaves (see engine.py)."""
         if create_graph:
             raise NotImplementedError("minigrad does not build graphs of gradients "
-                                      "(create_graph=True); only first derivatives.")
-        engine.backward(self, gradient, bool(retain_graph))
+                                      "(create_graph=True); only first derivatives. Fix: "
+                                      "check second derivatives with finite differences.")
+        if inputs is not None and not isinstance(inputs, list | tuple):
+            inputs = [inputs]
+        engine.backward(self, gradient, bool(retain_graph), inputs)
 
     def retain_grad(self):
         """Keep ``.grad`` on this non-leaf too after backward (a leaf keeps it anyway)."""
@@ -124,26 +143,6 @@ class Tensor(TensorMethods, InplaceMethods):
         out = make(self.data, None)
         out._version_counter = self._version_counter
         return out
-
-    def __deepcopy__(self, memo):
-        """A copy of a leaf (data, requires_grad, grad, other attributes), as torch."""
-        if self.grad_fn is not None:
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
-                               "support the deepcopy protocol at the moment. Fix: deepcopy "
-                               "t.detach() instead.")
-        import copy
-
-        new = make(self.data.copy(), None)
-        new.__class__ = type(self)
-        new._requires_grad = self._requires_grad
-        new.grad = copy.deepcopy(self.grad, memo)
-        new.__dict__.update(copy.deepcopy(self.__dict__, memo))
-        memo[id(self)] = new
-        return new
-
-    def __reduce_ex__(self, protocol):
-        return (_rebuild, (type(self), self.data, self._requires_grad, self._grad,
-                           self.__dict__))
 
     # --- conversions ----------------------------------------------------------
     def item(self):
@@ -197,6 +196,11 @@ class Tensor(TensorMethods, InplaceMethods):
             raise TypeError("len() of a 0-d tensor")
         return len(self.data)
 
+    def __iter__(self):
+        if self.data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor. Fix: use t.item() for its number.")
+        return (self[i] for i in range(len(self.data)))
+
     def __repr__(self):
         return tensor_repr(self)
 
@@ -226,14 +230,24 @@ class Tensor(TensorMethods, InplaceMethods):
 _new = object.__new__
 
 
-def _rebuild(cls, data, requires_grad, grad, attributes):
-    """Unpickle a tensor saved by ``__reduce_ex__`` (a leaf)."""
-    t = make(data, None)
-    t.__class__ = cls
-    t._requires_grad = requires_grad
-    t.grad = grad
-    t.__dict__.update(attributes)
-    return t
+def _check_grad(tensor, value):
+    """torch's checks on ``t.grad = value``: a tensor of ``t``'s shape and dtype."""
+    if not isinstance(value, Tensor):
+        kind = type(value)
+        name = kind.__name__ if kind.__module__ == "builtins" else (
+            f"{kind.__module__}.{kind.__name__}")
+        raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                        f"{name}. Fix: wrap it, minigrad.tensor(array).")
+    if value.data.shape != tensor.data.shape:
+        raise RuntimeError(
+            f"attempting to assign a gradient of size '{list(value.data.shape)}' to a tensor "
+            f"of size '{list(tensor.data.shape)}'. Please ensure that the gradient and the "
+            "tensor are the same size. Fix: the gradient has its tensor's shape.")
+    if value.data.dtype != tensor.data.dtype:
+        raise RuntimeError(
+            f"attempting to assign a gradient with dtype '{value.dtype.name}' to a tensor "
+            f"with grad_dtype '{tensor.dtype.name}'. The gradient must match the tensor's "
+            "grad_dtype. Fix: convert it first, g.to(t.dtype).")
 
 
 def make(data, grad_fn):
@@ -245,4 +259,5 @@ def make(data, grad_fn):
     t._requires_grad = grad_fn is not None
     t._version_counter = [0]
     t._accumulator = None
+    t._base = t._views = None
     return t

@@ -82,8 +82,8 @@ class Value:
         out = 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
         return Value(out, "", (self,), "sigmoid", _sigmoid_local)
 
-    def relu(self):
-        return Value(self.data if self.data > 0 else 0.0, "", (self,), "relu", _relu_local)
+    def relu(self):  # nan stays nan, as in torch
+        return Value(0.0 if self.data <= 0 else self.data, "", (self,), "relu", _relu_local)
 
     # --- derived operations: one line each, built on the primitives ---
 
@@ -196,11 +196,23 @@ def _sigmoid_local(out):
     return (out.data * (1.0 - out.data),)
 
 
-def _relu_local(out):
-    return (1.0 if out.data > 0 else 0.0,)
+def _relu_local(out):  # torch: exactly 0 where off, even times an inf or nan upstream
+    return (_OFF if out.data <= 0 else 1.0,)
 
 
 # --- helpers ---
+
+class _Off(float):  # relu's 0 where off: stays 0 times inf or nan, as torch's relu
+    __slots__ = ()
+
+    def __mul__(self, other):
+        return 0.0
+
+    __rmul__ = __mul__
+
+
+_OFF = _Off(0.0)
+
 
 def _slope_of_power(x, n):  # d/dx x ** n = n x ** (n - 1), with torch's values at 0
     if n == 0:

@@ -1,4 +1,4 @@
-"""Shared test settings: hypothesis profiles (CI: no deadline, few examples)."""
+"""Shared test settings: hypothesis profiles (CI: no deadline, few examples; fuzz: long)."""
 
 import os
 
@@ -6,4 +6,6 @@ from hypothesis import settings
 
 settings.register_profile("ci", deadline=None, max_examples=25, derandomize=True)
 settings.register_profile("dev", deadline=None, max_examples=10)
+# `make fuzz`: the differential fuzzer (tests/test_fuzz.py) at length, new programs each run.
+settings.register_profile("fuzz", deadline=None, max_examples=5000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -161,7 +161,7 @@ def test_step_without_zero_grad_uses_stale_gradients_like_torch():
 
 
 def test_microbatches_accumulate_to_the_full_batch_gradient():
-    x = minigrad.tensor(np.arange(12.0).reshape(6, 2) / 10)
+    x = minigrad.tensor((np.arange(12.0).reshape(6, 2) / 10).astype(np.float32))
     w = minigrad.tensor([[0.5], [-0.25]], requires_grad=True)
     (x @ w).pow(2).sum().backward()
     full = w.grad.numpy().copy()

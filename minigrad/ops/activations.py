@@ -7,11 +7,16 @@ r"""Elementwise functions: ``exp``, ``log``, ``tanh``, ``sigmoid``, ``relu`` (ch
     \frac{d}{dx} \max(x, 0) = [x > 0].
 
 ``exp``, ``tanh``, ``sigmoid`` and ``relu`` save their *output*, which is all their
-derivative needs; ``log`` saves its input.
+derivative needs; ``log`` saves its input. As torch, an int tensor gives a float32
+result, and relu's backward is a hard zero where the unit is off: an ``inf`` or
+``nan`` arriving from upstream stays out of it (``0 * inf`` would be ``nan``).
 """
+
+import math
 
 import numpy as np
 
+from minigrad.dtypes import DEFAULT_FLOAT
 from minigrad.function import Function
 
 __all__ = ["exp", "log", "tanh", "sigmoid", "relu"]
@@ -79,24 +84,40 @@ class Relu(Function):
     @staticmethod
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return grad_output * (out > 0)
+        # out is 0 where off, else positive or nan (relu(nan) is nan, and passes, as torch)
+        grad = grad_output * (out != 0)  # the fast mask; 0 * inf would make a nan, so
+        if not math.isfinite(np.add.reduce(grad, axis=None)):  # then, torch's threshold:
+            grad = np.where(out == 0, 0, grad_output)  # 0 where off, whatever arrives
+        return grad
+
+
+def _floating(a):
+    """An int or bool tensor as float32, as torch computes ``exp`` of one."""
+    if a.data.dtype.kind == "f":
+        return a
+    from minigrad.tensors import make
+
+    return make(a.data.astype(DEFAULT_FLOAT), None)
 
 
 def exp(a):
-    return Exp.apply(a)
+    return Exp.apply(_floating(a))
 
 
 def log(a):
-    return Log.apply(a)
+    return Log.apply(_floating(a))
 
 
 def tanh(a):
-    return Tanh.apply(a)
+    return Tanh.apply(_floating(a))
 
 
 def sigmoid(a):
-    return Sigmoid.apply(a)
+    return Sigmoid.apply(_floating(a))
 
 
 def relu(a):
+    if a.data.dtype.kind == "b":
+        raise RuntimeError("Boolean inputs not supported for relu. Fix: convert first, "
+                           "t.float().relu().")
     return Relu.apply(a)

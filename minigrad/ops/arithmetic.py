@@ -10,12 +10,20 @@ them back to each input's shape (``engine.sum_to_shape``). The local derivatives
     \frac{\partial a^b}{\partial b} = a^b \ln a .
 
 A Python number stays a number (no tensor is made for it), so ``x * 2`` keeps
-``x``'s dtype, as in torch.
+``x``'s dtype, as in torch. Mixed dtypes follow torch's promotion
+(:func:`minigrad.dtypes.result_type`), not numpy's: an operand of another dtype is
+converted first (an int one to float32 for ``int_tensor * 2.5``; one that requires
+grad through a ``ToCopy`` node, so its gradient comes back in its own dtype).
+
+At zero, ``a ** b`` follows torch: :math:`\partial a^b / \partial a = 0` where
+:math:`b = 0`, and :math:`\partial a^b / \partial b = 0` where :math:`a = 0,\ b \ge 0`
+(not numpy's ``0 * inf = nan`` or ``log 0 = -inf``).
 """
 
 import numpy as np
 
 from minigrad.function import Function
+from minigrad.ops.promotion import check_int_power, int_power, promote
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "rdiv", "neg", "pow_", "rpow", "broadcast_error"]
 
@@ -57,7 +65,10 @@ class Rsub(Function):
 class Mul(Function):
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        # As torch: keep b only if a needs a gradient and a only if b does, so a later
+        # in-place change of a constant operand is no error.
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
         return a * b
 
     @staticmethod
@@ -70,7 +81,8 @@ class Mul(Function):
 class Div(Function):
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        need_b = (ctx.needs_input_grad or (False, False))[1]
+        ctx.save_for_backward(a if need_b else None, b)
         return a / b
 
     @staticmethod
@@ -120,7 +132,9 @@ class Pow(Function):
         p = ctx.exponent
         if p == 0:
             return np.zeros_like(grad_output), None
-        return grad_output * p * a ** (p - 1), None
+        with np.errstate(divide="ignore", invalid="ignore"):  # torch's a ** -0.5 is rsqrt:
+            power = 1 / np.sqrt(a) if p == 0.5 else a ** (p - 1)  # -inf at -0.0, as torch
+            return grad_output * p * power, None
 
 
 class PowTensor(Function):
@@ -130,7 +144,7 @@ class PowTensor(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = a ** b
+        out = a ** b if a.dtype.kind == "f" else int_power(a, b)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -138,10 +152,13 @@ class PowTensor(Function):
     def backward(ctx, grad_output):
         a, b, out = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        grad_a = grad_output * b * a ** (b - 1) if need_a else None
-        grad_b = None
-        if need_b:
-            with np.errstate(divide="ignore", invalid="ignore"):
+        grad_a = grad_b = None
+        if need_a and getattr(ctx, "bool_exponent", False):  # torch's computes b - 1
+            _check_bool_sub(True, 1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if need_a:  # torch: 0 where b == 0, even at a == 0
+                grad_a = np.where(b == 0, 0, grad_output * b * a ** (b - 1))
+            if need_b:  # torch: 0 where a == 0 and b >= 0
                 grad_b = grad_output * np.where((a == 0) & (b >= 0), 0, out * np.log(a))
         return grad_a, grad_b
 
@@ -154,32 +171,36 @@ class RPow(Function):
     @staticmethod
     def forward(ctx, b, base):
         out = base ** b
-        ctx.save_for_backward(out)
+        ctx.save_for_backward(out, b)  # b too, as torch: an in-place change of it is caught
         ctx.base = base
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        (out,) = ctx.saved_tensors
+        out, b = ctx.saved_tensors
+        if ctx.base == 0:  # torch: 0 where the exponent is >= 0 (0 ** x is flat there)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return grad_output * np.where(b >= 0, 0, out * -np.inf), None
         return grad_output * out * np.log(ctx.base), None
 
 
 def broadcast_error(a, b):
     """torch's message for shapes that do not broadcast, or None if they do."""
-    sa, sb = np.shape(a), np.shape(b)
-    n = max(len(sa), len(sb))
-    sa, sb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
+    shape_a, shape_b = np.shape(a), np.shape(b)
+    n = max(len(shape_a), len(shape_b))
+    sa, sb = (1,) * (n - len(shape_a)) + shape_a, (1,) * (n - len(shape_b)) + shape_b
     for i in range(n - 1, -1, -1):
         if sa[i] != sb[i] and 1 not in (sa[i], sb[i]):
             return RuntimeError(
                 f"The size of tensor a ({sa[i]}) must match the size of tensor b ({sb[i]}) "
-                f"at non-singleton dimension {i}. Fix: shapes {list(sa)} and {list(sb)} do "
-                "not broadcast; reshape one, e.g. with unsqueeze(), so every dimension is "
-                "equal or 1.")
+                f"at non-singleton dimension {i}. Fix: shapes {list(shape_a)} and "
+                f"{list(shape_b)} do not broadcast; reshape one, e.g. with unsqueeze(), so "
+                "every dimension is equal or 1 (counted from the last).")
     return None
 
 
-def _binary(op, a, b):
+def _binary(op, a, b, true_divide=False):
+    a, b = promote(a, b, true_divide)
     try:
         return op.apply(a, b)
     except ValueError:
@@ -194,11 +215,30 @@ def add(a, b):
 
 
 def sub(a, b):
+    _check_bool_sub(a, b)
     return _binary(Sub, a, b)
 
 
 def rsub(a, number):
+    _check_bool_sub(a, number)
+    a, number = promote(a, number)
     return Rsub.apply(a, number)
+
+
+def _check_bool_sub(a, b):
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead. Fix: "
+                           "or convert first, a.long() - b.long().")
+    if _is_bool(a) or _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not "
+                           "supported. If you are trying to invert a mask, use the `~` or "
+                           "`logical_not()` operator instead. Fix: or convert first, t.long().")
+
+
+def _is_bool(x):
+    dtype = getattr(getattr(x, "data", x), "dtype", None)
+    return isinstance(x, bool) or dtype == np.bool_
 
 
 def mul(a, b):
@@ -206,23 +246,46 @@ def mul(a, b):
 
 
 def div(a, b):
-    return _binary(Div, a, b)
+    return _binary(Div, a, b, true_divide=True)
 
 
 def rdiv(a, number):
     """``number / tensor``: as torch, ``number * reciprocal(tensor)``."""
-    return Mul.apply(Reciprocal.apply(a), number)
+    a, number = promote(a, number, true_divide=True)
+    return Mul.apply(reciprocal(a), number)
+
+
+def reciprocal(a):
+    a, _ = promote(a, 1, true_divide=True)  # an int tensor: float32, as torch
+    return Reciprocal.apply(a)
 
 
 def neg(a):
+    if _is_bool(a):
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead. Fix: or convert first, -t.long().")
     return Neg.apply(a)
 
 
 def pow_(a, exponent):
+    if _is_bool(a) and _is_bool(exponent):
+        error = broadcast_error(a.data, getattr(exponent, "data", exponent))
+        if error is not None:  # shapes first, as torch
+            raise error
+        raise NotImplementedError('"pow" not implemented for \'Bool\'. Fix: convert first, '
+                                  "t.long() ** e.")
     if isinstance(exponent, int | float):
+        check_int_power(a, exponent)
+        a, exponent = promote(a, exponent)
         return Pow.apply(a, exponent)
-    return _binary(PowTensor, a, exponent)
+    check_int_power(a, exponent)
+    out = _binary(PowTensor, a, exponent)
+    if out.grad_fn is not None and _is_bool(exponent):
+        out.grad_fn.bool_exponent = True
+    return out
 
 
 def rpow(a, base):
+    a, base = promote(a, base)
     return RPow.apply(a, base)

@@ -19,11 +19,17 @@ class Index(Function):
     @staticmethod
     def forward(ctx, a, key):
         ctx.meta = (a.shape, key)
-        return a[key]
+        if isinstance(key, np.ndarray):  # saved, so an in-place change of it is caught
+            ctx.save_for_backward(key)
+        out = a[key]
+        if type(out) is not np.ndarray:  # one element: a 0-d view, not a numpy scalar
+            out = a[(key if isinstance(key, tuple) else (key,)) + (Ellipsis,)]
+        return out
 
     @staticmethod
     def backward(ctx, grad_output):
         shape, key = ctx.meta
+        ctx.saved_tensors  # noqa: B018 - raises if the index tensor changed in place
         grad = np.zeros(shape, dtype=grad_output.dtype)
         np.add.at(grad, key, grad_output)
         return grad, None
@@ -52,17 +58,19 @@ def _basic(key):
 
 
 def _plain(key):
-    """Tensors inside the key become their numpy arrays."""
+    """Tensors inside the key become their numpy arrays; ``[]`` an empty int index."""
     if isinstance(key, tuple):
         return tuple(_plain(k) for k in key)
     if hasattr(key, "grad_fn") and hasattr(key, "data"):
         return key.data
     if isinstance(key, list):
-        return np.asarray(key)
+        array = np.asarray(key)
+        return array.astype(np.int64) if array.size == 0 else array
     return key
 
 
 def index(a, key):
+    tensor_key = key if hasattr(key, "grad_fn") else None
     key = _plain(key)
     if isinstance(key, int):
         cls = Select
@@ -70,6 +78,8 @@ def index(a, key):
         cls = Slice
     else:
         cls = Index
+    if tensor_key is not None:  # the index tensor itself: backward checks its version
+        key = tensor_key
     try:
         return cls.apply(a, key)
     except IndexError as exc:

@@ -17,6 +17,7 @@ gradient is only computed when the input needs one (a data batch does not).
 """
 
 from minigrad.function import Function
+from minigrad.ops.matmul import same_dtype
 
 __all__ = ["linear"]
 
@@ -42,9 +43,9 @@ class Linear(Function):
         x, weight = ctx.saved_tensors
         need_x, need_weight, need_bias = ctx.needs_input_grad
         g = grad_output
-        if g.ndim != 2 and need_weight:  # a batch with extra leading dimensions: flatten
+        if g.ndim != 2:  # one sample, or extra leading dimensions: rows of a matrix
             g = g.reshape(-1, g.shape[-1])
-            x = x.reshape(-1, x.shape[-1])
+            x = x.reshape(-1, x.shape[-1]) if need_weight else x
         grad_x = grad_output @ weight if need_x else None  # inp.g = out.g @ w.t()
         grad_weight = g.T @ x if need_weight else None  # w.g, as (out, in)
         grad_bias = g.sum(0) if need_bias else None  # b.g = out.g.sum(0)
@@ -63,6 +64,7 @@ def linear(x, weight, bias=None):
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({rows} and {cols}). Fix: the "
             f"input's last dimension must be in_features = {weight.data.shape[-1]}.")
+    same_dtype(x.data, weight.data)
     if bias is None:
         return LinearNoBias.apply(x, weight, None)
     return Linear.apply(x, weight, bias)

@@ -110,6 +110,10 @@ def cross_entropy(logits, target, reduction="mean"):
             f"shapes {list(logits.data.shape)} and {list(labels.shape)} ({labels.dtype}). "
             "Fix: pass class indices as an int64 tensor (class probabilities are not "
             "supported).")
+    if len(labels) != logits.data.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({logits.data.shape[0]}) to match target batch_size "
+            f"({len(labels)}). Fix: one class index per row of logits.")
     n_classes = logits.data.shape[1]
     # One check for both ends: a negative int64 viewed as uint64 is huge.
     if len(labels) and labels.view(np.uint64).max() >= n_classes:

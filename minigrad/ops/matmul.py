@@ -81,6 +81,23 @@ def _shape_text(shape):
     return "x".join(str(n) for n in shape)
 
 
+def same_dtype(a, b, name="mm"):
+    """torch multiplies matrices of one dtype only (numpy would promote silently), and
+    not bool ones."""
+    if a.dtype == np.bool_ and (b.dtype == np.bool_ or name == "bmm"):
+        raise NotImplementedError(f'"{name}" not implemented for \'Bool\'. Fix: convert '
+                                  "first, a.long() @ b.long().")
+    if a.dtype != b.dtype:
+        raise RuntimeError(
+            f"expected m1 and m2 to have the same dtype, but got: {_c_name(a.dtype)} != "
+            f"{_c_name(b.dtype)}. Fix: convert one, e.g. w.to(x.dtype) or x.double().")
+
+
+def _c_name(dtype):
+    return {"float32": "float", "float64": "double", "int64": "long int"}.get(
+        str(dtype), str(dtype))
+
+
 def mm(a, b):
     """Product of two matrices, as ``torch.mm``."""
     if a.data.ndim != 2 or b.data.ndim != 2:
@@ -91,6 +108,7 @@ def mm(a, b):
             f"mat1 and mat2 shapes cannot be multiplied ({_shape_text(a.data.shape)} and "
             f"{_shape_text(b.data.shape)}). Fix: the columns of the first must equal the "
             "rows of the second; transpose one of them (w.t()) if that is what you meant.")
+    same_dtype(a.data, b.data)
     return Mm.apply(a, b)
 
 
@@ -102,11 +120,18 @@ def matmul(a, b):
     if na == 0 or nb == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{na}D and {nb}D. Fix: use * to multiply by a scalar.")
-    cls = Dot if na == nb == 1 else Mv if (na == 2 and nb == 1) else Matmul
-    try:
-        return cls.apply(a, b)
+    sa, sb = a.data.shape, b.data.shape
+    try:  # shapes first, as torch: then dtypes
+        np.broadcast_shapes(sa[:-2], sb[:-2])
+        fits = sa[-1] == (sb[-2] if nb > 1 else sb[0])
     except ValueError:
+        fits = False
+    if not fits:
         raise RuntimeError(
-            f"shapes cannot be multiplied ({_shape_text(a.data.shape)} and "
-            f"{_shape_text(b.data.shape)}): the last dimension of the first must equal the "
-            "second-to-last of the second (the only one of a vector).") from None
+            f"shapes cannot be multiplied ({_shape_text(sa)} and {_shape_text(sb)}): the "
+            "last dimension of the first must equal the second-to-last of the second (the "
+            "only one of a vector). Fix: transpose or reshape one of them.")
+    same_dtype(a.data, b.data, "dot" if na == nb == 1 else "addmv" if nb == 1 else
+               "bmm" if max(na, nb) > 2 else "mm")
+    cls = Dot if na == nb == 1 else Mv if (na == 2 and nb == 1) else Matmul
+    return cls.apply(a, b)

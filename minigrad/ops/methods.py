@@ -14,14 +14,20 @@ from minigrad.ops import shape as shape_ops
 __all__ = ["TensorMethods"]
 
 
-def _operand(other):
+def _operand(other, op="+"):
+    """A tensor or a number as is; a numpy array as a tensor of its dtype (as torch);
+    anything else (None, a list, a string) is torch's TypeError."""
+    if isinstance(other, np.generic):  # np.float64 is a float: a number, as in torch
+        return other.item()
     if isinstance(other, TensorMethods) or isinstance(other, int | float):
         return other
-    if isinstance(other, np.generic):
-        return other.item()
-    from minigrad.tensors import Tensor
+    if isinstance(other, np.ndarray) and other.dtype.kind in "biuf":
+        from minigrad.factories import tensor
 
-    return Tensor(other)
+        return tensor(other)
+    raise TypeError(f"unsupported operand type(s) for {op}: 'Tensor' and "
+                    f"'{type(other).__name__}'. Fix: combine a tensor with a tensor or a "
+                    "number; make a list a tensor first, minigrad.tensor([1.0, 2.0]).")
 
 
 def _compare(op):
@@ -39,38 +45,38 @@ class TensorMethods:
     __slots__ = ()
 
     def __add__(self, other):
-        return arithmetic.add(self, _operand(other))
+        return arithmetic.add(self, _operand(other, "+"))
 
     __radd__ = __add__
 
     def __sub__(self, other):
-        return arithmetic.sub(self, _operand(other))
+        return arithmetic.sub(self, _operand(other, "-"))
 
     def __rsub__(self, other):
-        other = _operand(other)
+        other = _operand(other, "-")
         if isinstance(other, TensorMethods):
             return arithmetic.sub(other, self)
         return arithmetic.rsub(self, other)
 
     def __mul__(self, other):
-        return arithmetic.mul(self, _operand(other))
+        return arithmetic.mul(self, _operand(other, "*"))
 
     __rmul__ = __mul__
 
     def __truediv__(self, other):
-        return arithmetic.div(self, _operand(other))
+        return arithmetic.div(self, _operand(other, "/"))
 
     def __rtruediv__(self, other):
-        other = _operand(other)
+        other = _operand(other, "/")
         if isinstance(other, TensorMethods):
             return arithmetic.div(other, self)
         return arithmetic.rdiv(self, other)
 
     def __pow__(self, exponent):
-        return arithmetic.pow_(self, _operand(exponent))
+        return arithmetic.pow_(self, _operand(exponent, "**"))
 
     def __rpow__(self, base):
-        base = _operand(base)
+        base = _operand(base, "**")
         if isinstance(base, TensorMethods):
             return arithmetic.pow_(base, self)
         return arithmetic.rpow(self, base)
@@ -81,12 +87,12 @@ class TensorMethods:
     def __matmul__(self, other):
         if isinstance(other, int | float):
             return NotImplemented  # TypeError, as torch: use * for a number
-        return matmul.matmul(self, _operand(other))
+        return matmul.matmul(self, _operand(other, "@"))
 
     def __rmatmul__(self, other):
         if isinstance(other, int | float):
             return NotImplemented
-        return matmul.matmul(_operand(other), self)
+        return matmul.matmul(_operand(other, "@"), self)
 
     def matmul(self, other):
         return matmul.matmul(self, other)
@@ -98,10 +104,10 @@ class TensorMethods:
         return self ** exponent
 
     def add(self, other, alpha=1):
-        return self + (other * alpha if alpha != 1 else other)
+        return self + (_operand(other) * alpha if alpha != 1 else other)
 
     def sub(self, other, alpha=1):
-        return self - (other * alpha if alpha != 1 else other)
+        return self - (_operand(other) * alpha if alpha != 1 else other)
 
     def mul(self, other):
         return self * other
@@ -113,7 +119,7 @@ class TensorMethods:
         return -self
 
     def reciprocal(self):
-        return arithmetic.Reciprocal.apply(self)
+        return arithmetic.reciprocal(self)
 
     __lt__ = _compare(np.less)
     __le__ = _compare(np.less_equal)
@@ -150,7 +156,7 @@ class TensorMethods:
         return shape_ops.reshape(self, *shape)
 
     def view(self, *shape):
-        return shape_ops.reshape(self, *shape)
+        return shape_ops.view(self, *shape)
 
     def transpose(self, dim0, dim1):
         return shape_ops.transpose(self, dim0, dim1)
@@ -169,6 +175,8 @@ class TensorMethods:
         return shape_ops.squeeze(self, dim)
 
     def flatten(self):
+        if self.data.ndim == 1:  # as torch: the tensor itself
+            return self
         return shape_ops.reshape(self, -1)
 
     def clone(self):
@@ -186,10 +194,22 @@ class TensorMethods:
     def to(self, dtype):
         if isinstance(dtype, str) and dtype == "cpu":
             return self
+        if isinstance(dtype, str) and dtype.startswith(("cuda", "mps")):
+            return self.cuda()
         return shape_ops.to_dtype(self, to_dtype(dtype))
 
     def __getitem__(self, key):
         return indexing.index(self, key)
+
+    def __setitem__(self, key, value):
+        raise TypeError("minigrad does not support item assignment (t[i] = v), which torch "
+                        "records as a copy into a view. Fix: build the tensor out of place "
+                        "(e.g. t * mask + v * (1 - mask)), or under minigrad.no_grad() write "
+                        "into its array, t.data[i] = v.")
+
+    def cuda(self, device=None):
+        raise RuntimeError("minigrad runs on the CPU only. Fix: drop .cuda() / .to('cuda'); "
+                           "every tensor is on 'cpu'.")
 
     def all(self):
         from minigrad.tensors import make

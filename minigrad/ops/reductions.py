@@ -5,7 +5,8 @@ gradient of the result, copied back along the reduced dimensions:
 :math:`\partial L / \partial x_{ij} = \partial L / \partial s_i` for
 :math:`s_i = \sum_j x_{ij}`; the mean divides that by the number of elements averaged.
 ``max`` sends the gradient to where the maximum was: along ``dim``, to the index it
-returns; over the whole tensor, shared evenly between tied maxima (as torch does).
+returns; over the whole tensor, shared evenly between tied maxima (as torch does; a
+NaN counts as the maximum, so its gradient goes to the NaNs).
 """
 
 import math
@@ -21,10 +22,11 @@ __all__ = ["sum_", "mean", "max_"]
 
 
 def _axes(dim, ndim):
-    """``dim`` (int, tuple or None) as a sorted tuple of non-negative axes."""
-    if dim is None:
-        return tuple(range(ndim))
+    """``dim`` (int, tuple or None) as a sorted tuple of non-negative axes; an empty
+    tuple means every axis, as in torch."""
     dims = dim if isinstance(dim, tuple | list) else (dim,)
+    if dim is None or not dims:
+        return tuple(range(ndim))
     if not ndim:  # a 0-d tensor accepts dim 0 or -1 and stays as it is
         dim_index(dims[0], ndim)
         return None
@@ -78,15 +80,14 @@ class Max(Function):
     @staticmethod
     def forward(ctx, a):
         out = np.max(a)
-        ctx.save_for_backward(a)
-        ctx.out = out
+        ctx.save_for_backward(a, out)  # the output too: an in-place change of it is caught
         return out
 
     @staticmethod
     def backward(ctx, grad_output):
-        (a,) = ctx.saved_tensors
-        mask = a == ctx.out
-        return mask * (grad_output / mask.sum()).astype(a.dtype)
+        a, out = ctx.saved_tensors
+        mask = np.isnan(a) if np.isnan(out) else a == out  # torch: NaN is the max
+        return np.where(mask, (grad_output / mask.sum()).astype(a.dtype), 0)
 
 
 class MaxDim(Function):
@@ -137,12 +138,19 @@ def max_(a, dim=None, keepdim=False):
     if dim is None:
         if a.data.size == 0:
             raise RuntimeError("max(): Expected reduction dim to be specified for "
-                               "input.numel() == 0.")
+                               "input.numel() == 0. Fix: an empty tensor has no maximum; "
+                               "check its size first.")
         return Max.apply(a)
     from minigrad.tensors import make
 
     dim = dim_index(dim, a.data.ndim)
-    indices = np.argmax(a.data, axis=dim)
+    if a.data.ndim == 0:  # a 0-d tensor: itself, at index 0
+        values = MaxDim.apply(a.reshape(1), 0, False, np.zeros((), np.int64))
+        return return_types.max(values, make(np.zeros((), np.int64), None))
+    if a.data.shape[dim] == 0:
+        raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size. Fix: "
+                         "max over an empty dimension has no value.")
+    indices = np.asarray(np.argmax(a.data, axis=dim))  # 0-d for a vector: an array
     values = MaxDim.apply(a, dim, keepdim, indices)
     return return_types.max(values, make(indices if not keepdim else
                                          np.expand_dims(indices, dim), None))

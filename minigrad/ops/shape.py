@@ -11,7 +11,7 @@ import numpy as np
 
 from minigrad.function import Function
 
-__all__ = ["dim_index", "reshape", "transpose", "t", "permute_all", "unsqueeze", "squeeze",
+__all__ = ["dim_index", "reshape", "view", "transpose", "t", "permute_all", "unsqueeze", "squeeze",
            "to_dtype", "clone"]
 
 
@@ -140,16 +140,32 @@ def reshape(a, *shape):
                            "elements; one of them may be -1.") from None
 
 
+def view(a, *shape):
+    """``reshape`` that never copies: refused, as torch, where it would have to."""
+    out = reshape(a, *shape)
+    if a.data.size and not np.shares_memory(out.data, a.data):
+        raise RuntimeError("view size is not compatible with input tensor's size and stride "
+                           "(at least one dimension spans across two contiguous subspaces). "
+                           "Use .reshape(...) instead. Fix: t.reshape(...) copies when it "
+                           "must.")
+    return out
+
+
 def transpose(a, dim0, dim1):
     ndim = a.data.ndim
-    return Transpose.apply(a, dim_index(dim0, ndim), dim_index(dim1, ndim))
+    dim0, dim1 = dim_index(dim0, ndim), dim_index(dim1, ndim)
+    if ndim == 0:  # a 0-d tensor: itself, as a view
+        return View.apply(a, ())
+    return Transpose.apply(a, dim0, dim1)
 
 
 def t(a):
     if a.data.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{a.data.ndim}D. Fix: use transpose(dim0, dim1).")
-    return T.apply(a, 0, -1) if a.data.ndim == 2 else T.apply(a, 0, 0)
+    if a.data.ndim < 2:  # a vector or a 0-d tensor: itself, as a view
+        return View.apply(a, a.data.shape)
+    return T.apply(a, 0, 1)
 
 
 def permute_all(a):
@@ -170,8 +186,13 @@ def squeeze(a, dim=None):
 
 
 def to_dtype(a, dtype):
+    """A copy in ``dtype``; to an int or bool dtype it leaves the graph, as in torch."""
     if a.data.dtype == dtype:
         return a
+    if dtype.kind != "f":
+        from minigrad.tensors import make
+
+        return make(a.data.astype(dtype), None)
     return ToCopy.apply(a, dtype)
 
 

@@ -1,0 +1,126 @@
+"""What minigrad deliberately does not do, and that it says so clearly (README, "Where
+minigrad differs from torch"). One test per row of that table: where minigrad refuses,
+it raises an exception a reader can act on (with a "Fix:" line); where it behaves
+differently without refusing, the test pins the difference so it cannot drift."""
+
+import math
+
+import pytest
+import torch
+
+import minigrad
+
+
+def test_no_second_derivatives():
+    x = minigrad.tensor(2.0, requires_grad=True)
+    with pytest.raises(NotImplementedError, match="create_graph=True.*Fix:"):
+        (x ** 3).backward(create_graph=True)
+
+
+def test_no_item_assignment():
+    t = minigrad.zeros(3)
+    with pytest.raises(TypeError, match="item assignment.*Fix:"):
+        t[0] = 1.0
+    tt = torch.zeros(3)
+    tt[0] = 1.0  # torch does it
+    assert tt[0].item() == pytest.approx(1.0)
+
+
+def test_cpu_only():
+    with pytest.raises(RuntimeError, match="CPU only. Fix:"):
+        minigrad.ones(2).cuda()
+    with pytest.raises(RuntimeError, match="CPU only. Fix:"):
+        minigrad.ones(2).to("cuda")
+    assert minigrad.ones(2).to("cpu").device == "cpu"
+
+
+def test_four_dtypes_only():
+    for name in ("float32", "float64", "int64", "bool"):
+        assert getattr(minigrad, name).name == name
+    with pytest.raises(AttributeError):
+        minigrad.float16  # noqa: B018
+    with pytest.raises(TypeError, match="unknown dtype"):
+        minigrad.ones(2).to("complex64")
+
+
+def test_cross_entropy_takes_class_indices_only():
+    with pytest.raises(RuntimeError, match="class probabilities are not supported"):
+        minigrad.nn.functional.cross_entropy(minigrad.zeros(2, 3), minigrad.zeros(2, 3))
+
+
+def test_value_refuses_where_torch_returns_inf_or_nan():
+    with pytest.raises(ValueError, match="torch would return"):
+        minigrad.Value(-1.0).log()
+    with pytest.raises(ZeroDivisionError, match="torch would return"):
+        minigrad.Value(1.0) / 0
+    with pytest.raises(ZeroDivisionError, match="torch would return inf"):
+        minigrad.Value(0.0) ** -1
+    assert math.isinf(torch.tensor(0.0).pow(-1).item())
+
+
+def test_inference_mode_does_not_mark_tensors():
+    x = minigrad.ones(2, requires_grad=True)
+    with minigrad.inference_mode():
+        y = minigrad.ones(2)
+    (x.exp() * y).sum().backward()  # torch: "Inference tensors cannot be saved for backward"
+    assert x.grad is not None
+    assert "inference tensors" in minigrad.grad_mode.__doc__
+
+
+def test_tensor_of_sizes_is_zeros_and_takes_requires_grad():
+    t = minigrad.Tensor(2, 3)
+    assert tuple(t.shape) == (2, 3) and not t.data.any()  # torch: uninitialized
+    assert minigrad.Tensor([1.0], requires_grad=True).requires_grad  # torch: TypeError
+
+
+def test_custom_function_node_name_keeps_the_0():
+    class Square(minigrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * a
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    y = Square.apply(minigrad.ones(1, requires_grad=True))
+    assert y.grad_fn.name() == "SquareBackward0"  # torch: "SquareBackward"
+
+
+def test_view_grad_fn_after_inplace_keeps_the_view_op_name():
+    x = minigrad.ones(4, requires_grad=True)
+    y = x * 2
+    v = y[1:3]
+    v.mul_(0)
+    assert y.grad_fn.name() == "CopySlices"
+    assert v.grad_fn.name() == "SliceBackward0"  # torch: AsStridedBackward0
+
+
+def test_mixed_dtype_operand_that_requires_grad_goes_through_tocopy():
+    x = minigrad.ones(2, requires_grad=True)
+    s = minigrad.tensor(2.0, dtype=minigrad.float64, requires_grad=True)
+    y = x * s
+    assert y.grad_fn.name() == "MulBackward0"
+    assert y.grad_fn.next_functions[1].name() == "ToCopyBackward0"  # torch: AccumulateGrad
+
+
+def test_fused_loss_is_one_node():
+    logits = minigrad.zeros(2, 3, requires_grad=True)
+    loss = minigrad.nn.functional.cross_entropy(logits, minigrad.tensor([0, 1]))
+    assert loss.grad_fn.name() == "NllLossBackward0"
+    assert type(loss.grad_fn.next_functions[0]).__name__ == "AccumulateGrad"
+
+
+def test_no_grad_view_of_a_changed_base_is_not_refused_later():
+    for lib in (torch, minigrad):
+        x = lib.tensor(1.0, dtype=lib.float64, requires_grad=True)
+        with lib.no_grad():
+            v = x.reshape(-1)
+        with lib.no_grad():
+            x.add_(x)
+        if lib is torch:
+            with pytest.raises(RuntimeError, match="A view was created in no_grad mode"):
+                v.sum().backward()  # torch: the view's grad_fn is <Invalid>
+        else:
+            assert not v.requires_grad and v.grad_fn is None
+            assert v.tolist() == [2.0]
