@@ -6,7 +6,8 @@ For each chapter: ``nbgrader generate_assignment`` makes the student version, an
 - ``instructor``: the chapter as committed (solutions in) -> full marks;
 - ``untouched``: the student version as released -> zero on every exercise, and every
   cell that is not part of an exercise still runs without error;
-- ``tamperer``: the student version with one test cell edited to ``pass`` and another
+- ``tamperer`` (chapter 01 only: the mechanism is nbgrader's and the same for every
+  chapter): the student version with one test cell edited to ``pass`` and another
   deleted -> still zero, because nbgrader grades with the original tests.
 """
 
@@ -81,19 +82,23 @@ def graded(request, tmp_path_factory):
 
     submit("instructor", nbformat.read(source_nb, as_version=4))
     submit("untouched", released)
+    students = ["instructor", "untouched"]
+    if source_nb == NOTEBOOKS[0]:
+        students.append("tamperer")
     tampered = nbformat.read(released_path, as_version=4)
     tests = [c for c in tampered.cells if _is_test(c)]
     tests[0].source = "pass  # the student replaced the test"
     tampered.cells.remove(tests[-1])
-    submit("tamperer", tampered)
+    if "tamperer" in students:
+        submit("tamperer", tampered)
     _run(["autograde", assignment, "--force"], course)
 
     with Gradebook(f"sqlite:///{course}/gradebook.db") as gb:
         scores = {student: gb.find_submission_notebook(source_nb.stem, assignment, student)
-                  for student in ("instructor", "untouched", "tamperer")}
+                  for student in students}
         scores = {s: (nb.score, nb.max_score) for s, nb in scores.items()}
     autograded = {s: nbformat.read(course / "autograded" / s / assignment / source_nb.name,
-                                   as_version=4) for s in ("untouched", "tamperer")}
+                                   as_version=4) for s in students[1:]}
     return {"source": nbformat.read(source_nb, as_version=4), "released": released,
             "scores": scores, "autograded": autograded}
 
@@ -133,6 +138,8 @@ def test_cells_outside_exercises_run_in_the_student_version(graded):
 
 
 def test_edited_or_deleted_tests_are_graded_with_the_originals(graded):
+    if "tamperer" not in graded["scores"]:
+        pytest.skip("one chapter (01) shows it: nbgrader restores tests the same way in all")
     score, max_score = graded["scores"]["tamperer"]
     assert score == 0
     assert max_score == graded["scores"]["instructor"][1]
