@@ -31,10 +31,12 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from minigrad.course.nbgrader_plugins import MISSING, NOT_RUN
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
-MISSING = "This cell was missing from the submission"
+FIELDS = ["student", "chapter", "exercise", "grade_id", "score", "max", "status", "detail"]
 
 
 def assignment_of(notebook):
@@ -126,7 +128,7 @@ def exercise_statuses(nb):
     for cell in nb.cells:
         meta = cell.metadata.get("nbgrader", {})
         for error in _errors(cell):
-            if error.ename in ("DeadKernelError", "NotRun") and crashed is None:
+            if error.ename in ("DeadKernelError", NOT_RUN) and crashed is None:
                 crashed = re.search(r"code cell (\d+)", error.evalue)[1]
         exercise.append(cell)
         if not meta.get("grade"):
@@ -136,7 +138,7 @@ def exercise_statuses(nb):
         mine = _errors(cell)
         if MISSING in cell.source:
             status = ("not submitted", "the exercise was deleted; the grader put it back")
-        elif crashed is not None and ({"DeadKernelError", "NotRun"} & names):
+        elif crashed is not None and ({"DeadKernelError", NOT_RUN} & names):
             status = (f"crashed in cell {crashed}", "the kernel died; nothing after it ran")
         elif "CellTimeoutError" in names:
             status = ("timed out", "a cell ran past the time limit and was interrupted")
@@ -184,10 +186,8 @@ def export(course, out=None):
                                      "exercise": label or cell.name, "grade_id": cell.name,
                                      "score": score or 0.0, "max": cell.max_score,
                                      "status": status, "detail": detail})
-    order = {name: i for i, name in enumerate(
-        ["student", "chapter", "exercise", "grade_id", "score", "max", "status", "detail"])}
     with out.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=sorted(order, key=order.get))
+        writer = csv.DictWriter(f, fieldnames=FIELDS)
         writer.writeheader()
         writer.writerows(rows)
     print(f"wrote {out} ({len(rows)} rows)")

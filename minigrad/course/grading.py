@@ -30,7 +30,7 @@ import types
 
 import numpy as np
 
-from minigrad.compare import _max_abs_diff, _mismatch, to_numpy
+from minigrad.compare import _diff_text, _max_abs_diff, _mismatch, to_numpy
 from minigrad.course import integrity
 
 __all__ = ["graded", "Grader", "ExerciseFailed", "Forbidden", "switched_off", "ROUTES"]
@@ -249,8 +249,7 @@ class Grader:
     # --- showing ----------------------------------------------------------------------
     def _cells(self):
         for name, yours, against, ref, diff, ok in self.rows:
-            diff_text = "-" if diff is None else ("0" if diff == 0 else f"< 1e{_decade(diff)}")
-            yield name, yours, f"{against}: {ref}", diff_text, "pass" if ok else "FAIL"
+            yield name, yours, f"{against}: {ref}", _diff_text(diff), "pass" if ok else "FAIL"
 
     def __repr__(self):
         header = ("check", "yours", "reference", "max abs diff", "result")
@@ -269,10 +268,6 @@ class Grader:
         return (f"<b>{html.escape(self.title)}</b><table><thead><tr><th>check</th>"
                 "<th>yours</th><th>reference</th><th>max abs diff</th><th>result</th>"
                 f"</tr></thead><tbody>{body}</tbody></table>")
-
-
-def _decade(diff):
-    return math.floor(math.log10(diff)) + 1 if math.isfinite(diff) and diff > 0 else 0
 
 
 def _display(obj):

@@ -17,7 +17,7 @@
 """
 
 from nbclient.exceptions import DeadKernelError
-from nbformat.v4 import new_code_cell, new_output
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 from nbgrader import utils
 from nbgrader.preprocessors import Execute, OverwriteCells
 from traitlets import Integer
@@ -117,12 +117,10 @@ class RestoreCells(OverwriteCells):
                 "task": False, "checksum": cell.checksum}
         if is_grade:
             meta["points"] = grade.max_score
-        comment = "# " + MISSING + "\n" if cell.cell_type == "code" else MISSING + "\n\n"
-        new = new_code_cell(comment + cell.source) if cell.cell_type == "code" else None
-        if new is None:
-            from nbformat.v4 import new_markdown_cell
-
-            new = new_markdown_cell(comment + cell.source)
+        if cell.cell_type == "code":
+            new = new_code_cell(f"# {MISSING}\n{cell.source}")
+        else:
+            new = new_markdown_cell(f"{MISSING}\n\n{cell.source}")
         new.metadata["nbgrader"] = meta
         new.metadata["editable"] = not cell.locked
         new.metadata["deletable"] = False
