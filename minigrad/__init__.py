@@ -3,15 +3,16 @@
 The scalar engine ``Value`` comes first (chapters 01-04), then ``Tensor`` with
 PyTorch's autograd semantics (chapters 05-13). Every result a chapter computes is
 checked against PyTorch with :func:`check`.
+
+The course's helpers (``check``, ``show_source``, the drawings and widgets) live in
+:mod:`minigrad.course`, which uses the engines and is never imported by them. The names
+below in ``_COURSE`` are reachable as ``minigrad.check`` and so on, loaded on first use.
 """
 
-from minigrad.compare import check, check_all
-from minigrad.source import show_source
+import importlib
 
 # --- scalar engine (chapters 01-04) ---
 # isort: split
-from minigrad.graph import draw_graph
-from minigrad.stepper import BackwardStepper, stepper_widget
 from minigrad.value import Value, backward_order
 
 # --- tensor engine (chapters 05-13) ---
@@ -60,6 +61,17 @@ from minigrad.ops.toplevel import (
 from minigrad.ops.reductions import return_types
 from minigrad.tensors import Tensor
 # isort: on
+
+_COURSE = {"check": "compare", "check_all": "compare", "show_source": "source",
+           "draw_graph": "graph", "BackwardStepper": "stepper", "stepper_widget": "stepper"}
+
+
+def __getattr__(name):
+    """``from minigrad import check`` keeps working: the helper is loaded from minigrad.course."""
+    if name in _COURSE:
+        return getattr(importlib.import_module(f"minigrad.course.{_COURSE[name]}"), name)
+    raise AttributeError(f"module 'minigrad' has no attribute {name!r}")
+
 
 float = float32  # noqa: A001 - torch's alias
 double = float64

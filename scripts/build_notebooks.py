@@ -31,9 +31,11 @@ sources and were executed.
 
 import argparse
 import base64
+import json
 import pathlib
 import re
 import sys
+import uuid
 
 import nbformat
 from nbclient import NotebookClient
@@ -117,15 +119,31 @@ def parse(path):
     return nb
 
 
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
 def execute(nb, cwd=OUT, timeout=900):
     """Run every cell in one fresh kernel, top to bottom; stop at an unexpected error."""
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
                             resources={"metadata": {"path": str(cwd)}},
                             record_timing=False)
     client.execute()
-    # Widget state holds random model ids; a reader's live kernel rebuilds it anyway.
-    nb.metadata.pop("widgets", None)
-    return nb
+    return stable_widget_ids(nb)
+
+
+def stable_widget_ids(nb):
+    """Keep the widgets' saved state (a viewer without a kernel draws their first picture),
+    with each random model id replaced by one derived from the chapter and its order of
+    creation, so an unchanged chapter rebuilds to the same file."""
+    state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    if not state:
+        nb.metadata.pop("widgets", None)
+        return nb
+    chapter = nb.cells[0].id.split("-")[0] if nb.cells else "nb"
+    text = json.dumps(nb)
+    for n, old in enumerate(list(state)):
+        text = text.replace(old, uuid.uuid5(uuid.NAMESPACE_URL, f"minigrad/{chapter}/{n}").hex)
+    return nbformat.from_dict(json.loads(text))
 
 
 def target(path):
@@ -144,7 +162,7 @@ def main(argv=None):
         nb = parse(path)
         if not args.no_execute:
             print(f"executing {path.name} ...", flush=True)
-            execute(nb)
+            nb = execute(nb)
         nbformat.validate(nb)
         nbformat.write(nb, target(path))
         print(f"wrote {target(path).relative_to(ROOT)}")

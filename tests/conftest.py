@@ -4,6 +4,8 @@ import os
 
 from hypothesis import settings
 
+pytest_plugins = ["tests.browser_tools"]
+
 settings.register_profile("ci", deadline=None, max_examples=25, derandomize=True)
 settings.register_profile("dev", deadline=None, max_examples=10)
 # `make fuzz`: the differential fuzzer (tests/test_fuzz.py) at length, new programs each run.

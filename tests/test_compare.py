@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from minigrad import Value, check, check_all
-from minigrad.compare import to_numpy
+from minigrad.course.compare import to_numpy
 
 
 def test_matching_results_pass_and_render():

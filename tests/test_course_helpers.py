@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 
 from minigrad import Value, show_source  # noqa: E402
-from minigrad.explorers import slopes_at, tangent_explorer, torch_slope  # noqa: E402
+from minigrad.course.explorers import slopes_at, tangent_explorer, torch_slope  # noqa: E402
 
 
 def test_show_source_comes_from_the_package_and_names_the_file():
@@ -36,3 +36,34 @@ def test_explorer_readout_follows_the_slider():
     slider.value = -1.0
     assert "x = -1.00" in readout.value and "-2.0000" in readout.value
     assert "matches torch" in readout.value
+
+
+def test_helpers_use_the_engines_and_never_the_reverse():
+    """No engine module imports minigrad.course; the old helper paths are gone."""
+    import ast
+    import pathlib
+
+    import minigrad
+
+    package = pathlib.Path(minigrad.__file__).parent
+    for path in package.rglob("*.py"):
+        if "course" in path.relative_to(package).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                assert not name.startswith("minigrad.course"), f"{path.name} imports {name}"
+    for old in ["compare", "source", "graph", "stepper", "explorers", "graph_memory"]:
+        assert not (package / f"{old}.py").exists()
+
+
+def test_from_minigrad_import_check_still_works():
+    import minigrad
+    from minigrad import check, draw_graph, show_source, stepper_widget
+    from minigrad.course import compare, graph, source, stepper
+
+    assert check is compare.check and show_source is source.show_source
+    assert draw_graph is graph.draw_graph and stepper_widget is stepper.stepper_widget
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        minigrad.nonsense  # noqa: B018

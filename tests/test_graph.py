@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_hex  # noqa: E402
 
 from minigrad import Value  # noqa: E402
-from minigrad.graph import (  # noqa: E402
+from minigrad.course.graph import (  # noqa: E402
     HOT,
     draw_graph,
     format_number,

@@ -1,9 +1,9 @@
-"""minigrad.graph_memory: saved arrays of a graph, counted as torch counts them (chapter 09)."""
+"""minigrad.course.graph_memory: saved arrays of a graph, counted as torch counts them (ch 09)."""
 
 import torch
 
 import minigrad
-from minigrad.graph_memory import saved_arrays, saved_bytes, torch_saved_tensors
+from minigrad.course.graph_memory import saved_arrays, saved_bytes, torch_saved_tensors
 
 
 def _twin_mlp():

@@ -2,7 +2,7 @@
 
 A test cell imports what it uses at its top, so rebinding ``check`` in a notebook does
 nothing to it. What a test cell cannot re-import is the *modules* it uses: a cell that
-runs ``np.isclose = lambda *a, **k: True`` or ``minigrad.compare.check = ...`` changes
+runs ``np.isclose = lambda *a, **k: True`` or ``minigrad.course.compare.check = ...`` changes
 them for every later cell. :func:`install` takes a fingerprint of those modules (the
 identity of every function, class and constant in ``numpy``, ``math``, ``builtins``,
 ``torch`` and every ``minigrad`` module, and the methods of their classes) and, inside

@@ -25,7 +25,7 @@ import torch
 
 import minigrad
 from minigrad import check, show_source
-from minigrad.explorers import tangent_explorer, torch_slope
+from minigrad.course.explorers import tangent_explorer, torch_slope
 
 # %% [markdown]
 # ## 1. The derivative is a local rate of change
@@ -277,7 +277,7 @@ def central_slope(f, x, h=1e-4):
 
 # %% test=ex01-central-slope-test points=2
 from minigrad.course.grading import graded
-from minigrad.explorers import torch_slope
+from minigrad.course.explorers import torch_slope
 
 with graded("Exercise 1.1", hint="divide f(x + h) - f(x - h) by the distance between "
             "the two points, and use the h you are given") as g:
@@ -329,7 +329,7 @@ def p_grad(x0):
 # %% test=ex01-value-derivative-test points=2
 import minigrad
 from minigrad.course.grading import graded
-from minigrad.explorers import torch_slope
+from minigrad.course.explorers import torch_slope
 
 with graded("Exercise 1.2", hint="build p from the Value you return and call "
             "backward() on p once") as g:

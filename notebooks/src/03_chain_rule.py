@@ -321,15 +321,15 @@ import torch
 
 import minigrad
 import minigrad.engine
-import minigrad.graph
-import minigrad.stepper
+import minigrad.course.graph
+import minigrad.course.stepper
 from minigrad.course.grading import graded
 
 with graded("Exercise 3.2", hint="keep the nodes still to visit in a list used as a "
             "stack; append a node only on its second visit, after all its parents") as g:
     Value = minigrad.Value
     orderings = ["minigrad.backward_order", minigrad.engine.topological_order,
-                 minigrad.stepper.BackwardStepper._plan, minigrad.graph._first_seen]
+                 minigrad.course.stepper.BackwardStepper._plan, minigrad.course.graph._first_seen]
 
     def checked_order(name, root):
         """topo_sort(root), with the package's orderings off and its call depth watched."""

@@ -24,8 +24,8 @@ import torch
 import minigrad
 from minigrad import (BackwardStepper, backward_order, check, check_all, draw_graph,
                       show_source, stepper_widget)
-from minigrad.graph import node_names
-from minigrad.stepper import step_text
+from minigrad.course.graph import node_names
+from minigrad.course.stepper import step_text
 
 # %% [markdown]
 # ## 1. One node: local times upstream
@@ -452,14 +452,14 @@ def backward_v2(root):
 import torch
 
 import minigrad
-import minigrad.stepper
+import minigrad.course.stepper
 from minigrad.course.grading import graded
 
 with graded("Exercise 4.3", hint="zero the intermediate grads, seed the output, then add "
             "local times upstream into every parent in backward_order") as g:
     Value = minigrad.Value
-    off = ["autograd", minigrad.stepper.BackwardStepper._plan,
-           minigrad.stepper.BackwardStepper.step]
+    off = ["autograd", minigrad.course.stepper.BackwardStepper._plan,
+           minigrad.course.stepper.BackwardStepper.step]
 
     def leaf(x):
         return torch.tensor(x, dtype=torch.float64, requires_grad=True)

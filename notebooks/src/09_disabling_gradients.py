@@ -28,7 +28,7 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.graph_memory import saved_arrays, saved_bytes, torch_saved_tensors
+from minigrad.course.graph_memory import saved_arrays, saved_bytes, torch_saved_tensors
 
 # %% [markdown]
 # ## 1. What recording builds
@@ -246,7 +246,7 @@ check("x after d.add_(10)", x, x_t)
 show_source(minigrad.ops.linear.Linear.forward)
 
 # %% [markdown]
-# `minigrad.graph_memory` walks a graph and lists the saved arrays; for torch it
+# `minigrad.course.graph_memory` walks a graph and lists the saved arrays; for torch it
 # installs torch's hooks on saved tensors (`torch.autograd.graph.saved_tensors_hooks`)
 # and lists what torch packs. We leave out the parameters, which are in memory
 # anyway. A two-layer network on a batch of 64:
@@ -418,7 +418,7 @@ import torch
 
 import minigrad
 from minigrad.course.grading import graded
-from minigrad.graph_memory import saved_arrays
+from minigrad.course.graph_memory import saved_arrays
 
 with graded("Exercise 9.1", hint="use a switch that turns recording off as a decorator: "
             "it holds only while the function runs, then restores the caller's setting") as g:

@@ -38,10 +38,10 @@ GENERIC_CHEATS = [
     Wrong("numpy's isclose always true", "cheat",
           "import numpy as np\nnp.isclose = lambda *a, **k: True"),
     Wrong("the comparison helper never reports", "cheat",
-          "import minigrad.compare\nminigrad.compare._mismatch = lambda *a, **k: None"),
+          "import minigrad.course.compare as _c\n_c._mismatch = lambda *a, **k: None"),
     Wrong("the grader's check replaced", "cheat",
           "import minigrad.course.grading as _g\n_g.Grader.check = lambda *a, **k: None"),
     Wrong("torch's reference slope replaced", "cheat",
-          "import minigrad.explorers\nminigrad.explorers.torch_slope = lambda f, x: f(x)"),
+          "import minigrad.course.explorers as _e\n_e.torch_slope = lambda f, x: f(x)"),
     Wrong("a builtin shadowed", "cheat", "isinstance = lambda *a: True"),
 ]

@@ -153,7 +153,7 @@ def topo_sort(root):
     return BackwardStepper(root).order[::-1]
 """),
         Wrong("every node, sorted by its column in the drawing", "bypass", """
-from minigrad.graph import graph_layout
+from minigrad.course.graph import graph_layout
 def topo_sort(root):
     nodes, seen, todo = [], set(), [root]
     while todo:
@@ -166,8 +166,8 @@ def topo_sort(root):
     return sorted(nodes, key=lambda v: column[id(v)][0])
 """),
         Wrong("backward_order by another name, captured as a default", "bypass", """
-import minigrad.graph
-def topo_sort(root, _order=minigrad.graph.backward_order):
+import minigrad.course.graph
+def topo_sort(root, _order=minigrad.course.graph.backward_order):
     return _order(root)[::-1]
 """),
         Wrong("an alias of backward_order taken in an earlier line", "bypass", """
@@ -177,7 +177,7 @@ def topo_sort(root):
     return list(reversed(_walk(root)))
 """),
         Wrong("the drawing's walk order, reversed", "bypass", """
-from minigrad.graph import _first_seen
+from minigrad.course.graph import _first_seen
 def topo_sort(root):
     return _first_seen(root)[::-1]
 """),

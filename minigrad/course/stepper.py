@@ -16,7 +16,7 @@ import html
 import io
 from dataclasses import dataclass
 
-from minigrad.graph import draw_graph, node_names
+from minigrad.course.graph import draw_graph, node_names
 from minigrad.value import backward_order
 
 __all__ = ["BackwardStepper", "ParentUpdate", "Step", "copy_graph", "stepper_widget",

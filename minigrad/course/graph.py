@@ -37,7 +37,7 @@ def _graph_figure_class():
     return globals()["GraphFigure"]
 
 
-def __getattr__(name):  # minigrad.graph.GraphFigure imports matplotlib when first asked for
+def __getattr__(name):  # minigrad.course.graph.GraphFigure imports matplotlib when first asked for
     if name == "GraphFigure":
         return _graph_figure_class()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

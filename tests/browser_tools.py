@@ -1,0 +1,190 @@
+"""What the browser tests share (a pytest plugin, loaded by conftest.py): JupyterLab over
+``make lab``'s workspace, Chromium, and the moves a learner makes (open a chapter, run
+cells with Shift+Enter, type into a cell, move a widget's control).
+
+Needs Debian's chromium (``apt-get install -y chromium``); where it is absent the tests
+skip, except under CI, where that is a failure.
+"""
+
+import importlib.util
+import json
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from tests.notebook_tools import ROOT
+
+CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium")
+                                         else None)
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = ROOT / "artifacts" / "browser"
+
+
+
+def require_chromium():
+    """Call at the top of a browser test module: skip it where chromium is absent, or fail
+    under CI, where the browser test must run."""
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI needs Debian's chromium for the browser test: "
+                        "apt-get install -y chromium", pytrace=False)
+        pytest.skip("chromium is not installed (apt-get install -y chromium); "
+                    "browser test skipped", allow_module_level=True)
+
+
+def _workspace_module():
+    spec = importlib.util.spec_from_file_location("workspace", ROOT / "scripts" / "workspace.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server over a copy of the chapters; yields its base URL."""
+    home = tmp_path_factory.mktemp("lab")
+    _workspace_module().build(home / "workspace")
+    settings = home / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    # Keep every cell in the page, so the test can read all prompts and outputs.
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    news = home / "settings" / "@jupyterlab" / "apputils-extension"
+    news.mkdir(parents=True)
+    (news / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
+    port = _free_port()
+    bin_dir = pathlib.Path(sys.executable).parent
+    env = {**os.environ,
+           "PATH": os.pathsep.join([str(bin_dir), os.environ["PATH"]]),
+           "JUPYTERLAB_SETTINGS_DIR": str(home / "settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
+           "JUPYTER_CONFIG_DIR": str(home / "config"),
+           "JUPYTER_DATA_DIR": str(home / "data"),
+           "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "MPLCONFIGDIR": str(home / "mpl")}
+    log = open(home / "lab.log", "w")  # noqa: SIM115 - closed below
+    server = subprocess.Popen(
+        [str(bin_dir / "jupyter"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+         f"--ServerApp.port={port}", "--IdentityProvider.token=", "--ServerApp.password=",
+         f"--ServerApp.root_dir={home}", "--allow-root"],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/status", timeout=2)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("JupyterLab did not start:\n" + (home / "lab.log").read_text())
+                time.sleep(0.5)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+def _open_alone(url, notebook):
+    """The notebook's URL with ?reset: a fresh workspace, so no other tab is restored."""
+    return f"{url}/lab/tree/workspace/{notebook}?reset"
+
+
+def _wait_idle(page):
+    page.wait_for_function(
+        "() => document.querySelector('.jp-Notebook-ExecutionIndicator')"
+        "?.getAttribute('data-status') === 'idle'", timeout=120_000)
+
+
+def _open(page, url, notebook):
+    page.goto(_open_alone(url, notebook))
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    _wait_idle(page)
+    # The kernel is connected once the status bar names it and reports it idle.
+    page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
+    return page.locator(".jp-Notebook .jp-Cell")
+
+
+def _cell_index(notebook, predicate):
+    cells = json.loads((ROOT / "notebooks" / notebook).read_text())["cells"]
+    return next(i for i, cell in enumerate(cells) if predicate(cell))
+
+
+def _run_through(page, cells, last):
+    """Run cells 0..last with Shift+Enter, as a learner would, and wait for the kernel."""
+    cells.first.click()
+    for _ in range(last + 1):
+        page.keyboard.press("Shift+Enter")
+    _wait_idle(page)
+
+
+def _errors_in(cell):
+    return cell.locator('[data-mime-type="application/vnd.jupyter.stderr"]')
+
+
+def _type_into(page, cell, code):
+    cell.locator(".cm-content").click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(code)
+
+
+def _grade_id(name):
+    return lambda cell: cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == name
+
+
+
+
+def widget_area(cell):
+    """The rendered widget in a cell's output (waits until JupyterLab has drawn it)."""
+    area = cell.locator(".jp-OutputArea-output .jupyter-widgets").first
+    area.wait_for(timeout=120_000)
+    return area
+
+
+def output_text(cell):
+    return cell.locator(".jp-Cell-outputArea").first.inner_text()
+
+
+def wait_for_change(page, cell_index, before, timeout=30_000):
+    """Wait until the text of cell ``cell_index``'s output differs from ``before``."""
+    page.wait_for_function(
+        "([i, before]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
+        " const o = c && c.querySelector('.jp-Cell-outputArea'); return o && o.innerText !== before; }",
+        arg=[cell_index, before], timeout=timeout)
+
+
+def move_slider(page, cell, css_class, presses=1, key="ArrowRight"):
+    """Focus the handle of the slider with ``css_class`` (add_class on the widget) in ``cell``
+    and press ``key`` ``presses`` times, as a learner using the keyboard would."""
+    handle = cell.locator(f".{css_class} .noUi-handle").first
+    handle.scroll_into_view_if_needed()
+    handle.focus()
+    for _ in range(presses):
+        handle.press(key)

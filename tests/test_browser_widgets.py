@@ -1,0 +1,80 @@
+"""Every chapter's widgets, driven in JupyterLab in Chromium as a learner would.
+
+For each chapter, tests/widget_drivers/chNN.py names its widget cells and how to drive
+them. The test opens the chapter in ``make lab``'s workspace, runs every cell up to the
+last widget with Shift+Enter, checks that no cell printed an error, and for each widget
+takes a screenshot, moves or presses its control, sees the output change, and takes
+another: artifacts/browser/NN_<widget>_before.png and _after.png.
+"""
+
+import importlib
+import pathlib
+
+import pytest
+
+from tests.browser_tools import (
+    ARTIFACTS,
+    _cell_index,
+    _errors_in,
+    _open,
+    _run_through,
+    _wait_idle,
+    require_chromium,
+    widget_area,
+)
+from tests.notebook_tools import ROOT
+
+CHAPTERS = sorted(p.stem[:2] for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+DRIVERS = sorted(p.stem[2:] for p in (ROOT / "tests" / "widget_drivers").glob("ch[0-9][0-9].py"))
+
+
+def test_every_chapter_has_a_widget_driver():
+    assert [c for c in CHAPTERS if c not in DRIVERS] == []
+
+
+def test_every_committed_chapter_carries_its_widgets_saved_state():
+    """A viewer without a kernel (GitHub, nbviewer, the book) draws each widget's first picture
+    from the state saved in the notebook's metadata."""
+    import json
+
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        nb = json.loads(path.read_text())
+        state = (nb["metadata"].get("widgets", {})
+                 .get("application/vnd.jupyter.widget-state+json", {}).get("state", {}))
+        views = [o["data"]["application/vnd.jupyter.widget-view+json"]["model_id"]
+                 for c in nb["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])
+                 if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+        assert views, f"{path.name} shows no widget"
+        missing = [v for v in views if v not in state]
+        assert not missing, f"{path.name}: widget views without saved state: {missing}"
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+@pytest.mark.parametrize("chapter", DRIVERS)
+def test_chapter_widgets_respond(chapter, lab, browser):
+    require_chromium()
+    driver = importlib.import_module(f"tests.widget_drivers.ch{chapter}")
+    name = driver.NOTEBOOK
+    assert pathlib.Path(ROOT / "notebooks" / name).exists()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    indices = [_cell_index(name, lambda c, m=w.marker: m in "".join(c["source"]))
+               for w in driver.WIDGETS]
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    try:
+        cells = _open(page, lab, name)
+        _run_through(page, cells, max(indices))
+        for i in range(max(indices) + 1):
+            errors = _errors_in(cells.nth(i))
+            assert errors.count() == 0, errors.first.inner_text()
+        for widget, index in zip(driver.WIDGETS, indices, strict=True):
+            cell = cells.nth(index)
+            widget_area(cell).scroll_into_view_if_needed()
+            _wait_idle(page)
+            page.screenshot(path=str(ARTIFACTS / f"{chapter}_{widget.name}_before.png"))
+            widget.drive(page, cell, index)
+            _wait_idle(page)
+            assert _errors_in(cell).count() == 0, _errors_in(cell).first.inner_text()
+            page.screenshot(path=str(ARTIFACTS / f"{chapter}_{widget.name}_after.png"))
+    finally:
+        page.close()
