@@ -5,24 +5,38 @@ in ``.grad``, handy for a Jacobian row by row), ``gradcheck``.
 """
 
 from minigrad import engine, tensors
+from minigrad import tensors as tensors_module
 from minigrad.function import Function
 from minigrad.gradcheck import GradcheckError, gradcheck
 
 __all__ = ["Function", "Variable", "backward", "grad", "gradcheck", "GradcheckError"]
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, inputs=None):
-    """``backward`` of one tensor or of several, in one pass (their gradients add up)."""
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             inputs=None):
+    """``backward`` of one tensor or of several, in one pass (their gradients add up).
+    With ``create_graph=True`` the pass is recorded (double_backward.py)."""
     if not isinstance(tensors, tuple | list):
         tensors, grad_tensors = [tensors], [grad_tensors]
+    elif isinstance(grad_tensors, tensors_module.Tensor):
+        grad_tensors = [grad_tensors]
     grad_tensors = grad_tensors or [None] * len(tensors)
     if inputs is not None and not isinstance(inputs, tuple | list):
         inputs = [inputs]
+    if retain_graph is None:
+        retain_graph = create_graph
+    if create_graph:
+        from minigrad.double_backward import run_backward_graph
+
+        run_backward_graph(list(tensors), list(grad_tensors), bool(retain_graph), inputs)
+        return
     engine.run_backward(list(tensors), list(grad_tensors), bool(retain_graph), inputs)
 
 
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None):
-    """Gradients of ``outputs`` w.r.t. ``inputs``, returned; ``.grad`` is left as it was."""
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         allow_unused=False):
+    """Gradients of ``outputs`` w.r.t. ``inputs``, returned; ``.grad`` is left as it was.
+    With ``create_graph=True`` they carry a graph: differentiate them again."""
     single = not isinstance(inputs, tuple | list)
     inputs = [inputs] if single else list(inputs)
     saved = [(t._grad, t.grad_fn._retained if t.grad_fn is not None else None) for t in inputs]
@@ -30,14 +44,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None):
         for t in inputs:
             t.grad = None
             t.retain_grad()
-        backward(outputs, grad_outputs, retain_graph, inputs)
-        result = tuple(t.grad for t in inputs)
+        backward(outputs, grad_outputs, retain_graph, create_graph, inputs)
+        result = tuple(t._grad for t in inputs)
     finally:
         for t, (old, retained) in zip(inputs, saved, strict=True):
             t.grad = old
             if t.grad_fn is not None:
                 t.grad_fn._retained = retained
-    if any(r is None for r in result):
+    if any(r is None for r in result) and not allow_unused:
         raise RuntimeError("One of the differentiated Tensors appears to not have been used "
                            "in the graph. Fix: pass only inputs the outputs depend on.")
     return result

@@ -47,6 +47,7 @@ class Function:
     _checks = ()
     _freed = False
     _retained = None
+    _unpacked = None  # saved_tensors as tensors, while a recorded backward runs
     next_functions = ()
 
     @staticmethod
@@ -77,9 +78,11 @@ class Function:
     @property
     def saved_tensors(self):
         """The saved arrays; raises if they were freed or changed in place since."""
+        if self._unpacked is not None:
+            return self._unpacked
         if self._freed:
             raise RuntimeError(FREED)
-        for i, counter, version in self._checks:
+        for i, counter, version, _ in self._checks:
             if counter[0] != version:
                 array = self._saved[i]
                 raise RuntimeError(
@@ -135,16 +138,18 @@ class Function:
 
 
 def _version_checks(saved, args, result, Tensor):
-    """(index, version counter, version now) for each saved array that is a tensor's data."""
+    """(index, version counter, version now, whose) for each saved array that is a
+    tensor's data; ``whose`` is the input's position, or -1 for the output (a backward
+    that builds a graph, ``create_graph=True``, turns the array back into that tensor)."""
     checks = []
     for i, array in enumerate(saved):
         if array is result.data:
-            checks.append((i, result._version_counter, result._version_counter[0]))
+            checks.append((i, result._version_counter, result._version_counter[0], -1))
             continue
-        for a in args:
+        for k, a in enumerate(args):
             if isinstance(a, Tensor) and a.data is array:
                 counter = a._version_counter
-                checks.append((i, counter, counter[0]))
+                checks.append((i, counter, counter[0], k))
                 break
     return checks
 

@@ -117,12 +117,16 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. the leaves (see engine.py)."""
-        if create_graph:
-            raise NotImplementedError("minigrad does not build graphs of gradients "
-                                      "(create_graph=True); only first derivatives. Fix: "
-                                      "check second derivatives with finite differences.")
         if inputs is not None and not isinstance(inputs, list | tuple):
             inputs = [inputs]
+        if create_graph:  # the backward pass recorded, to differentiate it again
+            from minigrad.double_backward import CYCLE_WARNING, run_backward_graph
+
+            warnings.warn(CYCLE_WARNING, UserWarning, stacklevel=2)
+
+            retain = create_graph if retain_graph is None else retain_graph
+            run_backward_graph([self], [gradient], bool(retain), inputs)
+            return
         engine.backward(self, gradient, bool(retain_graph), inputs)
 
     def retain_grad(self):

@@ -123,11 +123,13 @@ def write(tensor, result, other=None):
     saved = node._saved
     aliased = hasattr(other, "grad_fn") and np.may_share_memory(other.data, old)
     checks = []
-    for i, counter_i, version in node._checks:
+    for i, counter_i, version, whose in node._checks:
         if saved[i] is result.data:  # the output, saved: from now on it is tensor's array
-            checks.append((i, counter, counter[0] + 1))
-        elif saved[i] is not old or aliased:  # else the old value is kept as a copy below
-            checks.append((i, counter_i, version))
+            checks.append((i, counter, counter[0] + 1, whose))
+        elif saved[i] is not old or aliased:
+            checks.append((i, counter_i, version, whose))
+        else:  # the old value is kept as a copy below: nothing can change it any more
+            checks.append((i, [0], 0, whose))
     node._saved = tuple([
         old if s is result.data else
         s.copy() if isinstance(s, np.ndarray) and np.may_share_memory(s, old) else s

@@ -11,10 +11,23 @@ import torch
 import minigrad
 
 
-def test_no_second_derivatives():
-    x = minigrad.tensor(2.0, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="create_graph=True.*Fix:"):
+def test_second_derivatives_name_the_leaf_gradient_node_differently():
+    x = minigrad.tensor(2.0, dtype=minigrad.float64, requires_grad=True)
+    xt = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+    with pytest.warns(UserWarning, match="reference cycle"):
         (x ** 3).backward(create_graph=True)
+        (xt ** 3).backward(create_graph=True)
+    assert x.grad.item() == xt.grad.item() == 12.0
+    assert xt.grad.grad_fn.name().endswith("CopyBackwards")
+    assert x.grad.grad_fn.name() == "MulBackward0"
+
+
+def test_no_graph_of_a_backward_through_an_inplace_op_on_a_view():
+    x = minigrad.tensor([1.0, 2.0, 3.0], dtype=minigrad.float64, requires_grad=True)
+    y = x * 1
+    y[:2].mul_(y[:2].detach())
+    with pytest.raises(NotImplementedError, match="CopySlices.*Fix:"):
+        minigrad.autograd.grad(y.sum(), x, create_graph=True)
 
 
 def test_no_item_assignment():

@@ -31,7 +31,7 @@ class MseLoss(Function):
     @staticmethod
     def forward(ctx, x, y, reduction):
         diff = x - y
-        ctx.save_for_backward(diff)
+        ctx.save_for_backward(x, y)  # as torch: the inputs (diff is recomputed in backward)
         ctx.reduction = reduction
         squared = diff * diff
         if reduction == "none":
@@ -40,7 +40,8 @@ class MseLoss(Function):
 
     @staticmethod
     def backward(ctx, grad_output):
-        (diff,) = ctx.saved_tensors
+        x, y = ctx.saved_tensors
+        diff = x - y
         scale = 2 / diff.size if ctx.reduction == "mean" else 2
         grad = diff * (grad_output * scale).astype(diff.dtype)
         need_x, need_y = ctx.needs_input_grad[:2]
@@ -57,7 +58,7 @@ class CrossEntropy(Function):
         total = exp.sum(axis=1, keepdims=True)
         rows = np.arange(len(target))
         losses = np.log(total[:, 0]) - shifted[rows, target]  # -log softmax at the target
-        ctx.save_for_backward(exp, total, target)
+        ctx.save_for_backward(logits, target)  # the softmax is recomputed in backward
         ctx.reduction = reduction
         if reduction == "none":
             return losses
@@ -65,8 +66,9 @@ class CrossEntropy(Function):
 
     @staticmethod
     def backward(ctx, grad_output):
-        exp, total, target = ctx.saved_tensors
-        grad = exp / total  # softmax
+        logits, target = ctx.saved_tensors
+        exp = np.exp(logits - logits.max(axis=1, keepdims=True))
+        grad = exp / exp.sum(axis=1, keepdims=True)  # softmax
         grad[np.arange(len(target)), target] -= 1
         if ctx.reduction == "none":
             grad *= grad_output[:, None]
