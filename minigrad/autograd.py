@@ -1,7 +1,9 @@
 """``minigrad.autograd``: the names torch keeps in ``torch.autograd`` (chapters 06, 11).
 
 ``Function`` for new ops, ``backward``, ``grad`` (gradients returned instead of stored
-in ``.grad``, handy for a Jacobian row by row), ``gradcheck``.
+in ``.grad``, handy for a Jacobian row by row; ``create_graph=True`` records them, to
+differentiate again), ``gradcheck`` and ``gradgradcheck``, ``forward_ad`` (forward mode)
+and ``functional`` (``jacobian``, ``hessian``, ``jvp``, ``vjp``, ``hvp``).
 """
 
 from minigrad import engine, tensors
@@ -9,7 +11,8 @@ from minigrad import tensors as tensors_module
 from minigrad.function import Function
 from minigrad.gradcheck import GradcheckError, gradcheck
 
-__all__ = ["Function", "Variable", "backward", "grad", "gradcheck", "GradcheckError"]
+__all__ = ["Function", "Variable", "backward", "grad", "gradcheck", "gradgradcheck",
+           "GradcheckError", "forward_ad", "functional"]
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
@@ -61,3 +64,9 @@ def Variable(data, requires_grad=False):  # noqa: N802 - torch's (deprecated) na
     """Old torch code's ``Variable(t, requires_grad=True)``: today just a tensor."""
     t = data if isinstance(data, tensors.Tensor) else tensors.Tensor(data)
     return t.requires_grad_(requires_grad)
+
+
+# Imported last: they use the names above. As torch: autograd.forward_ad, .functional.
+from minigrad import forward_ad  # noqa: E402
+from minigrad import functional_ad as functional  # noqa: E402
+from minigrad.gradgradcheck import gradgradcheck  # noqa: E402

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from minigrad import tensors
+from minigrad import forward_ad, tensors
 from minigrad.engine import _among, _count_checked, _root_grad, _Roots, topological_order
 from minigrad.function import AccumulateGrad, Function
 from minigrad.grad_mode import enable_grad
@@ -49,25 +49,33 @@ def saved(ctx):
     """What forward saved, as tensors joined to the graph (see the module's docstring)."""
     arrays = ctx.saved_tensors  # raises if freed or changed in place, as the first order
     whose = {i: k for i, _, _, k in ctx._checks}
+    fw_in = getattr(ctx, "_fw_in", None)  # forward mode: the inputs' tangents, if any
     out = []
     for i, array in enumerate(arrays):
         k = whose.get(i)
         if array is None or not isinstance(array, np.ndarray):
             out.append(array)
         elif k == -1:  # the node's own output
-            out.append(tensors.make(array, ctx))
+            out.append(_with_tangent(tensors.make(array, ctx), getattr(ctx, "_fw_out", None)))
         elif k is None:
             out.append(const(array))
         else:
             parent = ctx.next_functions[k]
+            tangent = fw_in[k] if fw_in is not None else None
             if parent is None:
-                out.append(const(array))
+                out.append(_with_tangent(const(array), tangent))
             elif type(parent) is AccumulateGrad:  # a leaf: the leaf itself
                 leaf = parent.variable
                 out.append(leaf if leaf is not None and leaf.data is array else const(array))
             else:
-                out.append(tensors.make(array, parent))
+                out.append(_with_tangent(tensors.make(array, parent), tangent))
     return out
+
+
+def _with_tangent(tensor, tangent):
+    if tangent is not None and forward_ad.LEVEL[0] is not None:
+        forward_ad._attach(tensor, tangent)
+    return tensor
 
 
 def _expand(g, axes, keepdim, shape):
@@ -166,18 +174,18 @@ def _max_dim_rule(ctx, g):
 def _matmul_rule(ctx, g):
     a, b = saved(ctx)
     need_a, need_b = ctx.needs_input_grad
-    a1, b1 = a.data.ndim == 1, b.data.ndim == 1
-    a2 = a.unsqueeze(0) if a1 else a
-    b2 = b.unsqueeze(-1) if b1 else b
+    a1, b1 = (n == 1 for n in getattr(ctx, "ndims", (2, 2)))
     if b1:
         g = g.unsqueeze(-1)
     if a1:
         g = g.unsqueeze(-2)
     grad_a = grad_b = None
     if need_a:
+        b2 = b.unsqueeze(-1) if b1 else b
         grad_a = g @ b2.transpose(-1, -2)
         grad_a = grad_a.squeeze(-2) if a1 else grad_a
     if need_b:
+        a2 = a.unsqueeze(0) if a1 else a
         grad_b = a2.transpose(-1, -2) @ g
         grad_b = grad_b.squeeze(-1) if b1 else grad_b
     return grad_a, grad_b

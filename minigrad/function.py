@@ -26,6 +26,7 @@ import weakref
 
 import numpy as np
 
+from minigrad import forward_ad
 from minigrad.grad_mode import GRAD_ENABLED
 
 __all__ = ["Function", "AccumulateGrad", "accumulator"]
@@ -125,6 +126,8 @@ class Function:
                 ctx._saved = tuple([array if s is out else s for s in ctx._saved])
             out = array
         result = make(out, ctx if record else None)
+        if forward_ad.LEVEL[0] is not None:  # forward mode: the output's tangent too
+            forward_ad.propagate(cls, ctx, args, result, record)
         if cls.is_view and out.base is not None and (
                 not out.size or np.may_share_memory(out, args[0].data)):
             views.register(result, args[0], cls, args[1:])

@@ -17,7 +17,7 @@ in place and nothing is recorded. As torch, the result must keep the tensor's dt
 
 import numpy as np
 
-from minigrad import views
+from minigrad import forward_ad, views
 from minigrad.dtypes import result_type, torch_name
 from minigrad.function import Function
 from minigrad.grad_mode import GRAD_ENABLED
@@ -44,6 +44,11 @@ class InplaceMethods:
         if not cast:
             _check_cast(self.data.dtype, result_type(self.data, other_data, true_divide))
         other_grad = hasattr(other, "grad_fn") and other._requires_grad
+        if forward_ad.LEVEL[0] is not None and (
+                self._fw_tangent is not None or getattr(other, "_fw_tangent", None) is not None):
+            raise NotImplementedError(
+                "minigrad's forward mode does not follow in-place ops on dual tensors. Fix: "
+                "use the out-of-place op (x = x + y) inside dual_level().")
         base = self._base
         if GRAD_ENABLED.enabled and (self._requires_grad or other_grad or (
                 base is not None and base._requires_grad)):

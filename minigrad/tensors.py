@@ -46,6 +46,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     __slots__ = ("data", "_grad", "grad_fn", "_requires_grad", "_version_counter",
                  "_accumulator", "_base", "_view_chain", "_views", "__dict__", "__weakref__")
+    _fw_tangent = None  # forward mode: the tangent, inside a dual_level (forward_ad.py)
     __array_ufunc__ = None  # numpy_array * tensor calls Tensor.__rmul__
     __hash__ = object.__hash__  # == is elementwise, as in torch; hash by identity
 

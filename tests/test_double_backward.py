@@ -267,3 +267,22 @@ def test_a_function_of_your_own_without_a_rule_builds_the_graph_from_its_backwar
     g, = mg.autograd.grad(Cube.apply(x).sum(), x, create_graph=True)
     h, = mg.autograd.grad(g.sum(), x)
     assert h.tolist() == [6.0, -12.0]
+
+
+@pytest.mark.parametrize("change", ["x", "w"])
+def test_mm_saves_only_the_operand_the_other_gradient_needs(change):
+    """As torch: ``w @ x`` with only w requiring grad keeps x (for w's gradient), not w,
+    so changing w in place before backward is no error, and changing x is."""
+    outcomes = {}
+    for name, lib in LIBS.items():
+        w = lib.ones(2, 3, dtype=lib.float64, requires_grad=True)
+        x = lib.ones(3, 4, dtype=lib.float64)
+        y = (w @ x).sum()
+        with lib.no_grad():
+            (x if change == "x" else w).mul_(2)
+        try:
+            y.backward()
+            outcomes[name] = "ok"
+        except RuntimeError as error:
+            outcomes[name] = "modified by an inplace operation" in str(error)
+    assert outcomes["minigrad"] == outcomes["torch"] == ("ok" if change == "w" else True)

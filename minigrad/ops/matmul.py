@@ -28,7 +28,9 @@ class Mm(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        # As torch: keep b only if a needs a gradient and a only if b does.
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
         return a @ b
 
     @staticmethod
@@ -45,27 +47,30 @@ class Matmul(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.ndims = (a.ndim, b.ndim)
         return np.matmul(a, b)
 
     @staticmethod
     def backward(ctx, grad_output):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
-        a2 = a[None, :] if a.ndim == 1 else a  # (k,) -> (1, k)
-        b2 = b[:, None] if b.ndim == 1 else b  # (k,) -> (k, 1)
+        a_ndim, b_ndim = ctx.ndims
         g = grad_output
-        if b.ndim == 1:
+        if b_ndim == 1:
             g = np.expand_dims(g, -1)
-        if a.ndim == 1:
+        if a_ndim == 1:
             g = np.expand_dims(g, -2)
         grad_a = grad_b = None
         if need_a:
+            b2 = b[:, None] if b_ndim == 1 else b  # (k,) -> (k, 1)
             grad_a = g @ np.swapaxes(b2, -1, -2)
-            grad_a = grad_a[..., 0, :] if a.ndim == 1 else grad_a
+            grad_a = grad_a[..., 0, :] if a_ndim == 1 else grad_a
         if need_b:
+            a2 = a[None, :] if a_ndim == 1 else a  # (k,) -> (1, k)
             grad_b = np.swapaxes(a2, -1, -2) @ g
-            grad_b = grad_b[..., 0] if b.ndim == 1 else grad_b
+            grad_b = grad_b[..., 0] if b_ndim == 1 else grad_b
         return grad_a, grad_b
 
 

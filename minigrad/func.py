@@ -1,0 +1,227 @@
+r"""``minigrad.func``: derivatives as functions, as ``torch.func`` (chapters 14 and 15).
+
+Each transform takes a function of tensors and returns a new function:
+
+- ``grad(f)(x)``: the gradient of a scalar ``f`` (reverse mode, one backward pass);
+- ``vjp(f, x)``: ``f(x)`` and a function ``u -> u^T J`` (reverse mode, a row per pass);
+- ``jvp(f, (x,), (v,))``: ``f(x)`` and ``J v`` (forward mode, a column per pass);
+- ``jacrev(f)(x)``: the Jacobian row by row, one backward pass per output element;
+- ``jacfwd(f)(x)``: the Jacobian column by column, one forward pass per input element;
+- ``hessian(f)(x)``: ``jacfwd(jacrev(f))``, forward-over-reverse.
+
+The Jacobian of ``f: R^n -> R^m`` has shape ``f(x).shape + x.shape``. Transforms
+compose where one of them is reverse mode: ``grad(grad(f))``, ``jacrev(jacrev(f))`` and
+``jacfwd(jacrev(f))`` work; ``jacfwd(jacfwd(f))`` needs nested forward levels, which
+minigrad (as torch's ``forward_ad``) does not have.
+"""
+
+import numpy as np
+
+from minigrad import autograd, forward_ad
+from minigrad.grad_mode import enable_grad
+from minigrad.tensors import Tensor, make
+
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian"]
+
+
+def _leaf(p):
+    """The input as the transform differentiates it: itself if it already belongs to an
+    outer graph (a nested transform), else a fresh leaf sharing its data and tangent."""
+    if p._requires_grad:
+        return p
+    x = make(p.data, None)
+    x._version_counter = p._version_counter
+    x._requires_grad = True
+    if p._fw_tangent is not None:
+        forward_ad._attach(x, p._fw_tangent)
+    return x
+
+
+def _result(t, nested):
+    """A result: cut from this transform's graph unless an outer one needs it; a tangent
+    (forward-over-reverse) goes along."""
+    if t is None or nested:
+        return t
+    out = make(t.data, None)
+    if t._fw_tangent is not None:
+        forward_ad._attach(out, t._fw_tangent)
+    return out
+
+
+def _check_floating(xs, name):
+    for x in xs:
+        if not isinstance(x, Tensor):
+            raise ValueError(f"{name}: expected every argument it differentiates to be a "
+                             f"Tensor, got {type(x).__name__}. Fix: pass minigrad tensors.")
+        if x.data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients. "
+                               "Fix: pass float tensors, e.g. x.double().")
+
+
+def _argnums(argnums, n):
+    single = isinstance(argnums, int)
+    nums = (argnums,) if single else tuple(argnums)
+    return single, tuple(a % n for a in nums)
+
+
+def vjp(func, *primals):
+    """``(f(*primals), vjp_fn)``; ``vjp_fn(u)`` gives ``u^T J``, one tensor per primal."""
+    _check_floating(primals, "vjp(f, *primals)")
+    nested = any(p._requires_grad for p in primals) or forward_ad.LEVEL[0] is not None
+    xs = [_leaf(p) for p in primals]
+    with enable_grad():
+        out = func(*xs)
+
+    def vjp_fn(cotangent):
+        with enable_grad():
+            grads = autograd.grad(out, xs, cotangent, retain_graph=True, create_graph=nested,
+                                  allow_unused=True)
+        return tuple(_result(g, nested) if g is not None else
+                     make(np.zeros_like(x.data), None) for g, x in zip(grads, xs, strict=True))
+
+    return _result(out, nested), vjp_fn
+
+
+def grad_and_value(func, argnums=0):
+    """``(gradient, value)`` of a function with a one-element tensor output."""
+
+    def wrapper(*args):
+        single, nums = _argnums(argnums, len(args))
+        chosen = [args[i] for i in nums]
+        _check_floating(chosen, "grad(f)(*args)")
+        nested = any(a._requires_grad for a in chosen) or forward_ad.LEVEL[0] is not None
+        xs = list(args)
+        for i in nums:
+            xs[i] = _leaf(args[i])
+        with enable_grad():
+            out = func(*xs)
+            if not isinstance(out, Tensor) or out.data.size != 1:
+                raise RuntimeError(
+                    "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, "
+                    f"got tensor with {getattr(out, 'ndim', 0)} dims. Maybe you wanted to "
+                    "use the vjp or jacrev APIs instead? Fix: reduce the output, e.g. .sum().")
+            grads = autograd.grad(out, [xs[i] for i in nums], create_graph=nested,
+                                  allow_unused=True)
+        grads = tuple(_result(g, nested) if g is not None else
+                      make(np.zeros_like(xs[i].data), None) for g, i in zip(grads, nums,
+                                                                            strict=True))
+        return (grads[0] if single else grads), _result(out, nested)
+
+    return wrapper
+
+
+def grad(func, argnums=0):
+    """The gradient of ``func`` (its output a one-element tensor) w.r.t. argument(s)
+    ``argnums``, as a function."""
+    both = grad_and_value(func, argnums)
+    return lambda *args: both(*args)[0]
+
+
+def jvp(func, primals, tangents):
+    """``(f(*primals), J v)`` in one forward pass: each op carries the tangent along."""
+    primals, tangents = tuple(primals), tuple(tangents)
+    _check_floating(primals, "jvp(f, primals, tangents)")
+    if len(primals) != len(tangents):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
+                           "the same length. Fix: one tangent per primal.")
+    with forward_ad.dual_level():
+        duals = [forward_ad.make_dual(p, t) for p, t in zip(primals, tangents, strict=True)]
+        out = func(*duals)
+        value, tangent = forward_ad.unpack_dual(out)
+        tangent = make(np.zeros_like(out.data), None) if tangent is None else tangent
+        value = make(value.data, None)
+    return value, tangent
+
+
+def jacrev(func, argnums=0):
+    """The Jacobian by rows: one backward pass per element of ``func``'s output."""
+
+    def wrapper(*args):
+        single, nums = _argnums(argnums, len(args))
+        chosen = [args[i] for i in nums]
+        _check_floating(chosen, "jacrev(f)(*args)")
+        nested = any(a._requires_grad for a in chosen) or forward_ad.LEVEL[0] is not None
+        xs = list(args)
+        for i in nums:
+            xs[i] = _leaf(args[i])
+        wanted = [xs[i] for i in nums]
+        with enable_grad():
+            out = func(*xs)
+        rows = [[] for _ in wanted]
+        for k in range(out.data.size):
+            onehot = np.zeros(out.data.size, dtype=out.data.dtype)
+            onehot[k] = 1
+            with enable_grad():
+                grads = autograd.grad(out, wanted, make(onehot.reshape(out.data.shape), None),
+                                      retain_graph=True, create_graph=nested,
+                                      allow_unused=True)
+            for r, g, x in zip(rows, grads, wanted, strict=True):
+                r.append(make(np.zeros_like(x.data), None) if g is None else g)
+        jacobians = tuple(_stack(r, out.data.shape, x.data.shape, nested)
+                          for r, x in zip(rows, wanted, strict=True))
+        return jacobians[0] if single else jacobians
+
+    return wrapper
+
+
+def _stack(rows, out_shape, in_shape, nested):
+    """Rows (one gradient per output element) as one tensor of shape out + in. With a
+    graph (nested reverse mode) the rows are joined by recorded ops, so an outer
+    transform differentiates through them; a tangent is stacked alongside."""
+    shape = tuple(out_shape) + tuple(in_shape)
+    if nested and forward_ad.LEVEL[0] is None:
+        flat = [r.reshape(1, -1) for r in rows]
+        total = None
+        n = len(flat)
+        for k, r in enumerate(flat):  # sum of r_k placed in row k: recorded
+            place = np.zeros((n, 1), dtype=r.data.dtype)
+            place[k, 0] = 1
+            term = make(place, None) * r
+            total = term if total is None else total + term
+        return total.reshape(shape) if total is not None else make(np.zeros(shape), None)
+    data = np.stack([r.data.reshape(-1) for r in rows]).reshape(shape) if rows else \
+        np.zeros(shape)
+    out = make(data, None)
+    tangents = [r._fw_tangent for r in rows]
+    if forward_ad.LEVEL[0] is not None and any(t is not None for t in tangents):
+        tangent = np.stack([np.zeros(r.data.size, r.data.dtype) if t is None else
+                            t.reshape(-1) for r, t in zip(rows, tangents, strict=True)])
+        forward_ad._attach(out, tangent.reshape(shape))
+    return out
+
+
+def jacfwd(func, argnums=0):
+    """The Jacobian by columns: one forward pass per element of the input(s)."""
+
+    def wrapper(*args):
+        single, nums = _argnums(argnums, len(args))
+        _check_floating([args[i] for i in nums], "jacfwd(f)(*args)")
+        jacobians = []
+        for i in nums:
+            x = args[i]
+            columns = []
+            out_shape = None
+            for j in range(x.data.size):
+                onehot = np.zeros(x.data.size, dtype=x.data.dtype)
+                onehot[j] = 1
+                tangents = [make(np.zeros_like(a.data), None) if isinstance(a, Tensor) and
+                            a.data.dtype.kind == "f" else None for a in args]
+                tangents[i] = make(onehot.reshape(x.data.shape), None)
+                with forward_ad.dual_level():
+                    duals = [forward_ad.make_dual(a, t) if t is not None else a
+                             for a, t in zip(args, tangents, strict=True)]
+                    out = func(*duals)
+                    _, tangent = forward_ad.unpack_dual(out)
+                    column = (np.zeros_like(out.data) if tangent is None else tangent.data)
+                out_shape = out.data.shape
+                columns.append(column.reshape(-1))
+            data = (np.stack(columns, axis=-1) if columns else np.zeros((0,)))
+            jacobians.append(make(data.reshape(tuple(out_shape or ()) + x.data.shape), None))
+        return jacobians[0] if single else tuple(jacobians)
+
+    return wrapper
+
+
+def hessian(func, argnums=0):
+    """Second derivatives, ``jacfwd(jacrev(func))``: forward mode over reverse mode."""
+    return jacfwd(jacrev(func, argnums), argnums)

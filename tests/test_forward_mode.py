@@ -1,0 +1,189 @@
+"""Forward mode (``autograd.forward_ad``), ``minigrad.func`` and ``autograd.functional``
+against torch's namesakes, op by op (chapters 14 and 15).
+
+Every op's tangent rule: the same function of dual tensors in both libraries (float64),
+tangents compared to 1e-10. Then each transform (jvp, vjp, grad, jacfwd, jacrev, hessian)
+and each functional (jacobian both strategies, hessian, jvp, vjp, hvp, vhp) on the
+chapter-sized functions, with hypothesis over shapes; the forward-mode errors with torch's
+phrases.
+"""
+
+import numpy as np
+import pytest
+import torch
+import torch.autograd.forward_ad as tfw
+import torch.autograd.functional as tfn
+from hypothesis import given
+from hypothesis import strategies as st
+
+import minigrad as mg
+from minigrad.autograd import forward_ad as mfw
+from minigrad.autograd import functional as mfn
+from tests.test_double_backward import CASES
+
+LIBS = {"minigrad": (mg, mfw), "torch": (torch, tfw)}
+
+
+def _np(t):
+    return t.detach().numpy() if isinstance(t, torch.Tensor) else np.asarray(t.data)
+
+
+def _tangents(fn, arrays, seed=0):
+    """fn's output and its tangent, every input dual with a random direction."""
+    rng = np.random.default_rng(seed)
+    directions = [rng.standard_normal(a.shape) for a in arrays]
+    out = {}
+    for name, (lib, fw) in LIBS.items():
+        with fw.dual_level():
+            duals = [fw.make_dual(lib.tensor(a), lib.tensor(d))
+                     for a, d in zip(arrays, directions, strict=True)]
+            y = fn(lib, *duals)
+            primal, tangent = fw.unpack_dual(y)
+            out[name] = (_np(primal), None if tangent is None else _np(tangent))
+    return out
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_tangent_of_every_op_matches_torch(name):
+    fn, *arrays = CASES[name]
+    got = _tangents(fn, arrays)
+    (pm, tm), (pt, tt) = got["minigrad"], got["torch"]
+    np.testing.assert_allclose(pm, pt, rtol=1e-12)
+    np.testing.assert_allclose(tm, tt, rtol=1e-10, atol=1e-12)
+    assert tm.dtype == tt.dtype
+
+
+@given(st.integers(1, 4), st.integers(1, 4), st.integers(1, 3), st.integers(0, 2**16))
+def test_tangents_any_shape(n, m, k, seed):
+    r = np.random.default_rng(seed)
+    a, w, v = r.normal(size=(n, m)), r.normal(size=(m, k)), r.normal(size=(m,))
+
+    def fn(lib, x, w, v):
+        return ((x @ w).tanh().sum(1, keepdim=True) * (x * v).sigmoid()).mean(0) / (v * v + 1)
+
+    got = _tangents(fn, [a, w, v], seed)
+    np.testing.assert_allclose(got["minigrad"][1], got["torch"][1], rtol=1e-10, atol=1e-12)
+
+
+def test_a_tangent_costs_one_pass_and_no_graph():
+    """Forward mode records nothing: no grad_fn, no saved arrays, just the tangent."""
+    with mfw.dual_level():
+        x = mfw.make_dual(mg.tensor([1.0, 2.0], dtype=mg.float64),
+                          mg.tensor([1.0, 0.0], dtype=mg.float64))
+        y = (x * x).exp()
+        assert y.grad_fn is None
+        assert mfw.unpack_dual(y).tangent.tolist() == pytest.approx(
+            [2 * np.exp(1.0), 0.0])
+    assert mfw.unpack_dual(y).tangent is None  # dropped when the level ends, as torch
+
+
+def test_forward_mode_errors_match_torch():
+    pairs = [
+        (lambda lib, fw: fw.make_dual(lib.tensor([1.0]), lib.tensor([1.0])), RuntimeError,
+         "no level exists"),
+    ]
+    for make, error, phrase in pairs:
+        for lib, fw in LIBS.values():
+            with pytest.raises(error, match=phrase):
+                make(lib, fw)
+    for lib, fw in LIBS.values():
+        with fw.dual_level():
+            with pytest.raises(RuntimeError, match="different size than that of the original"):
+                fw.make_dual(lib.tensor([1.0, 2.0]), lib.tensor([1.0]))
+            with pytest.raises(ValueError, match="Expected primal to be floating point"):
+                fw.make_dual(lib.tensor([1, 2]), lib.tensor([1, 1]))
+            with pytest.raises(RuntimeError, match="Nested forward mode AD is not supported"):
+                with fw.dual_level():
+                    pass
+
+
+W = np.random.default_rng(7).normal(size=(2, 3))
+X0 = np.array([0.3, -1.2, 2.0])
+V3, V2 = np.array([1.0, 0.5, -2.0]), np.array([0.7, -1.1])
+
+
+def _layer(lib):
+    w = lib.tensor(W)
+    return lambda x: (w @ x).tanh() * x[:2]
+
+
+def _scalar(lib):
+    return lambda x: (x ** 3).sum() * x.tanh().sum() + (x[0] * x[1]).exp()
+
+
+def _both(make_call):
+    results = [make_call(lib) for lib in (mg, torch)]
+    flat = [np.asarray(_np(r)) if not isinstance(r, tuple) else [_np(x) for x in r]
+            for r in results]
+    np.testing.assert_allclose(flat[0], flat[1], rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("transform", ["jacfwd", "jacrev"])
+def test_jacobians_by_columns_and_by_rows_match_torch_func(transform):
+    _both(lambda lib: getattr(lib.func, transform)(_layer(lib))(lib.tensor(X0)))
+
+
+def test_func_transforms_match_torch_func():
+    _both(lambda lib: lib.func.hessian(_scalar(lib))(lib.tensor(X0)))
+    _both(lambda lib: lib.func.grad(_scalar(lib))(lib.tensor(X0)))
+    _both(lambda lib: lib.func.jvp(_layer(lib), (lib.tensor(X0),), (lib.tensor(V3),))[1])
+    _both(lambda lib: lib.func.vjp(_layer(lib), lib.tensor(X0))[1](lib.tensor(V2))[0])
+    _both(lambda lib: lib.func.jacrev(lib.func.jacrev(_scalar(lib)))(lib.tensor(X0)))
+    _both(lambda lib: lib.func.grad(lib.func.grad(lambda x: x ** 4))(
+        lib.tensor(2.0, dtype=lib.float64)))
+    _both(lambda lib: lib.func.jacrev(lambda x, y: (x * y).exp(), argnums=(0, 1))(
+        lib.tensor(X0), lib.tensor(V3)))
+    _both(lambda lib: lib.func.jacfwd(lambda x, y: (x * y).exp(), argnums=1)(
+        lib.tensor(X0), lib.tensor(V3)))
+
+
+def test_functionals_match_torch_autograd_functional():
+    fns = {mg: mfn, torch: tfn}
+    _both(lambda lib: fns[lib].jacobian(_layer(lib), lib.tensor(X0)))
+    _both(lambda lib: fns[lib].jacobian(_layer(lib), lib.tensor(X0), strategy="forward-mode",
+                                        vectorize=lib is torch))
+    _both(lambda lib: fns[lib].hessian(_scalar(lib), lib.tensor(X0)))
+    _both(lambda lib: fns[lib].jvp(_layer(lib), lib.tensor(X0), lib.tensor(V3))[1])
+    _both(lambda lib: fns[lib].vjp(_layer(lib), lib.tensor(X0), lib.tensor(V2))[1])
+    _both(lambda lib: fns[lib].hvp(_scalar(lib), lib.tensor(X0), lib.tensor(V3))[1])
+    _both(lambda lib: fns[lib].vhp(_scalar(lib), lib.tensor(X0), lib.tensor(V3))[1])
+    _both(lambda lib: fns[lib].vjp(_scalar(lib), lib.tensor(X0))[1])
+
+
+@given(st.integers(1, 4), st.integers(1, 4), st.integers(0, 2**16))
+def test_hessian_vector_products_three_ways_agree_with_torch(n, m, seed):
+    """Double backward (hvp), forward-over-reverse (jvp of grad) and the full Hessian."""
+    r = np.random.default_rng(seed)
+    w, x0, v = r.normal(size=(m, n)), r.normal(size=n), r.normal(size=n)
+
+    def f(lib):
+        wt = lib.tensor(w)
+        return lambda x: ((wt @ x).tanh() ** 2).sum() + (x * x * x).sum()
+
+    ref = tfn.hvp(f(torch), torch.tensor(x0), torch.tensor(v))[1].numpy()
+    by_double_backward = mfn.hvp(f(mg), mg.tensor(x0), mg.tensor(v))[1].data
+    by_forward_over_reverse = mg.func.jvp(mg.func.grad(f(mg)), (mg.tensor(x0),),
+                                          (mg.tensor(v),))[1].data
+    full = mg.func.hessian(f(mg))(mg.tensor(x0)).data @ v
+    for got in (by_double_backward, by_forward_over_reverse, full):
+        np.testing.assert_allclose(got, ref, rtol=1e-9, atol=1e-12)
+
+
+def test_inplace_on_a_dual_tensor_is_refused_with_a_fix():
+    with mfw.dual_level():
+        x = mfw.make_dual(mg.tensor([1.0, 2.0]), mg.tensor([1.0, 1.0]))
+        y = x * 2
+        with pytest.raises(NotImplementedError, match="in-place.*Fix:"):
+            y.add_(1.0)
+
+
+def test_every_op_has_a_tangent_rule():
+    from minigrad import ops
+    from minigrad.forward_ad import rule_for
+    from minigrad.function import Function
+
+    for module in (ops.activations, ops.arithmetic, ops.indexing, ops.linear, ops.losses,
+                   ops.matmul, ops.reductions, ops.shape):
+        for c in vars(module).values():
+            if isinstance(c, type) and issubclass(c, Function) and c is not Function:
+                rule_for(c)  # raises NotImplementedError if there is none
