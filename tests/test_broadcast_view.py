@@ -41,5 +41,6 @@ def test_widget_readout_follows_the_dropdowns():
     assert "axes added (0, 1)" in readout.value and box.view.in_shape == (4,)
     out.value = (3, 1)
     assert "does not broadcast" in readout.value and "must match" in readout.value
+    out.value = (2, 3, 4)
     inp.value = (2, 1, 4)
     assert "axes stretched (1,)" in readout.value
