@@ -7,7 +7,10 @@ the output (chapter 03) and adds local times upstream into each parent (chapter 
 :math:`\mathrm{parent.grad} \mathrel{+}= \partial\,\mathrm{out} / \partial\,
 \mathrm{parent} \cdot \mathrm{out.grad}`. It *adds*, so ``a + a`` gives ``a`` both parts
 and a leaf's ``grad`` accumulates over ``backward()`` calls as in PyTorch (reset with
-``v.grad = 0.0``); intermediate nodes restart from zero on every call.
+``v.grad = 0.0``; a torch tensor takes ``x.grad = None`` or ``x.grad.zero_()``);
+intermediate nodes restart from zero on every call. The graph is kept after
+``backward()``, so a second call works and adds again, as torch's does only with
+``retain_graph=True``.
 
 Operands are Values or real numbers (a ``bool`` counts as 0 or 1, as in Python and
 PyTorch); anything else raises ``TypeError``. Where Python refuses (``log`` of a

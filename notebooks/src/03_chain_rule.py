@@ -101,6 +101,14 @@ zm.label = "z"
 draw_graph(zm)
 
 # %% [markdown]
+# How `+` records this, in the package: it makes its output with the parents
+# `(self, other)`, the op's name for the drawing, and the function that gives its local
+# gradients. Every operation of `Value` has this shape.
+
+# %%
+show_source(minigrad.Value.__add__)
+
+# %% [markdown]
 # (The box `v0` is the constant `1`, made into a `Value` by `+`.) The graph is what the
 # chain rule runs on. `backward()` fills in the gradients, $\frac{dz}{d\,\text{node}}$
 # for every node: $1$ for $z$ itself, $2y = 8$ for $y$, and $8 \cdot 1 = 8$ for $x$.

@@ -24,7 +24,7 @@ def predict(page, cell, index):
     first = output_text(cell)
     assert "right: x: local 3 × upstream 1 = 3 → x.grad 0 → 3" in first
     assert "x.grad is 3." in first and "right so far: 1 of 1" in first
-    cell.locator(".minigrad-ch04-guess input").fill("3")  # the second share replaces? no: adds
+    cell.locator(".minigrad-ch04-guess input").fill("3")  # as if = replaced the first share
     cell.locator("button.minigrad-ch04-check").click()
     wait_for_change(page, index, first)
     second = output_text(cell)
