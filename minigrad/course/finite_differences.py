@@ -151,7 +151,7 @@ def readout_lines(fd, e):
     return lines
 
 
-def eps_explorer(fn, x, label="f(x)", eps=1e-4, steps=None):
+def eps_explorer(fn, x, label="f(x)", eps=1e-4, steps=None, dpi=90):
     """A log-scale eps slider, float32/float64 and central/one-sided toggles, the readout of
     :func:`readout_lines` and the error curve with its models, the current eps marked.
 
@@ -159,9 +159,10 @@ def eps_explorer(fn, x, label="f(x)", eps=1e-4, steps=None):
     ``minigrad-ch11-kind``, ``minigrad-ch11-readout``, ``minigrad-ch11-plot``. The VBox's
     ``fd`` attribute is its :class:`FiniteDifference` (it holds ``fn`` and ``x`` only).
     """
+    import io
+
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
-    from IPython.display import display
 
     fd = FiniteDifference(fn, x, label)
     steps = np.logspace(-1, -12, 45) if steps is None else np.asarray(steps)
@@ -173,32 +174,36 @@ def eps_explorer(fn, x, label="f(x)", eps=1e-4, steps=None):
     kind = widgets.ToggleButtons(options=list(KINDS), value="central",
                                  description="kind").add_class("minigrad-ch11-kind")
     readout = widgets.HTML().add_class("minigrad-ch11-readout")
-    plot = widgets.Output().add_class("minigrad-ch11-plot")
+    plot = widgets.Image(format="png").add_class("minigrad-ch11-plot")
+
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    plt.close(fig)  # drawn into the Image below, never shown by pyplot
+    measured_line, = ax.loglog(steps, steps, "o-", markersize=3)
+    truncation_line, = ax.loglog(steps, steps, "k:", label="truncation model")
+    roundoff_line, = ax.loglog(steps, steps, "k--", label="round-off model")
+    eps_line = ax.axvline(eps, color="tab:red", linewidth=1)
+    marker, = ax.loglog([eps], [1.0], "D", color="tab:red")
+    ax.set_ylim(1e-17, 1e3)
+    ax.set_xlabel("eps")
+    ax.set_ylabel("|estimate - f'(x)|")
+    ax.set_title(f"{label} at x = {fd.x:g}; an error of 0 drawn at 1e-17", fontsize=9)
+    fig.subplots_adjust(left=0.13, right=0.97, bottom=0.14, top=0.92)
 
     def draw(change=None):
         e = fd.estimate(slider.value, dtype.value, kind.value)
         readout.value = "<pre>" + html.escape("\n".join(readout_lines(fd, e))) + "</pre>"
-        measured = fd.curve(dtype.value, kind.value, steps)
-        with plot:
-            plot.clear_output(wait=True)
-            fig, ax = plt.subplots(figsize=(6.5, 3.6))
-            ax.loglog(steps, np.maximum(measured, 1e-17), "o-", markersize=3,
-                      label=f"measured, {dtype.value} {kind.value}")
-            truncation = fd.truncation(steps, kind.value)
-            if np.any(truncation > 0):
-                ax.loglog(steps, truncation, "k:", label="truncation model")
-            ax.loglog(steps, fd.roundoff(steps, dtype.value), "k--", label="round-off model")
-            ax.axvline(e.eps, color="tab:red", linewidth=1)
-            ax.loglog([e.eps], [max(abs(e.error), 1e-17)], "D", color="tab:red",
-                      label=f"eps = {e.eps:.2e}")
-            ax.set_ylim(1e-17, 1e3)
-            ax.set_xlabel("eps")
-            ax.set_ylabel("|estimate - f'(x)|")
-            ax.set_title(f"{label} at x = {fd.x:g}; an error of 0 drawn at 1e-17", fontsize=9)
-            ax.legend(fontsize=7, loc="upper center", ncols=2)
-            fig.tight_layout()
-            display(fig)
-            plt.close(fig)
+        measured_line.set_ydata(np.maximum(fd.curve(dtype.value, kind.value, steps), 1e-17))
+        measured_line.set_label(f"measured, {dtype.value} {kind.value}")
+        truncation = fd.truncation(steps, kind.value)
+        truncation_line.set_ydata(np.where(truncation > 0, truncation, np.nan))
+        roundoff_line.set_ydata(fd.roundoff(steps, dtype.value))
+        eps_line.set_xdata([e.eps, e.eps])
+        marker.set_data([e.eps], [max(abs(e.error), 1e-17)])
+        marker.set_label(f"eps = {e.eps:.2e}")
+        ax.legend(fontsize=7, loc="lower left", ncols=2)
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=dpi)
+        plot.value = buffer.getvalue()
 
     for control in (slider, dtype, kind):
         control.observe(draw, names="value")
