@@ -78,17 +78,24 @@ def _box_width(name, fontsize):
 def graph_layout(root, fontsize=9):
     """Return ``{id(node): (x, y)}``, in inches: the left end of each node's box.
 
-    Column: 0 for leaves, else one more than the rightmost parent. Row: leaves in the
-    order a walk from the output meets them; later columns sorted by the mean row of
-    their parents, so a node sits near its inputs. A column is as wide as its widest
-    box could be, whatever its numbers.
+    Column: one more than the rightmost parent; a leaf one less than its first use.
+    Row: in the first column, the order a walk from the output meets the nodes; later
+    columns sorted by the mean row of their parents, so a node sits near its inputs.
+    A column is as wide as its widest box could be, whatever its numbers.
     """
     first_seen = _first_seen(root)
     rank = {id(n): i for i, n in enumerate(first_seen)}
     names = node_names(root)
-    column = {}
-    for node in reversed(backward_order(root)):  # parents before the nodes they make
+    column, order = {}, backward_order(root)
+    for node in reversed(order):  # parents before the nodes they make
         column[id(node)] = 1 + max((column[id(p)] for p in node._prev), default=-1)
+    first_use = {}
+    for node in order:  # a leaf sits just left of its first use, not always at the far left
+        for p in node._prev:
+            first_use[id(p)] = min(first_use.get(id(p), column[id(node)]), column[id(node)])
+    for node in order:
+        if not node._prev and node is not root:
+            column[id(node)] = first_use[id(node)] - 1
     columns = {}
     for node in first_seen:
         columns.setdefault(column[id(node)], []).append(node)
