@@ -31,7 +31,9 @@ from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all, show_source
+from minigrad.course.grad_modes_view import QUANTITIES, ModesComparison, modes_widget
 from minigrad.course.graph_memory import saved_arrays, saved_bytes, torch_saved_tensors
+from minigrad.course.tensor_graph import draw_side_by_side, graph_nodes, total_saved_bytes
 
 # %% [markdown]
 # ## 1. What recording builds
@@ -426,7 +428,22 @@ check_all({"out": (out, out_t),
 # %% [markdown]
 # Both keep the input batch (for the first layer's weight gradient) and the hidden
 # activation (for the ReLU and the second layer): $64 \times (64 + 256)$ float32
-# numbers, 80 KiB. Under `no_grad`, nothing:
+# numbers, 80 KiB. Here are both graphs, drawn by `minigrad.course.tensor_graph`: one
+# box per node, with what it saved and its bytes (`leaf` marks a parameter's data, held
+# anyway). The two libraries save the same arrays; torch's graph has one node more, a
+# `TBackward0` for each transposed weight, which minigrad's fused linear node does
+# without:
+
+# %%
+nodes, nodes_t = graph_nodes(out), graph_nodes(out_t)
+print("nodes, minigrad:", [node.name for node in nodes])
+print("nodes, torch:   ", [node.name for node in nodes_t])
+display(check("bytes saved, parameters left out", total_saved_bytes(nodes, leaves=False),
+              total_saved_bytes(nodes_t, leaves=False)))
+draw_side_by_side(out, out_t)
+
+# %% [markdown]
+# Under `no_grad`, nothing: there is no graph to draw.
 
 # %%
 with minigrad.no_grad():
@@ -533,6 +550,81 @@ for lib, net, rows in [(minigrad, mlp, batch), (torch, mlp_t, batch_t)]:
 # time; the memory is the larger cost. For evaluation, wrap the forward pass in
 # `no_grad()` (or `inference_mode()`) anyway: it costs nothing and saves both.
 #
+# ## 7. Four switches, side by side
+#
+# `no_grad()`, `inference_mode()`, `detach()` and `model.eval()` are easy to confuse.
+# We run one batch of 8 through a network with a dropout layer (`Linear(16, 32)`,
+# `ReLU`, `Dropout(0.5)`, `Linear(32, 4)`, the same weights in both libraries) under
+# each, and measure in both: does the output have a `grad_fn`, does it require grad,
+# is it an inference tensor, how many bytes did the forward pass save for backward
+# (parameters left out), and did dropout change anything? minigrad has no dropout
+# layer; `minigrad.course.grad_modes_view` defines one that works as torch's does on the
+# CPU: it multiplies by a random mask of zeros and $1 / (1 - p) = 2$, and the product's
+# node saves the mask. The table shows torch's values; minigrad's are checked against
+# them below it (minigrad marks no inference tensors, so that row has no check).
+
+# %%
+settings = [(), ("no_grad",), ("inference_mode",), ("detach",), ("eval",)]
+four_switches = ModesComparison(seed=0)
+measured = {modes: four_switches.run(modes, batch=8) for modes in settings}
+
+
+def shown(value):
+    return ("yes" if value else "no") if isinstance(value, bool) else value
+
+
+print(f"{'torch':28s}" + "".join(f"{', '.join(m) or 'training':>16s}" for m in settings))
+for i, quantity in enumerate(QUANTITIES):
+    print(f"{quantity:28s}" + "".join(f"{shown(measured[m][i].torch):>16}" for m in settings))
+check_all({f"{quantity}, in each column": ([measured[m][i].minigrad for m in settings],
+                                           [measured[m][i].torch for m in settings])
+           for i, quantity in enumerate(QUANTITIES) if quantity != "inference tensor"})
+
+# %% [markdown]
+# Read it column by column:
+#
+# - **`no_grad()`**: no graph and nothing saved; dropout still drops, since the model
+#   is still in training mode.
+# - **`inference_mode()`**: the same, and torch marks the output as an inference tensor.
+# - **`detach()`** on the output: the result has no `grad_fn`, but the forward pass
+#   had already saved its 3,584 bytes. Detaching afterwards does not spare them (they go
+#   when the graph is no longer referenced); switch recording off *before* the forward.
+# - **`eval()`**: recording goes on (a `grad_fn`, and bytes saved), but dropout is off,
+#   so no mask is saved: 1,536 bytes, the input and the hidden activation.
+#
+# `eval()` changes the graph itself: in training, the dropout's `MulBackward0` sits
+# between the ReLU and the last layer, saving its mask; in eval it is gone. (The
+# drawings' titles count the saved parameters too, the entries marked `leaf`.)
+
+# %%
+def mul_nodes(root):
+    """How many MulBackward0 nodes (here: dropout's) the graph behind root has."""
+    return [node.name for node in graph_nodes(root)].count("MulBackward0")
+
+
+four_switches.run((), batch=8)
+train_out, train_out_t = four_switches.outputs
+four_switches.run(("eval",), batch=8)
+eval_out, eval_out_t = four_switches.outputs
+display(check_all({"MulBackward0 nodes, training": (mul_nodes(train_out), mul_nodes(train_out_t)),
+                   "MulBackward0 nodes, eval": (mul_nodes(eval_out), mul_nodes(eval_out_t))}))
+draw_side_by_side(train_out, train_out_t, titles=("minigrad, training", "torch, training"))
+
+# %%
+draw_side_by_side(eval_out, eval_out_t, titles=("minigrad, eval", "torch, eval"))
+
+# %% [markdown]
+# **Try it.** Switch the modes on and off, alone and together, and move the batch size:
+# the table is measured again in both libraries each time, and the plot shows the bytes
+# saved against the batch size for the switches you chose (minigrad's dots, torch's
+# dotted line). Which switches change the bytes? Which change dropout? What do
+# `no_grad` and `eval` give together? (The widget needs a live kernel: run the notebook
+# to use it.)
+
+# %% tags=nbval-ignore-output
+modes_widget(ModesComparison(seed=0), batch=8)
+
+# %% [markdown]
 # ## Exercises
 #
 # Each exercise has a cell for your code and a locked cell that checks it. Replace
