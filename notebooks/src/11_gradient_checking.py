@@ -283,7 +283,7 @@ for (kind, name), err in errors.items():
 
 # %% [markdown]
 # Central differences in float64 reach an error of about $10^{-10}$ at $\epsilon$
-# around $10^{-5}$ to $10^{-6}$; that is why `gradcheck` uses float64 inputs and
+# around $10^{-5}$ to $10^{-6}$; that is why `gradcheck` expects float64 inputs and uses
 # $\epsilon = 10^{-6}$. In float32 the error is erratic: about $10^{-4}$ to $10^{-3}$
 # at the best steps, with an occasional lucky dip (the $10^{-6}$ above, at a single
 # step). Enough to spot a gradient that is wildly wrong, not one that is subtly wrong.
