@@ -56,10 +56,10 @@ print(x.grad)  # tensor(10.)
 print(y.grad)  # tensor(10.)
 
 # %% [markdown]
-# Here the two numbers at $a$ are both $10$: the local gradient $\frac{\partial z}
-# {\partial a}$ and the upstream gradient arriving at $a$ coincide, because $z$ is the
-# output and the upstream gradient at $z$ is $1$. One more operation tells them apart:
-# multiply by a third input, $L = z \cdot w$ with $w = 3$.
+# Here the two numbers at $a$ are both $10$: the local gradient
+# $\frac{\partial z}{\partial a}$ and the upstream gradient arriving at $a$ coincide,
+# because $z$ is the output and the upstream gradient at $z$ is $1$. One more operation
+# tells them apart: multiply by a third input, $L = z \cdot w$ with $w = 3$.
 #
 # - At $L$, the output, the upstream gradient is the seed $1$.
 # - At $z$: local $\frac{\partial L}{\partial z} = w = 3$, times upstream $1$, so the
