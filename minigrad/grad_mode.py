@@ -4,16 +4,22 @@ While recording is off, an op computes its value but builds no graph: its result
 ``requires_grad=False`` and no ``grad_fn``, and nothing is saved for a backward pass.
 Each switch works as a context manager and as a decorator (``no_grad``, ``enable_grad``
 and ``inference_mode`` with or without parentheses, ``set_grad_enabled`` with its
-bool; a decorated generator runs each of its steps under the switch, as in torch),
-and they nest as torch's do: the innermost one wins, and leaving it restores whatever
-was in force before.
+bool; a decorated generator runs each of its steps under the switch, as in torch).
+Among ``no_grad``, ``enable_grad`` and ``set_grad_enabled`` the innermost one wins, and
+leaving it restores whatever was in force before. ``inference_mode()`` is not overruled
+that way: inside it a nested ``enable_grad()`` makes ``is_grad_enabled()`` True, yet
+ops still record nothing, as in torch (``GRAD_ENABLED.enabled`` is grad mode on *and*
+inference mode off).
 
 The mode belongs to the thread, as in torch: ``no_grad()`` in one thread does not stop
-another from recording. ``inference_mode()`` records nothing even under a nested
-``enable_grad()`` (inference mode wins, as in torch). Unlike torch, minigrad does not
-mark the tensors made inside it as *inference tensors*: using one later in a recorded
-computation or changing it in place works here, where torch raises "Inference tensors
-cannot be saved for backward" (see the README's table of differences).
+another from recording.
+
+Unlike torch, minigrad does not mark the tensors made inside ``inference_mode()`` as
+*inference tensors*. torch lets such a tensor ``p`` into a later recorded computation
+that saves nothing of it (``p + w``), but refuses to save it for backward (``p * w``:
+"Inference tensors cannot be saved for backward") and to change it in place outside
+inference mode ("Inplace update to inference tensor outside InferenceMode is not
+allowed"); minigrad allows both (see the README's table of differences).
 """
 
 import functools

@@ -7,12 +7,14 @@ For every input element :math:`x_j` the numerical derivative is the central diff
 
 with error :math:`O(\epsilon^2)` (one-sided differences have :math:`O(\epsilon)`), and
 the analytical one is what ``backward`` computes for each output element :math:`k`
-(a one-hot ``gradient``). They agree when
-:math:`|a - n| \le \mathrm{atol} + \mathrm{rtol}\,|n|` everywhere, as in
-``torch.autograd.gradcheck``: then it returns True; otherwise it raises
-:class:`GradcheckError` naming the input and element that disagree. Use float64
-inputs: in float32 the rounding error of :math:`f` divided by :math:`2\epsilon` swamps
-the check (it warns, as torch does).
+(a one-hot ``gradient``). As in ``torch.autograd.gradcheck``, the analytical Jacobian
+is computed twice and must come out the same (within ``nondet_tol``: a *reentrant*
+backward), then the two Jacobians must agree,
+:math:`|a - n| \le \mathrm{atol} + \mathrm{rtol}\,|n|` everywhere. Then it returns True;
+otherwise it raises :class:`GradcheckError` at the first pair that fails, numbering
+outputs among those that require grad and inputs among those that require grad, as
+torch does. It expects float64 inputs and does not convert them: on any other dtype it
+warns, as torch does, and a failure names precision before the backward.
 """
 
 import warnings
@@ -50,31 +52,48 @@ def numerical_jacobian(func, inputs, i, eps):
     return np.array(rows).reshape(data.size, -1)
 
 
-def analytical_jacobian(func, inputs, i):
-    """The same matrix from backward: one backward per output element."""
-    outputs = _outputs(func, inputs)
-    columns = []
+def _backward_jacobians(out, inputs, indices):
+    """For each input in ``indices``, the matrix (its elements x out's elements) that one
+    backward per element of ``out`` (a one-hot ``gradient``) fills in, column by column."""
+    columns = {i: [] for i in indices}
     saved = [t.grad for t in inputs]
     try:
-        for out in outputs:
-            for k in range(out.data.size):
-                for t in inputs:
-                    t.grad = None
-                if out.requires_grad:
-                    onehot = np.zeros(out.data.size, dtype=out.data.dtype)
-                    onehot[k] = 1
-                    out.backward(make(onehot.reshape(out.data.shape), None),
-                                 retain_graph=True)
+        for k in range(out.data.size):
+            for t in inputs:
+                t.grad = None
+            if out.requires_grad:
+                onehot = np.zeros(out.data.size, dtype=out.data.dtype)
+                onehot[k] = 1
+                out.backward(make(onehot.reshape(out.data.shape), None), retain_graph=True)
+            for i in indices:
                 grad = inputs[i].grad
-                columns.append(np.zeros(inputs[i].data.size) if grad is None
-                               else grad.data.reshape(-1).astype(np.float64))
+                columns[i].append(np.zeros(inputs[i].data.size) if grad is None
+                                  else grad.data.reshape(-1).astype(np.float64))
     finally:
         for t, grad in zip(inputs, saved, strict=True):
             t.grad = grad
-    return np.array(columns).T.reshape(inputs[i].data.size, -1)
+    return {i: np.array(c).T.reshape(inputs[i].data.size, -1) for i, c in columns.items()}
 
 
-def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+def analytical_jacobian(func, inputs, i):
+    """The same matrix as :func:`numerical_jacobian`, from backward."""
+    blocks = [_backward_jacobians(out, inputs, [i])[i] for out in _outputs(func, inputs)]
+    return np.concatenate(blocks, axis=1)
+
+
+def _fix(inputs, checked):
+    """The message's last line: precision first when an input is not float64."""
+    low = [n for n, i in enumerate(checked) if inputs[i].data.dtype != np.float64]
+    if low:
+        return (f"Fix: input {low[0]} is {inputs[checked[low[0]]].data.dtype}, not float64: at "
+                "these eps and tolerances rounding alone can fail a correct backward. Check "
+                "again with float64 inputs before suspecting the backward.")
+    return ("Fix: the backward of one of the ops in func is wrong for this input; gradcheck "
+            "stops at the first mismatch, so run it again once that one is fixed.")
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
+              raise_exception=True):
     """True if ``func``'s backward matches finite differences for every input."""
     inputs = tuple(inputs) if isinstance(inputs, tuple | list) else (inputs,)
     checked = [i for i, t in enumerate(inputs) if getattr(t, "requires_grad", False)]
@@ -88,21 +107,37 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 "or complex. This check will likely fail if all the inputs are not of double "
                 "precision floating point or complex. Fix: pass dtype=minigrad.float64.",
                 UserWarning, stacklevel=2)
-    for i in checked:
-        numerical = numerical_jacobian(func, inputs, i, eps)
-        analytical = analytical_jacobian(func, inputs, i)
-        bad = ~(np.abs(analytical - numerical) <= atol + rtol * np.abs(numerical))
-        if bad.any():
-            j, k = (int(v) for v in np.argwhere(bad)[0])
-            element = tuple(int(v) for v in np.unravel_index(j, inputs[i].data.shape))
-            if not raise_exception:
-                return False
-            sizes = np.cumsum([o.data.size for o in _outputs(func, inputs)])
-            output = int(np.searchsorted(sizes, k, side="right"))  # the output holding k
-            raise GradcheckError(
-                f"Jacobian mismatch for output {output} with respect to input {i},\n"
-                f"numerical:{numerical}\nanalytical:{analytical}\n"
-                f"First difference: input {i} element {element}, output element {k}: "
-                f"numerical {float(numerical[j, k])!r}, analytical {float(analytical[j, k])!r}. "
-                "Fix: the backward of one of the ops in func is wrong for this input.")
+    outputs = _outputs(func, inputs)
+    numerical = {i: numerical_jacobian(func, inputs, i, eps) for i in checked}
+    ends = np.cumsum([0] + [o.data.size for o in outputs])
+    differentiable = [k for k, o in enumerate(outputs) if getattr(o, "requires_grad", False)]
+    try:
+        for out_number, k in enumerate(differentiable):
+            first = _backward_jacobians(outputs[k], inputs, checked)
+            second = _backward_jacobians(outputs[k], inputs, checked)
+            if any(np.abs(first[i] - second[i]).max(initial=0) > nondet_tol for i in checked):
+                raise GradcheckError(
+                    "Backward is not reentrant, i.e., running backward with same input and "
+                    "grad_output multiple times gives different values, although analytical "
+                    f"gradient matches numerical gradient.The tolerance for nondeterminism "
+                    f"was {nondet_tol}.\nFix: make backward a function of its inputs alone "
+                    "(no state kept between calls, no random order), or pass nondet_tol.")
+            for in_number, i in enumerate(checked):
+                n = numerical[i][:, ends[k]:ends[k + 1]]
+                a = first[i]
+                bad = ~(np.abs(a - n) <= atol + rtol * np.abs(n))
+                if not bad.any():
+                    continue
+                j, e = (int(v) for v in np.argwhere(bad)[0])
+                element = tuple(int(v) for v in np.unravel_index(j, inputs[i].data.shape))
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {out_number} with respect to input "
+                    f"{in_number},\nnumerical:{n}\nanalytical:{a}\n"
+                    f"First difference: input {in_number} element {element}, output "
+                    f"{out_number} element {e}: numerical {float(n[j, e])!r}, analytical "
+                    f"{float(a[j, e])!r}. " + _fix(inputs, checked))
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
     return True

@@ -7,7 +7,10 @@ the output (chapter 03) and adds local times upstream into each parent (chapter 
 :math:`\mathrm{parent.grad} \mathrel{+}= \partial\,\mathrm{out} / \partial\,
 \mathrm{parent} \cdot \mathrm{out.grad}`. It *adds*, so ``a + a`` gives ``a`` both parts
 and a leaf's ``grad`` accumulates over ``backward()`` calls as in PyTorch (reset with
-``v.grad = 0.0``); intermediate nodes restart from zero on every call.
+``v.grad = 0.0``; a torch tensor takes ``x.grad = None`` or ``x.grad.zero_()``);
+intermediate nodes restart from zero on every call. The graph is kept after
+``backward()``, so a second call works and adds again, as torch's does only with
+``retain_graph=True``.
 
 Operands are Values or real numbers (a ``bool`` counts as 0 or 1, as in Python and
 PyTorch); anything else raises ``TypeError``. Where Python refuses (``log`` of a
@@ -116,17 +119,16 @@ class Value:
     def backward(self, gradient=1.0):
         r"""Add :math:`\partial\,\mathrm{self} / \partial\,\mathrm{leaf}` into every leaf's
         ``grad``; ``gradient`` seeds ``self.grad`` (1.0, as in PyTorch)."""
-        order = backward_order(self)
+        order = backward_order(self)  # every node after all the nodes that use it
         for node in order:
             if node._prev:  # intermediate grads start from zero on every call
                 node.grad = 0.0
-        self.grad += gradient
+        self.grad += gradient  # the seed: d self / d self = 1
         for node in order:
             if node._prev:
-                upstream = node.grad
-                # one local gradient per parent by construction; strict=True costs 40%
-                for parent, local in zip(node._prev, node._local_grads(node)):  # noqa: B905
-                    parent.grad += local * upstream
+                upstream = node.grad  # complete: every node that uses this one came first
+                for parent, local in zip(node._prev, node.local_grads(), strict=False):
+                    parent.grad += local * upstream  # add: a parent may be used twice
 
 
 def backward_order(root):

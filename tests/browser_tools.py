@@ -176,7 +176,8 @@ def wait_for_change(page, cell_index, before, timeout=30_000):
     """Wait until the text of cell ``cell_index``'s output differs from ``before``."""
     page.wait_for_function(
         "([i, before]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
-        " const o = c && c.querySelector('.jp-Cell-outputArea'); return o && o.innerText !== before; }",
+        " const o = c && c.querySelector('.jp-Cell-outputArea');"
+        " return o && o.innerText !== before; }",
         arg=[cell_index, before], timeout=timeout)
 
 

@@ -26,7 +26,11 @@ CAPTURED = minigrad.engine.sum_to_shape  # a reference taken "in an earlier cell
     lambda: torch.func.grad(lambda t: (t ** 2).sum())(torch.ones(2)),
     lambda: (minigrad.tensor([1.0, 2.0], requires_grad=True) ** 2).sum().backward(),
     lambda: (minigrad.Value(2.0) ** 2).backward(),
-], ids=["default-arg alias", "autograd.grad", "torch.func.grad", "minigrad", "Value"])
+    lambda: minigrad.autograd.grad(*(lambda t: ((t * 2).sum(), t))(
+        minigrad.ones(2, requires_grad=True))),
+    lambda: minigrad.autograd.backward((minigrad.ones(2, requires_grad=True) * 3).sum()),
+], ids=["default-arg alias", "autograd.grad", "torch.func.grad", "minigrad", "Value",
+        "minigrad.autograd.grad", "minigrad.autograd.backward"])
 def test_autograd_is_switched_off_however_reached(reach):
     with pytest.raises(Forbidden), switched_off("autograd"):
         reach()

@@ -225,3 +225,71 @@ def test_autograd_grad_leaves_other_leaves_alone_like_torch():
     c = minigrad.tensor([3.0, 4.0], requires_grad=True)
     minigrad.autograd.backward((w * c).sum(), inputs=[c])
     assert w.grad is None and c.grad.tolist() == [1.0, 2.0]
+
+
+def _assign_error(module, name, value):
+    """The (type, message) that ``setattr(module, name, value)`` raises, or None."""
+    try:
+        setattr(module, name, value)
+    except Exception as error:  # noqa: BLE001 - the error is the result
+        return type(error), str(error)
+    return None
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib, lin: lin.weight + 1,                              # a non-leaf of the weight
+    lambda lib, lin: lib.zeros(1, 3, dtype=lib.float64),          # a plain leaf, float64
+    lambda lib, lin: lin.weight.detach(),                         # a plain leaf, float32
+    lambda lib, lin: 3,                                           # not a tensor at all
+], ids=["non-leaf", "float64 leaf", "detached", "int"])
+def test_assigning_a_plain_value_to_a_parameter_raises_like_torch(make):
+    ours, theirs = nn.Linear(3, 1), torch.nn.Linear(3, 1)
+    got, want = _assign_error(ours, "weight", make(minigrad, ours)), \
+        _assign_error(theirs, "weight", make(torch, theirs))
+    assert want is not None and want[0] is TypeError
+    assert got is not None and got[0] is TypeError
+    # torch's words with minigrad's names: 'torch.FloatTensor' -> 'minigrad.FloatTensor'
+    assert got[1].startswith(want[1].replace("torch.", "minigrad."))
+    assert "Fix:" in got[1]
+    assert [n for n, _ in ours.named_parameters()] == ["weight", "bias"]
+    assert isinstance(ours.weight, nn.Parameter)
+
+
+def test_parameter_replaced_by_parameter_or_none_and_changed_under_no_grad_like_torch():
+    for lib in (minigrad, torch):
+        lin = lib.nn.Linear(3, 1)
+        new = lib.nn.Parameter(lib.zeros(1, 3))
+        lin.weight = new                           # a Parameter: registered in its place
+        assert lin.weight is new
+        assert [p is new for p in lin.parameters()] == [True, False]
+        with lib.no_grad():                        # the fix the error names
+            lin.weight -= 1
+        assert lin.weight is new and lin.weight.is_leaf
+        assert_close(lin.weight, -np.ones((1, 3)))
+        lin.bias = None                            # None: registered as absent
+        assert [n for n, _ in lin.named_parameters()] == ["weight"]
+        assert _assign_error(lin, "bias", lib.zeros(1)) is not None
+        lin.other = lib.zeros(2)                   # an unregistered name takes anything
+        assert [n for n, _ in lin.named_parameters()] == ["weight"]
+
+
+def test_linear_without_bias_registers_none_and_child_modules_are_guarded_like_torch():
+    ours, theirs = nn.Linear(2, 2, bias=False), torch.nn.Linear(2, 2, bias=False)
+    got, want = (_assign_error(ours, "bias", minigrad.zeros(2)),
+                 _assign_error(theirs, "bias", torch.zeros(2)))
+    assert got[0] is want[0] is TypeError
+    assert got[1].startswith(want[1].replace("torch.", "minigrad."))
+    seq_ours = nn.Sequential(nn.Linear(2, 2))
+    seq_theirs = torch.nn.Sequential(torch.nn.Linear(2, 2))
+    got, want = _assign_error(seq_ours, "0", 3), _assign_error(seq_theirs, "0", 3)
+    assert got[0] is want[0] is TypeError
+    assert got[1].startswith(want[1].replace("torch.", "minigrad."))
+
+
+def test_in_place_update_of_a_module_weight_outside_no_grad_raises_like_torch():
+    for lib in (minigrad, torch):
+        lin = lib.nn.Linear(3, 1)
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+            lin.weight += 1
+        with pytest.raises(TypeError, match="as parameter 'weight'"):
+            lin.weight = lin.weight + 1

@@ -2,10 +2,28 @@ r"""Interactive explorers for the notebooks (chapter 01: the tangent-line explor
 
 The pure part, :func:`slopes_at`, computes the three slopes a reader compares: the
 derivative from ``minigrad.Value.backward()``, the numeric slope
-:math:`(f(x + h) - f(x)) / h`, and torch's derivative. The widget only draws them.
+:math:`(f(x + h) - f(x)) / h`, and torch's derivative. :data:`EXAMPLES` holds two more
+functions to explore (each works on a float, a ``minigrad.Value`` and a torch tensor).
+The widget only draws them.
 """
 
-__all__ = ["slopes_at", "tangent_explorer", "torch_slope"]
+import html
+import math
+
+__all__ = ["EXAMPLES", "cubic", "slopes_at", "tanh", "tangent_explorer", "torch_slope"]
+
+
+def cubic(x):
+    """x**3 - 3x: slope zero at -1 and 1, negative between them."""
+    return x ** 3 - 3 * x
+
+
+def tanh(x):
+    """tanh on a float (math.tanh), a minigrad.Value or a torch tensor (their .tanh())."""
+    return math.tanh(x) if isinstance(x, int | float) else x.tanh()
+
+
+EXAMPLES = {"y = x**3 - 3x": cubic, "y = tanh(x)": tanh}
 
 
 def torch_slope(f, x):
@@ -30,19 +48,23 @@ def slopes_at(f, x, h=1e-6):
     return {"minigrad": v.grad, "numeric": (f(x + h) - f(x)) / h, "torch": torch_slope(f, x)}
 
 
-def _readout(x, slopes):
+def _readout(x, slopes, label=""):
     agree = abs(slopes["minigrad"] - slopes["torch"]) <= 1e-9 * max(1.0, abs(slopes["torch"]))
     mark = "&#10003; matches torch" if agree else "&#10007; differs from torch"
-    return (f"<b>x = {x:.2f}</b> &nbsp; minigrad slope <b>{slopes['minigrad']:.4f}</b>"
+    name = f"{html.escape(label)}: &nbsp; " if label else ""
+    return (f"{name}<b>x = {x:.2f}</b> &nbsp; minigrad slope <b>{slopes['minigrad']:.4f}</b>"
             f" &nbsp; numeric slope {slopes['numeric']:.4f}"
             f" &nbsp; torch slope {slopes['torch']:.4f} &nbsp; {mark}")
 
 
-def tangent_explorer(f, x=3.0, xmin=-4.0, xmax=4.0, label="f(x)"):
+def tangent_explorer(f, x=3.0, xmin=-4.0, xmax=4.0, label="f(x)", others=None):
     """A slider for x, the curve of f, its tangent at x, and the slopes side by side.
 
     The readout (CSS class ``minigrad-readout``) updates with the slider (CSS class
-    ``minigrad-x-slider``) so a browser test can move one and read the other.
+    ``minigrad-x-slider``) so a browser test can move one and read the other. With
+    ``others`` (a dict label -> function, e.g. :data:`EXAMPLES`), a dropdown (CSS class
+    ``minigrad-ch01-function``) switches between ``f`` and them; the VBox's children are
+    then the slider, the readout, the dropdown and the plot.
     """
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
@@ -55,13 +77,17 @@ def tangent_explorer(f, x=3.0, xmin=-4.0, xmax=4.0, label="f(x)"):
     readout = widgets.HTML()
     readout.add_class("minigrad-readout")
     plot = widgets.Output()
+    functions = {label: f, **(others or {})}
+    choice = widgets.Dropdown(options=list(functions), value=label, description="function")
+    choice.add_class("minigrad-ch01-function")
     xs = np.linspace(xmin, xmax, 200)
-    ys = np.array([f(float(v)) for v in xs])
+    curves = {name: np.array([fn(float(v)) for v in xs]) for name, fn in functions.items()}
 
     def draw(change=None):
-        x0 = slider.value
+        x0, label = slider.value, choice.value
+        f, ys = functions[label], curves[label]
         slopes = slopes_at(f, x0)
-        readout.value = _readout(x0, slopes)
+        readout.value = _readout(x0, slopes, label)
         y0 = f(x0)
         with plot:
             plot.clear_output(wait=True)
@@ -78,5 +104,6 @@ def tangent_explorer(f, x=3.0, xmin=-4.0, xmax=4.0, label="f(x)"):
             plt.close(fig)
 
     slider.observe(draw, names="value")
+    choice.observe(draw, names="value")
     draw()
-    return widgets.VBox([slider, readout, plot])
+    return widgets.VBox([slider, readout, choice, plot] if others else [slider, readout, plot])

@@ -38,7 +38,7 @@ __all__ = ["graded", "Grader", "ExerciseFailed", "Forbidden", "switched_off", "R
 # The routes an exercise can switch off, by name: "module:qualified.name" of functions.
 ROUTES = {
     "torch.autograd": ["torch.autograd.graph:_engine_run_backward"],
-    "minigrad.autograd": ["minigrad.engine:backward", "minigrad.value:Value.backward"],
+    "minigrad.autograd": ["minigrad.engine:run_backward", "minigrad.value:Value.backward"],
     "minigrad.Value.backward": ["minigrad.value:Value.backward"],
     "minigrad.backward_order": ["minigrad.value:backward_order"],
     "minigrad.sum_to_shape": ["minigrad.engine:sum_to_shape"],

@@ -78,17 +78,24 @@ def _box_width(name, fontsize):
 def graph_layout(root, fontsize=9):
     """Return ``{id(node): (x, y)}``, in inches: the left end of each node's box.
 
-    Column: 0 for leaves, else one more than the rightmost parent. Row: leaves in the
-    order a walk from the output meets them; later columns sorted by the mean row of
-    their parents, so a node sits near its inputs. A column is as wide as its widest
-    box could be, whatever its numbers.
+    Column: one more than the rightmost parent; a leaf one less than its first use.
+    Row: in the first column, the order a walk from the output meets the nodes; later
+    columns sorted by the mean row of their parents, so a node sits near its inputs.
+    A column is as wide as its widest box could be, whatever its numbers.
     """
     first_seen = _first_seen(root)
     rank = {id(n): i for i, n in enumerate(first_seen)}
     names = node_names(root)
-    column = {}
-    for node in reversed(backward_order(root)):  # parents before the nodes they make
+    column, order = {}, backward_order(root)
+    for node in reversed(order):  # parents before the nodes they make
         column[id(node)] = 1 + max((column[id(p)] for p in node._prev), default=-1)
+    first_use = {}
+    for node in order:  # a leaf sits just left of its first use, not always at the far left
+        for p in node._prev:
+            first_use[id(p)] = min(first_use.get(id(p), column[id(node)]), column[id(node)])
+    for node in order:
+        if not node._prev and node is not root:
+            column[id(node)] = first_use[id(node)] - 1
     columns = {}
     for node in first_seen:
         columns.setdefault(column[id(node)], []).append(node)
@@ -110,22 +117,25 @@ def _box_text(name, node):
     return f"{name} | data {format_number(node.data)} | grad {format_number(node.grad)}"
 
 
-def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9):
+def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9, fills=None, notes=None):
     """Draw ``root``'s graph and return the figure (one inch per layout unit).
 
     Without ``ax`` the figure is a :class:`GraphFigure`, not one of pyplot's: Jupyter
     shows it once, as the cell's value, and nothing needs closing.
 
     ``highlight`` is a node to mark (the stepper's current node): its box and op turn
-    yellow, the boxes of its parents light yellow.
+    yellow, the boxes of its parents light yellow. ``fills`` maps ``id(node)`` to a box
+    colour and ``notes`` to a short text written above the box (the topological sort's
+    widget marks visited nodes and their places in the order this way).
     """
+    fills, notes = fills or {}, notes or {}
     position = graph_layout(root, fontsize)
     names = node_names(root)
     nodes = sorted(_first_seen(root), key=lambda n: position[id(n)])
     ys = [y for _, y in position.values()]
     x0 = -0.9  # room for the circle of an op whose box starts at 0
     x1 = max(position[id(n)][0] + _box_width(names[id(n)], fontsize) for n in nodes) + 0.2
-    y0, y1 = min(ys) - 0.6, max(ys) + 0.6
+    y0, y1 = min(ys) - 0.6, max(ys) + (0.85 if notes else 0.6)  # notes sit above boxes
     if ax is None:
         fig = _graph_figure_class()(figsize=(x1 - x0, y1 - y0 + (0.3 if title else 0)))
         ax = fig.add_axes((0, 0, 1, (y1 - y0) / (y1 - y0 + (0.3 if title else 0))))
@@ -138,7 +148,11 @@ def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9):
     for node in nodes:
         x, y = position[id(node)]
         fill = LEAF if node.is_leaf else ROOT if node is root else INNER
-        fill = HOT if node is highlight else WARM if id(node) in hot_parents else fill
+        fill = WARM if id(node) in hot_parents else fill
+        fill = HOT if node is highlight else fills.get(id(node), fill)
+        if id(node) in notes:
+            ax.text(x + 0.1, y + 0.32, notes[id(node)], ha="left", va="bottom",
+                    fontsize=fontsize - 1, color="#1b5e20", weight="bold")
         boxes[id(node)] = ax.text(
             x, y, _box_text(names[id(node)], node), ha="left", va="center",
             family="monospace", fontsize=fontsize,

@@ -102,16 +102,32 @@ class BackwardStepper:
         for node, grad in zip(self.order, self._start(list(self._initial)), strict=True):
             node.grad = grad
         self.position = 0
+        self.partial = 0  # updates of the next step already made (by step_update)
 
     def step(self):
-        """Take the next step on the graph's grads and return its record."""
+        """Take the next step (its updates not made yet) and return its record."""
         if self.done:
             raise StopIteration("the backward pass is complete; reset() to start again")
         step = self.steps[self.position]
-        for update in step.updates:
+        for update in step.updates[self.partial:]:
             update.parent.grad += update.product
         self.position += 1
+        self.partial = 0
         return step
+
+    def step_update(self):
+        """Make one ``parent.grad += local * upstream`` of the next step; return its record.
+        After the step's last update the step counts as taken."""
+        if self.done:
+            raise StopIteration("the backward pass is complete; reset() to start again")
+        step = self.steps[self.position]
+        update = step.updates[self.partial]
+        update.parent.grad += update.product
+        self.partial += 1
+        if self.partial == len(step.updates):
+            self.position += 1
+            self.partial = 0
+        return update
 
     def goto(self, position):
         """Reset, then take ``position`` steps."""
@@ -159,7 +175,7 @@ def _status(stepper, names):
     if stepper.current is None:
         root = names[id(stepper.root)]
         return [f"{root}.grad = {_num(stepper.root.grad)}, the seed. "
-                f"{len(stepper.steps)} steps to go: press Step."]
+                f"{len(stepper.steps)} step{'s' * (len(stepper.steps) != 1)} to go: press Step."]
     lines = [f"step {stepper.position} of {len(stepper.steps)}"]
     lines += step_text(stepper.current, names)
     return lines + (["done: every grad is what backward() gives"] if stepper.done else [])

@@ -5,6 +5,12 @@ A module registers what is assigned to it: a :class:`Parameter` becomes one of i
 recursively, named ``"0.weight"``, ``"fc.bias"``... as torch names them). Calling a
 module calls its ``forward``. ``zero_grad()`` sets every ``.grad`` to None, as torch.
 
+Once registered, a parameter may be replaced only by a :class:`Parameter` or None, as in
+torch: ``lin.weight = lin.weight + 1`` raises ``TypeError: cannot assign
+'minigrad.FloatTensor' as parameter 'weight'`` (the sum is a non-leaf that
+``parameters()`` and the optimizer would never see). A parameter is changed in place,
+under ``no_grad()`` (chapter 10); a child module likewise only by a module or None.
+
 ``Linear(in_features, out_features)`` holds ``weight`` of shape ``(out, in)`` and
 ``bias`` of shape ``(out,)``, both drawn, as torch does, from
 :math:`U(-1/\sqrt{\text{in}}, 1/\sqrt{\text{in}})` (minigrad's generator: the same
@@ -36,6 +42,15 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
 
+def _typename(value):
+    """torch.typename's spelling: ``minigrad.FloatTensor`` for a tensor, else the type."""
+    if isinstance(value, Tensor):
+        return f"minigrad.{value.dtype.tensor_type}"
+    kind = type(value)
+    return kind.__qualname__ if kind.__module__ == "builtins" else \
+        f"{kind.__module__}.{kind.__qualname__}"
+
+
 class Module:
     """Base class of layers and models: registers parameters and submodules."""
 
@@ -48,13 +63,35 @@ class Module:
         if "_parameters" not in self.__dict__:
             raise AttributeError("cannot assign before Module.__init__() call. Fix: call "
                                  "super().__init__() first in your __init__.")
-        self._parameters.pop(name, None)
-        self._modules.pop(name, None)
         if isinstance(value, Parameter):
+            self._modules.pop(name, None)
             self._parameters[name] = value
+        elif name in self._parameters:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                    "(minigrad.nn.Parameter or None expected). Fix: change the parameter in "
+                    f"place under `with minigrad.no_grad():` (self.{name} -= ...), as "
+                    "optimizer.step() does, or assign nn.Parameter(new_value).")
+            self._parameters[name] = None
         elif isinstance(value, Module):
             self._modules[name] = value
+        elif name in self._modules:
+            if value is not None:
+                raise TypeError(
+                    f"cannot assign '{_typename(value)}' as child module '{name}' "
+                    "(minigrad.nn.Module or None expected). Fix: assign a module, or None.")
+            self._modules[name] = None
         object.__setattr__(self, name, value)
+
+    def register_parameter(self, name, param):
+        """Register ``param`` (a :class:`Parameter`, or None for a placeholder) as ``name``."""
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter "
+                            f"'{name}' (minigrad.nn.Parameter or None required)")
+        self._modules.pop(name, None)
+        self._parameters[name] = param
+        object.__setattr__(self, name, param)
 
     def __delattr__(self, name):
         self._parameters.pop(name, None)
@@ -69,14 +106,17 @@ class Module:
         return self.forward(*args, **kwargs)
 
     def named_children(self):
-        yield from self._modules.items()
+        yield from ((name, m) for name, m in self._modules.items() if m is not None)
 
     def children(self):
-        yield from self._modules.values()
+        for _, module in self.named_children():
+            yield module
 
     def named_modules(self, prefix=""):
         yield prefix, self
         for name, module in self._modules.items():
+            if module is None:
+                continue
             yield from module.named_modules(f"{prefix}.{name}" if prefix else name)
 
     def modules(self):
@@ -157,8 +197,10 @@ class Linear(Module):
         rng = GENERATOR[0]
         draw = rng.uniform(-bound, bound, (out_features, in_features)).astype(numpy_dtype)
         self.weight = Parameter(draw)
-        self.bias = (Parameter(rng.uniform(-bound, bound, out_features).astype(numpy_dtype))
-                     if bias else None)
+        if bias:
+            self.bias = Parameter(rng.uniform(-bound, bound, out_features).astype(numpy_dtype))
+        else:
+            self.register_parameter("bias", None)
 
     def forward(self, x):
         return linear(x, self.weight, self.bias)

@@ -9,6 +9,10 @@
 # compute its own derivative. Every result is checked against PyTorch in the cell
 # that computes it.
 #
+# The examples come from the PyTorch autograd tutorial, a short introduction to how
+# PyTorch computes gradients; this course follows its examples, with the same numbers,
+# chapter by chapter.
+#
 # **Learning goals.** After this chapter you can
 #
 # 1. say what a derivative measures, as a local rate of change;
@@ -24,8 +28,9 @@ import numpy as np
 import torch
 
 import minigrad
-from minigrad import check, show_source
-from minigrad.course.explorers import tangent_explorer, torch_slope
+from minigrad import check, check_all, show_source
+from minigrad.course.explorers import EXAMPLES, tangent_explorer, torch_slope
+from minigrad.course.secant import secant_widget
 
 # %% [markdown]
 # ## 1. The derivative is a local rate of change
@@ -44,13 +49,22 @@ def f(x):
     return x ** 2
 
 
-change_in_y = f(3.01) - f(3.0)
-check("f(3.01) - f(3)", change_in_y, 6 * 0.01, atol=1e-3)
+h = 0.01
+change_in_y = f(3.0 + h) - f(3.0)
+check("f(3.01) - f(3) vs 6h", change_in_y, 6 * h, atol=1e-3, against="formula")
 
 # %% [markdown]
-# The two agree to within $0.0001 = h^2$, the part of the change that the straight
-# line does not capture. *Local* matters: zoom in on the curve around $x = 3$ and it
-# looks more and more like a straight line of slope $6$.
+# The reference here is the formula $6h$, not torch: the derivative's prediction. The
+# two differ by $0.0001 = h^2$, because $(3 + h)^2 - 3^2 = 6h + h^2$ exactly, and the
+# straight line of slope $6$ does not capture the $h^2$ part:
+
+# %%
+check("f(3.01) - f(3) vs 6h + h**2", change_in_y, 6 * h + h ** 2, rtol=1e-12,
+      against="formula")
+
+# %% [markdown]
+# *Local* matters: zoom in on the curve around $x = 3$ and it looks more and more like
+# a straight line of slope $6$.
 
 # %%
 fig, axes = plt.subplots(1, 3, figsize=(11, 3.2))
@@ -84,24 +98,39 @@ for h in [1.0, 0.1, 0.01, 0.001, 1e-6]:
     print(f"h = {h:<6g}  slope = {numeric_slope(f, 3.0, h):.9f}")
 
 # %% [markdown]
-# For $x^2$ the secant slope is exactly $6 + h$, so the error shrinks in step with
-# $h$. At $h = 10^{-6}$ the estimate agrees with torch's derivative to about six
-# digits. (Chapter 11 shows why making $h$ ever smaller eventually makes it *worse*.)
+# For $x^2$ the secant slope is $\frac{(3 + h)^2 - 9}{h} = 6 + h$ in exact arithmetic,
+# so the error shrinks in step with $h$. The computer's arithmetic is not exact: the
+# trailing digits of `6.000001001` at $h = 10^{-6}$ are rounding (chapter 11 explains
+# them). Still, at $h = 10^{-6}$ the estimate agrees with torch's derivative to about six
+# digits.
 
 # %%
 check("numeric slope at 3", numeric_slope(f, 3.0, 1e-6), torch_slope(f, 3.0), atol=1e-5)
+
+# %% [markdown]
+# Move the slider to shrink $h$ one factor of ten at a time, from $1$ down to
+# $10^{-12}$. The readout shows the secant slope, torch's derivative and the error; the
+# right-hand plot shows the error for every $h$. Down to about $10^{-8}$ the error is
+# $h$, as the formula says. Below that it grows again: $f(x + h) - f(x)$ subtracts two
+# nearly equal numbers, and rounding eats its digits. Chapter 11 measures that
+# trade-off; here, note only that smaller is not always better. (The widget needs a
+# live kernel: run the notebook to use it.)
+
+# %% tags=nbval-ignore-output
+secant_widget(f, x=3.0, label="y = x**2")
 
 # %% [markdown]
 # ## 3. The tangent line, explored
 #
 # The derivative is the slope of the tangent line: the line that touches the curve at
 # $x$ and has the curve's direction there. Move the slider: the readout shows the
-# slope that `minigrad` computes, the numeric slope, and torch's, side by side. Where
-# is the slope zero? Where is it negative? (The widget needs a live kernel: run the
-# notebook to use it.)
+# slope that `minigrad` computes, the numeric slope, and torch's, side by side. The
+# menu switches to two more functions. Where is the slope of $x^3 - 3x$ zero? Where is
+# it negative? Where is $\tanh$ steepest, and what happens to its slope far from $0$?
+# (The widget needs a live kernel: run the notebook to use it.)
 
 # %% tags=nbval-ignore-output
-tangent_explorer(f, x=3.0, label="y = x**2")
+tangent_explorer(f, x=3.0, label="y = x**2", others=EXAMPLES)
 
 # %% [markdown]
 # ## 4. Asking PyTorch
@@ -122,12 +151,13 @@ print(x.grad)  # tensor(6.)
 #
 # ## 5. A number that knows its derivative: `Value_v1`
 #
-# A first draft. A `Value_v1` holds its `data` and a `grad`, and remembers which
-# values it was made from (`parents`) together with the *local* derivative with respect
-# to each: for $a + b$ both are $1$, for $a \cdot b$ they are $b$ and $a$, for $a^k$
-# it is $k\,a^{k-1}$. `backward()` starts with $\frac{dy}{dy} = 1$ and pushes the
-# derivative down every path to the inputs, multiplying local derivatives on the way
-# (this is the chain rule, the subject of chapter 03).
+# A first draft, in three steps: record, then send back, then count the cost.
+#
+# **Record.** A `Value_v1` holds its `data` and a `grad`, and remembers which values it
+# was made from (`parents`), each paired with the *local* derivative of the result with
+# respect to that parent: for $a + b$ both are $1$, for $a \cdot b$ they are $b$ and
+# $a$, for $a^k$ it is $k\,a^{k-1}$. This draft computes those numbers as it builds the
+# result.
 
 # %%
 class Value_v1:
@@ -150,18 +180,39 @@ class Value_v1:
     __radd__ = __add__
     __rmul__ = __mul__
 
-    def backward(self, upstream=1.0):
-        self.grad += upstream
-        for parent, local in self.parents:
-            parent.backward(local * upstream)
-
     def __repr__(self):
         return f"Value_v1(data={self.data}, grad={self.grad})"
 
 
 x1 = Value_v1(3.0)
 y1 = x1 ** 2
-y1.backward()
+(parent, local), = y1.parents
+print(parent is x1, local)
+check("local derivative stored in y1 = x1**2", local, torch_slope(f, 3.0))
+
+# %% [markdown]
+# `y1` knows it came from `x1`, and that $\frac{dy_1}{dx_1} = 6$ there.
+#
+# **Send back.** To get $\frac{dy}{dx}$ we start at $y$ with $\frac{dy}{dy} = 1$ and walk
+# to the inputs. Each value passes on what it received, `d`, times the local derivative
+# of each parent; a value used by several results receives something from each, and
+# adds. This is the chain rule, the subject of chapter 03 (chapter 04 names `d` the
+# *upstream* derivative). A first version is a function that calls itself on each parent;
+# it returns how many calls it made, which we need below.
+
+# %%
+def backward_v1(value, d=1.0):
+    """Add d into value.grad, then send d times each local derivative to that parent."""
+    value.grad += d
+    calls = 1
+    for parent, local in value.parents:
+        calls += backward_v1(parent, local * d)
+    return calls
+
+
+x1 = Value_v1(3.0)
+y1 = x1 ** 2
+backward_v1(y1)
 check("Value_v1: d(x**2)/dx at 3", x1.grad, torch_slope(f, 3.0))
 
 # %% [markdown]
@@ -175,34 +226,22 @@ def g(x):
 
 
 x1 = Value_v1(3.0)
-g(x1).backward()
+backward_v1(g(x1))
 check("Value_v1: d(x*x + 2x)/dx at 3", x1.grad, torch_slope(g, 3.0))
 
 # %% [markdown]
-# **The limitation of v1.** Pushing the derivative down *every path* repeats work. Take
+# **Count the cost.** Sending the derivative down *every path* repeats work. Take
 # $y = x$, then ten times $y \leftarrow y + y$: there are $2^{10}$ paths from the result
-# back to $x$, and `Value_v1.backward` walks each one. We count the calls.
+# back to $x$, and `backward_v1` walks each one.
 
 # %%
-calls = 0
-original_backward = Value_v1.backward
-
-
-def counting_backward(self, upstream=1.0):
-    global calls
-    calls += 1
-    original_backward(self, upstream)
-
-
-Value_v1.backward = counting_backward
 x1 = Value_v1(1.0)
 y1 = x1
 for _ in range(10):
     y1 = y1 + y1
-y1.backward()
-Value_v1.backward = original_backward
-print(f"11 values in the graph, {calls} calls to backward")
-check("Value_v1: d(1024 x)/dx", x1.grad, torch_slope(lambda x: 1024 * x, 1.0))
+calls = backward_v1(y1)
+check_all({"calls to backward_v1 vs 2**11 - 1": (calls, 2 ** 11 - 1, "formula"),
+           "Value_v1: d(1024 x)/dx": (x1.grad, torch_slope(lambda x: 1024 * x, 1.0))})
 
 # %% [markdown]
 # The answer is right ($1024$) but it took 2047 calls for 11 values; 30 doublings
@@ -213,16 +252,35 @@ check("Value_v1: d(1024 x)/dx", x1.grad, torch_slope(lambda x: 1024 * x, 1.0))
 #
 # ## 6. The package's `Value`
 #
-# `minigrad.Value` is the finished version: like `Value_v1` it records each operation's
-# parents and local derivatives, but it sorts the graph once and visits every value
-# once, in reverse. Here is its `**`, shown from the package itself, so this page can
-# never disagree with the code.
+# `minigrad.Value` is the finished version. Like `Value_v1` it records each operation's
+# parents, but instead of the local derivatives themselves it stores a function that
+# computes them when `backward()` asks (so building a result costs no derivative work
+# that is never used); and `backward()` sorts the graph once and visits every value
+# once, in reverse. Here is its `*`, shown from the package itself, so this page can
+# never disagree with the code: the output, its parents, the op's name and the function
+# `_mul_local`.
 
 # %%
-show_source(minigrad.Value.__pow__)
+show_source(minigrad.Value.__mul__)
+
+# %%
+show_source(minigrad.value._mul_local)
 
 # %% [markdown]
-# The seed example from the PyTorch tutorial, with `torch` replaced by `minigrad`:
+# `local_grads()` calls that function: for $y = a b$ at $a = 2$, $b = 5$ it gives
+# $(b, a) = (5, 2)$, the same numbers torch sends to $a$ and $b$ when $y$ is the output.
+
+# %%
+a, b = minigrad.Value(2.0), minigrad.Value(5.0)
+y = a * b
+at = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+bt = torch.tensor(5.0, dtype=torch.float64, requires_grad=True)
+(at * bt).backward()
+check("(a * b).local_grads()", y.local_grads(), [at.grad, bt.grad])
+
+# %% [markdown]
+# The first example of the PyTorch autograd tutorial, with `torch` replaced by
+# `minigrad`:
 
 # %%
 x = minigrad.Value(3.0)
@@ -412,7 +470,9 @@ with graded("Exercise 1.3", hint="q multiplies (x + 1) by (x + 2); q_slope makes
 # - Geometrically, the derivative is the slope of the tangent line.
 # - PyTorch records operations on tensors with `requires_grad=True` and fills
 #   `x.grad` on `backward()`. `minigrad.Value` does the same for single numbers.
-# - Pushing derivatives down every path (our `Value_v1`) is right but repeats work;
+# - Each operation knows its local derivatives; `backward()` multiplies them along the
+#   paths from the output and adds what arrives at each input.
+# - Pushing derivatives down every path (our `backward_v1`) is right but repeats work;
 #   chapter 03 visits each value once, in topological order.
 #
 # Next: [02 Gradients](02_gradients.ipynb), many inputs at once.

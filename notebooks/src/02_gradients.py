@@ -23,11 +23,14 @@ import torch
 
 import minigrad
 from minigrad import check, check_all
+from minigrad.course.first_order import step_widget
+from minigrad.course.slices import slices_widget
 
 # %% [markdown]
 # ## 1. Partial derivatives: one input at a time
 #
-# Take the loss from the PyTorch tutorial,
+# Take the loss from the PyTorch autograd tutorial (the short introduction to how PyTorch
+# computes gradients whose examples this course follows),
 #
 # $$L(x, y) = x^2 + 3y .$$
 #
@@ -46,7 +49,12 @@ def L(x, y):
 h = 1e-6
 dL_dx = (L(2.0 + h, 4.0) - L(2.0, 4.0)) / h
 dL_dy = (L(2.0, 4.0 + h) - L(2.0, 4.0)) / h
-check_all({"dL/dx, numeric": (dL_dx, 4.0), "dL/dy, numeric": (dL_dy, 3.0)}, atol=1e-5)
+check_all({"dL/dx, numeric": (dL_dx, 2 * 2.0), "dL/dy, numeric": (dL_dy, 3.0)}, atol=1e-5,
+          against="by hand")
+
+# %% [markdown]
+# The references here are the partials worked out by hand above, $2x = 4$ and $3$; the
+# next section gets them from torch.
 
 # %% [markdown]
 # ## 2. The gradient vector, from PyTorch and from `minigrad`
@@ -99,6 +107,54 @@ f(xt, yt).backward()
 check_all({"df/dx = y": (xm.grad, xt.grad), "df/dy = x + 3y**2": (ym.grad, yt.grad)})
 
 # %% [markdown]
+# **The partial derivative of $xy$ is $y$: a spreadsheet.** The fast.ai forum thread on
+# `.g` (a thread on the fast.ai course forums about writing a network's backward pass by
+# hand, storing each gradient in a tensor's `.g` attribute) ends with a learner who was
+# "amazed that the gradient really was just x's multiplicator (y)" and checked it in a
+# spreadsheet: for $g = x y$ with $y = -4$, increase $x$ by a tiny amount row after row,
+# keep $y$ fixed, and record the change of $g$. "For every tiny increase in x, g
+# decrements by y's value (-4)." The post gives $y = -4$, not $x$; we start at $x = 3$ and
+# step by $0.001$ (any start gives the same column of changes):
+
+# %%
+def product(x, y):
+    return x * y
+
+
+y_fixed = -4.0
+xs = 3.0 + 0.001 * np.arange(6)
+gs = product(xs, y_fixed)
+print("      x        g     g step   g step / x step")
+for i in range(len(xs)):
+    if i == 0:
+        print(f"{xs[i]:7.3f} {gs[i]:8.3f}")
+    else:
+        g_step, x_step = gs[i] - gs[i - 1], xs[i] - xs[i - 1]
+        print(f"{xs[i]:7.3f} {gs[i]:8.3f} {g_step:9.4f} {g_step / x_step:10.4f}")
+
+# %% [markdown]
+# Each step of $0.001$ in $x$ lowers $g$ by $0.004$: the ratio is $-4 = y$, which is
+# $\frac{\partial (xy)}{\partial x}$. Torch gives the same at every row, and so does
+# `minigrad.Value`:
+
+# %%
+ratios = np.diff(gs) / np.diff(xs)
+xt = torch.tensor(xs[1:], requires_grad=True)
+product(xt, torch.tensor(y_fixed, dtype=torch.float64)).sum().backward()
+xm = minigrad.Value(3.0)
+product(xm, y_fixed).backward()
+check_all({"spreadsheet ratios (g step / x step)": (ratios, xt.grad),
+           "minigrad d(xy)/dx at x = 3": (xm.grad, y_fixed, "by hand")}, rtol=1e-9)
+
+# %% [markdown]
+# The learner's sheet showed 0 in its "G step" column. The change was there; a
+# spreadsheet rounds what it *shows*, not what it stores, and $-0.004$ shown with two
+# decimals reads as zero:
+
+# %%
+print(f"{gs[1] - gs[0]:.2f}", f"{gs[1] - gs[0]:.4f}")
+
+# %% [markdown]
 # ## 3. The gradient field
 #
 # The gradient is defined at every point, so we can draw it as an arrow at each point of
@@ -137,8 +193,11 @@ check_all({"dL/dx on the grid": (ours[..., 0], Xt.grad),
 # %% [markdown]
 # The plot: contour lines of $L$ (where $L$ is constant) and the gradient arrows. Every
 # arrow points uphill, towards larger $L$, and crosses the contour lines at a right angle.
-# Along $x$ the arrows flip at $x = 0$, the bottom of the parabola; along $y$ they all
-# have the same length $3$, because $L$ grows at the same rate in $y$ everywhere.
+# An arrow at $(x, y)$ is $(2x, 3)$: its $x$-component changes sign at $x = 0$, the
+# bottom of the parabola, and its vertical component is $3$ everywhere, because $L$
+# grows at the same rate in $y$ everywhere. Its length, $\sqrt{4x^2 + 9}$, grows with
+# $|x|$ and is smallest, $3$, at $x = 0$. (The plot scales every arrow by the same
+# factor to fit.)
 
 # %%
 fine = np.linspace(-2.2, 2.2, 200)
@@ -154,6 +213,18 @@ ax.set_xlabel("x")
 ax.set_ylabel("y")
 ax.set_title("L = x² + 3y: contours and gradient arrows")
 plt.show()
+
+# %% [markdown]
+# **Partial derivatives are slopes of slices.** Hold $y$ fixed and $L$ becomes a function
+# of $x$ alone, $L(\cdot, y)$: the slice of the surface along the horizontal line
+# through the point. $\frac{\partial L}{\partial x}$ is the slope of that slice's
+# tangent; likewise $\frac{\partial L}{\partial y}$ is the slope of $L(x, \cdot)$, the
+# slice along the vertical line. Move the sliders: the middle plot is a parabola whose
+# tangent tilts with $x$, the right one a line of slope $3$ wherever you are. The readout
+# compares minigrad's gradient with torch's. (The widget needs a live kernel.)
+
+# %% tags=nbval-ignore-output
+slices_widget(L, x=2.0, y=4.0)
 
 # %% [markdown]
 # ## 4. What the gradient predicts
@@ -173,13 +244,41 @@ g = np.array(gradient(L, 2.0, 4.0))
 step = 0.01 * g / np.linalg.norm(g)
 uphill = L(2.0 + step[0], 4.0 + step[1]) - L(2.0, 4.0)
 downhill = L(2.0 - step[0], 4.0 - step[1]) - L(2.0, 4.0)
-check_all({"uphill change": (uphill, g @ step), "downhill change": (downhill, -(g @ step))},
-          atol=1e-4)
+check_all({"uphill change vs g . s": (uphill, g @ step),
+           "downhill change vs -g . s": (downhill, -(g @ step))}, atol=1e-4,
+          against="formula")
 
 # %% [markdown]
-# The prediction is off by about $0.0001$, the size of the squared step: the gradient
-# describes the function to first order, just as the derivative did in chapter 01.
+# The reference is the prediction $g \cdot s$, a formula. It misses by $6.4 \times
+# 10^{-5}$ each way, and that number is exact: the step is $s = 0.01 \cdot (4, 3) / 5
+# = (0.008, 0.006)$, and $L$'s one term that is not linear, $x^2$, changes by
+# $(x + \Delta x)^2 - x^2 = 2x\,\Delta x + (\Delta x)^2$. The gradient captures the
+# first part; the gap is $(\Delta x)^2 = 0.008^2$:
+
+# %%
+check_all({"uphill change - g . s": (uphill - g @ step, step[0] ** 2),
+           "downhill change + g . s": (downhill + g @ step, step[0] ** 2)}, rtol=1e-6,
+          against="formula")
+
+# %% [markdown]
+# The gradient describes the function to first order, as the derivative did in chapter
+# 01: the gap shrinks like the square of the step. That is also why "along the gradient
+# increases $L$ the most" is a statement about *small* steps. The first-order change of a
+# step of length $r$ at angle $\theta$ from the gradient is $|g|\,r\cos\theta$, largest at
+# $\theta = 0$; for a larger step the second-order part can favour another direction.
 #
+# The widget takes a step of length $r$ (slider on a log scale) at angle $\theta$ from
+# the gradient, from $(2, 4)$. The readout compares the actual change with $g \cdot s$,
+# shows the gap and gap$/r^2$, which stays the same as $r$ changes (for this $L$ it is
+# exactly $\cos^2$ of the step's angle from the $x$-axis), and finds the whole-degree
+# direction whose step of this length increases $L$ the most: $\theta = 0$ for small $r$,
+# not for $r = 1$. The right-hand plot shows the gap against $r$ on log axes beside a
+# line of slope 2, $r^2$. (The widget needs a live kernel.)
+
+# %% tags=nbval-ignore-output
+step_widget(L, point=(2.0, 4.0))
+
+# %% [markdown]
 # ## Exercises
 #
 # As in chapter 01, each exercise asks for a function. The locked cell below it calls
@@ -391,9 +490,13 @@ with graded("Exercise 2.3", hint="take minus the gradient and divide each compon
 #   fixed. For $L = x^2 + 3y$ at $(2, 4)$ the partials are $4$ and $3$.
 # - The gradient is the vector of all partial derivatives. One `backward()` call fills
 #   the `grad` of every input, in PyTorch and in `minigrad.Value` alike.
+# - A partial derivative is the slope of a slice: the function along one input with
+#   the others held fixed. For $g = xy$ the slope in $x$ is $y$ (the spreadsheet's $-4$).
 # - Drawn as a field, the gradient points uphill and crosses the contour lines at right
-#   angles; its dot product with a small step predicts the change of the function.
-# - Stepping against the gradient is the fastest way down: the idea behind training.
+#   angles; its dot product with a small step predicts the change of the function, with
+#   a gap that shrinks like the square of the step.
+# - For small steps, stepping against the gradient is the fastest way down: the idea
+#   behind training.
 #
 # Next: [03 The chain rule](03_chain_rule.ipynb): how `backward()` finds these numbers
 # for a function built from many small steps.

@@ -18,20 +18,23 @@
 
 # %%
 import sys
+import warnings
 
 import torch
 
 import minigrad
 from minigrad import (BackwardStepper, backward_order, check, check_all, draw_graph,
                       show_source, stepper_widget)
+from minigrad.course.backward_quiz import backward_explorer
 from minigrad.course.graph import node_names
 from minigrad.course.stepper import step_text
 
 # %% [markdown]
 # ## 1. One node: local times upstream
 #
-# The tutorial's example: $z = (x + y)^2$ at $(x, y) = (2, 3)$. Call the sum $a = x + y$,
-# so $z = a^2$ and $a = 5$.
+# The example of the PyTorch autograd tutorial (the short introduction to gradients in
+# PyTorch that chapters 01-04 follow): $z = (x + y)^2$ at $(x, y) = (2, 3)$. Call the
+# sum $a = x + y$, so $z = a^2$ and $a = 5$.
 #
 # - The *local* gradient of $z = a^2$ with respect to its input $a$ is
 #   $\frac{\partial z}{\partial a} = 2a = 10$.
@@ -53,41 +56,87 @@ print(x.grad)  # tensor(10.)
 print(y.grad)  # tensor(10.)
 
 # %% [markdown]
+# Here the two numbers at $a$ are both $10$: the local gradient
+# $\frac{\partial z}{\partial a}$ and the upstream gradient arriving at $a$ coincide,
+# because $z$ is the output and the upstream gradient at $z$ is $1$. One more operation
+# tells them apart: multiply by a third input, $L = z \cdot w$ with $w = 3$.
+#
+# - At $L$, the output, the upstream gradient is the seed $1$.
+# - At $z$: local $\frac{\partial L}{\partial z} = w = 3$, times upstream $1$, so the
+#   upstream gradient at $z$ is $3$. ($w$ gets local $z = 25$ times $1$.)
+# - At $a$: local $\frac{\partial z}{\partial a} = 2a = 10$, times upstream $3$, so the
+#   upstream gradient at $a$ is $30$.
+# - At $x$ and $y$: local $1$, times upstream $30$: $30$ each.
+#
 # In `minigrad` every node can tell its local gradients, one per parent, from the
 # numbers stored in the graph, before any backward pass. Torch gives the same for each
 # operation on its own:
 
 # %%
-xm, ym = minigrad.Value(2.0, label="x"), minigrad.Value(3.0, label="y")
+xm, ym, wm = (minigrad.Value(v, label=name) for v, name in [(2.0, "x"), (3.0, "y"), (3.0, "w")])
 am = xm + ym
 am.label = "a"
 zm = am ** 2
 zm.label = "z"
-print("z.local_grads():", zm.local_grads(), " a.local_grads():", am.local_grads())
-a_alone = torch.tensor(5.0, dtype=torch.float64, requires_grad=True)
-x_alone = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
-y_alone = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
-check_all({"z.local_grads()": (zm.local_grads(), torch.autograd.grad(a_alone ** 2, a_alone)),
+Lm = zm * wm
+Lm.label = "L"
+print("L.local_grads():", Lm.local_grads(), " z.local_grads():", zm.local_grads(),
+      " a.local_grads():", am.local_grads())
+a_alone, x_alone, y_alone, z_alone, w_alone = (
+    torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (5.0, 2.0, 3.0, 25.0, 3.0))
+check_all({"L.local_grads()": (Lm.local_grads(),
+                               torch.autograd.grad(z_alone * w_alone, (z_alone, w_alone))),
+           "z.local_grads()": (zm.local_grads(), torch.autograd.grad(a_alone ** 2, a_alone)),
            "a.local_grads()": (am.local_grads(),
                                torch.autograd.grad(x_alone + y_alone, (x_alone, y_alone)))})
 
 # %% [markdown]
-# So the whole backward pass here is two multiplications, which we can do by hand and
-# compare with torch before calling `backward()` at all:
+# The same in torch. Torch keeps `.grad` only for *leaves*, the tensors you made
+# yourself: an intermediate gradient such as the one at $a$ is used during the pass and
+# then dropped, which saves memory in a large network. Reading `a.grad` gives `None`,
+# with a warning; `a.retain_grad()` before `backward()` asks torch to keep it.
 
 # %%
-upstream_at_z = 1.0  # dz/dz, the seed
+xt, yt, wt = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (2.0, 3.0, 3.0))
+at = xt + yt
+zt = at ** 2
+Lt = zt * wt
+at.retain_grad()  # a and z are not leaves: keep their grads too
+zt.retain_grad()
+Lt.backward()
+x2, y2, w2 = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (2.0, 3.0, 3.0))
+plain = x2 + y2  # the same a on leaves of its own, without retain_grad()
+(plain ** 2 * w2).backward()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    print("a.is_leaf:", plain.is_leaf, " a.grad without retain_grad():", plain.grad)
+print("torch warns:", str(caught[0].message).split(" is being accessed")[0])
+print("with retain_grad(): a.grad =", at.grad.item(), " z.grad =", zt.grad.item())
+
+# %% [markdown]
+# So the whole backward pass here is four multiplications, which we can do by hand and
+# compare with torch before calling `backward()` on the `minigrad` graph at all:
+
+# %%
+upstream_at_L = 1.0  # dL/dL, the seed
+local_L_z, local_L_w = Lm.local_grads()
+upstream_at_z = local_L_z * upstream_at_L
 (local_z_a,) = zm.local_grads()
 upstream_at_a = local_z_a * upstream_at_z
 local_a_x, local_a_y = am.local_grads()
-check_all({"x.grad by hand": (local_a_x * upstream_at_a, x.grad),
-           "y.grad by hand": (local_a_y * upstream_at_a, y.grad)})
+check_all({"z.grad by hand": (upstream_at_z, zt.grad),
+           "a.grad by hand": (upstream_at_a, at.grad),
+           "x.grad by hand": (local_a_x * upstream_at_a, xt.grad),
+           "y.grad by hand": (local_a_y * upstream_at_a, yt.grad),
+           "w.grad by hand": (local_L_w * upstream_at_L, wt.grad)})
 
 # %%
-xm.grad = ym.grad = 0.0  # run again, backward would add to the leaves' grads (chapter 08)
-zm.backward()
-check_all({"x.grad": (xm.grad, x.grad), "y.grad": (ym.grad, y.grad),
-           "a.grad (upstream at a)": (am.grad, 2 * a)})
+for leaf in (xm, ym, wm):
+    leaf.grad = 0.0  # run again, backward would add to the leaves' grads (chapter 08)
+Lm.backward()
+check_all({"x.grad": (xm.grad, xt.grad), "y.grad": (ym.grad, yt.grad),
+           "w.grad": (wm.grad, wt.grad), "a.grad (upstream at a)": (am.grad, at.grad),
+           "z.grad (upstream at z)": (zm.grad, zt.grad)})
 
 # %% [markdown]
 # ## 2. The local gradients of every operation
@@ -232,10 +281,38 @@ check("x.grad with +=", x_v.grad, x_t.grad)
 draw_graph(b_v, title="b = x * x: two arrows from x, and x.grad = 6")
 
 # %% [markdown]
+# Now predict. The widget below steps a backward pass on a graph of your choice:
+# chapter 03's $z = (x + 1)^2$, $b = x \cdot x$ (watch the `+=` fire twice into
+# `x.grad`), and section 1's $L = (x + y)^2 \cdot w$. Tick **predict the next grad**,
+# type the value the next `parent.grad` will hold after local times upstream is added,
+# and press **Check**: the widget says whether you were right, then makes that update.
+# Untick it to step freely. Each graph is stepped on a copy of its own; the graphs of
+# this notebook keep their grads. (It needs a live kernel.)
+
+# %%
+x3 = minigrad.Value(3.0, label="x")
+y3 = x3 + 1
+y3.label = "y"
+z3 = y3 ** 2
+z3.label = "z"
+
+# %% tags=nbval-ignore-output
+backward_explorer({"chapter 03: z = (x + 1) ** 2": z3, "b = x * x": b_v,
+                   "section 1: L = (x + y) ** 2 * w": Lm})
+
+# %% [markdown]
+# After the widget, the graphs are as they were: `b_v`'s `x.grad` is still the $6$ of
+# `b_v.backward()` above, section 1's `w.grad` still $25$, and torch agrees.
+
+# %%
+check_all({"x.grad of b = x * x, after the widget": (x_v.grad, x_t.grad),
+           "w.grad of L, after the widget": (wm.grad, wt.grad)})
+
+# %% [markdown]
 # The same `+=` is why gradients *accumulate* across `backward()` calls, in `minigrad`
 # as in PyTorch: a leaf's `grad` is only ever added to. Chapter 08 makes use of it (and
 # shows when it bites). The tutorial's example, $x^2$ then $3x$ at $x = 2$: $4$, then
-# $4 + 3 = 7$. To start over, set `x.grad = 0.0`.
+# $4 + 3 = 7$.
 
 # %%
 x_v = minigrad.Value(2.0)
@@ -251,6 +328,31 @@ x_v.grad, x_t.grad = 4.0, torch.tensor(4.0, dtype=torch.float64)
 (3 * x_v).backward()
 (3 * x_t).backward()
 check("x.grad after z.backward()", x_v.grad, x_t.grad)
+
+# %% [markdown]
+# To start over, a `minigrad.Value` takes `x.grad = 0.0`: its `grad` is a float. A
+# torch tensor's `.grad` is a tensor or `None`, and a float is refused (the error is on
+# purpose):
+
+# %% tags=raises-exception
+x_t.grad = 0.0
+
+# %% [markdown]
+# Torch's two ways: `x.grad = None` (what `optimizer.zero_grad()` does by default; the
+# next `backward()` starts a fresh tensor) or `x.grad.zero_()` (zeros in place). Either
+# way the next pass gives $3$ alone:
+
+# %%
+x_v.grad = 0.0
+(3 * x_v).backward()
+x_t.grad = None
+(3 * x_t).backward()
+x_t2 = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+(x_t2 ** 2).backward()
+x_t2.grad.zero_()
+(3 * x_t2).backward()
+check_all({"x.grad = 0.0, then 3x": (x_v.grad, x_t.grad),
+           "x.grad.zero_(), then 3x": (x_v.grad, x_t2.grad)})
 
 # %% [markdown]
 # ## 5. Deeper than the recursion limit
@@ -292,7 +394,7 @@ def chain(x, depth):
 # %%
 try:
     backward_recursive(chain(minigrad.Value(0.5), 5000))
-except RecursionError as error:  # the traceback would repeat one frame 3000 times
+except RecursionError as error:  # the limit is 1000 nested calls (chapter 03 counts them)
     print(f"RecursionError: {error}")
 
 # %% [markdown]
@@ -309,7 +411,10 @@ check("x.grad through 50,000 additions", x_v.grad, x_t.grad)
 
 # %% [markdown]
 # The test suite runs the same with a million nodes, building, backpropagating and
-# freeing the graph; Python's garbage collection of such a chain does not recurse either.
+# freeing the graph. Freeing is reference counting: when the last reference to the
+# output goes, its parents lose a reference, and so on down the chain. Each of those
+# releases would be a nested C call, a million deep; CPython's *trashcan* defers them
+# past a fixed depth and frees them in a loop, so the C stack stays small.
 #
 # ## Exercises
 #
@@ -542,14 +647,16 @@ with graded("Exercise 4.3", hint="zero the intermediate grads, seed the output, 
 #
 # - At every node, backward multiplies the *upstream* gradient (the node's own `grad`,
 #   complete by the time the node's turn comes) by each *local* gradient and passes the
-#   product to the parent. For $z = (x + y)^2$ at $(2, 3)$: upstream $10$ at $a$, local
-#   $1$, so $10$ for $x$ and for $y$.
+#   product to the parent. For $L = (x + y)^2 \cdot w$ at $(2, 3, 3)$: upstream $3$ at
+#   $z$, local $10$, so upstream $30$ at $a$; local $1$, so $30$ for $x$ and for $y$.
 # - Each operation's local gradients need only its inputs and output: $1, 1$ for `+`,
 #   $b, a$ for `*`, $1 - t^2$ for `tanh`, $s(1 - s)$ for `sigmoid`.
 # - A node used more than once receives one product per use; backward must *add* them.
 #   An `=` instead of `+=` gives $\frac{d(a + a)}{da} = 1$, not $2$.
 # - The same `+=` makes leaf gradients accumulate across `backward()` calls ($4$, then
-#   $7$); reset with `x.grad = 0.0`.
+#   $7$); reset with `x.grad = 0.0` in minigrad, `x.grad = None` or `x.grad.zero_()` in
+#   torch (a float there is a TypeError).
+# - Torch keeps `.grad` only for leaves; `retain_grad()` keeps an intermediate one.
 # - Sorting the graph with an explicit stack makes depth a matter of memory, not of
 #   Python's recursion limit.
 #

@@ -27,6 +27,8 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
+from minigrad.course.broadcast_view import broadcast_widget
+from minigrad.course.tensor_graph import draw_side_by_side, graph_nodes
 
 # %% [markdown]
 # ## 1. A tensor that records what is done to it
@@ -46,6 +48,26 @@ print(a.is_leaf, b.is_leaf, b.grad_fn)
 check("a * 3 + a ** 2", b, bt)
 
 # %% [markdown]
+# The graph behind `b`, drawn from each library's own nodes: `b.grad_fn` and, through
+# `next_functions`, the nodes it leads to, down to `AccumulateGrad`, the node of the
+# leaf `a` that adds into `a.grad`. Each box gives the node's name, the shape of the
+# tensor it made (the shape of the gradient it will receive), and what it saved for
+# backward. The arrows go the way the backward pass does. The two graphs have the same
+# nodes and shapes; one difference shows: torch turns the Python number `3` into a
+# 0-d tensor and saves it (8 bytes), minigrad keeps the number itself. `PowBackward0`
+# saves `a` in both (48 bytes: six float64), memory the leaf holds anyway.
+
+# %%
+draw_side_by_side(b, bt)
+
+# %%
+ours, theirs = graph_nodes(b), graph_nodes(bt)
+print([n.name for n in ours])
+print([n.name for n in theirs])
+check_all({f"{n.name}: shape of its output": (np.array(n.shape), np.array(t.shape))
+           for n, t in zip(ours, theirs, strict=True)})
+
+# %% [markdown]
 # The numbers live in a numpy array, `a.data`; the shape is a `minigrad.Size`, which
 # prints like `torch.Size`. Nothing has been differentiated yet, so `a.grad` is still
 # `None`, as in torch.
@@ -57,8 +79,9 @@ print(a.grad, at.grad)
 # %% [markdown]
 # ## 2. The gradient has the tensor's shape
 #
-# The seed example from the PyTorch tutorial: a random $3 \times 4$ matrix $W$ and the
-# loss $L = \sum_{i,j} W_{ij}^2$. First in torch, exactly as the tutorial writes it:
+# The example of the PyTorch autograd tutorial (the official introduction to autograd,
+# on pytorch.org): a random $3 \times 4$ matrix $W$ and the loss
+# $L = \sum_{i,j} W_{ij}^2$. First in torch, exactly as the tutorial writes it:
 
 # %%
 torch.manual_seed(0)
@@ -83,7 +106,7 @@ print(W.shape)  # minigrad.Size([3, 4])
 print(W.grad.shape)  # minigrad.Size([3, 4])
 Wt = torch.tensor(W.data, requires_grad=True)
 (Wt ** 2).sum().backward()
-check_all({"W.grad": (W.grad, Wt.grad), "W.grad == 2 * W": (W.grad, 2 * Wt.detach())})
+check_all({"W.grad": (W.grad, Wt.grad), "W.grad == 2 * W": (W.grad, 2 * W.data, "formula")})
 
 # %% [markdown]
 # Why that shape? $L$ is one number that depends on twelve numbers $W_{ij}$. Its
@@ -154,7 +177,7 @@ V = minigrad.tensor(W64, requires_grad=True)
 (minigrad.tensor(C) * V ** 3).sum().backward()
 Vt = torch.tensor(W64, requires_grad=True)
 (torch.tensor(C) * Vt ** 3).sum().backward()
-check_all({"V.grad": (V.grad, Vt.grad), "3 C V**2": (V.grad, 3 * C * W64 ** 2)})
+check_all({"V.grad": (V.grad, Vt.grad), "3 C V**2": (V.grad, 3 * C * W64 ** 2, "formula")})
 
 # %% [markdown]
 # ## 4. Broadcasting, and its reverse
@@ -195,7 +218,7 @@ Zt = torch.tensor(X) + biast
 (Z * minigrad.tensor(G)).sum().backward()
 (Zt * torch.tensor(G)).sum().backward()
 print(bias.grad.shape)
-check_all({"bias.grad": (bias.grad, biast.grad), "G.sum(0)": (bias.grad, G.sum(0))})
+check_all({"bias.grad": (bias.grad, biast.grad), "G.sum(0)": (bias.grad, G.sum(0), "formula")})
 
 # %% [markdown]
 # In a picture: the $3 \times 4$ upstream gradient on the left, collapsed column by
@@ -228,7 +251,7 @@ ct = torch.tensor([[1.0], [2.0], [3.0]], dtype=torch.float64, requires_grad=True
 (torch.tensor(X) * ct * torch.tensor(G)).sum().backward()
 print(c.grad.shape)
 check_all({"c.grad": (c.grad, ct.grad),
-           "(X * G).sum(1, keepdims)": (c.grad, (X * G).sum(1, keepdims=True))})
+           "(X * G).sum(1, keepdims)": (c.grad, (X * G).sum(1, keepdims=True), "formula")})
 
 # %%
 rng = np.random.default_rng(0)
@@ -237,7 +260,18 @@ c = minigrad.tensor([[1.0], [2.0], [3.0]], dtype=minigrad.float64, requires_grad
 ct = torch.tensor([[1.0], [2.0], [3.0]], dtype=torch.float64, requires_grad=True)
 (c * minigrad.tensor(G3)).sum().backward()
 (ct * torch.tensor(G3)).sum().backward()
-check_all({"c.grad": (c.grad, ct.grad), "G3.sum((0, 2))": (c.grad, G3.sum((0, 2))[:, None])})
+check_all({"c.grad": (c.grad, ct.grad),
+           "G3.sum((0, 2))": (c.grad, G3.sum((0, 2))[:, None], "formula")})
+
+# %% [markdown]
+# Try other shapes. Pick the shape of `x` and the shape it is broadcast to: the
+# readout shows which axes broadcasting adds or stretches, the copies of `x` the
+# forward pass uses, an upstream gradient `G`, and `x.grad`, which is `G` summed over
+# exactly those axes, compared with torch's backward of `x.expand(shape)`. A pair that
+# does not broadcast shows torch's error. The widget makes its own tensors.
+
+# %%
+broadcast_widget((3, 1), (2, 3, 4))
 
 # %% [markdown]
 # ## 5. The one place that undoes broadcasting

@@ -12,13 +12,16 @@
 #
 # **Learning goals.** After this chapter you can
 #
-# 1. explain why `backward()` without arguments needs a scalar output, and read the
-#    error it raises otherwise;
+# 1. explain why `backward()` without arguments needs an output of exactly one element,
+#    and read the error it raises otherwise;
 # 2. reduce a vector output with `.sum()` and predict the resulting gradient;
 # 3. say what the `gradient` argument of `backward()` means, as a vector-Jacobian
-#    product $v^\top J$, and compute one by hand (seed 002's `mm` example);
+#    product $v^\top J$, and compute one by hand (the `mm` example of a PyTorch forum
+#    thread);
 # 4. build a full Jacobian row by row with one backward pass per output, and explain
-#    why that cost is avoided in training.
+#    why that cost is avoided in training;
+# 5. split a network in two and run its backward pass in two halves, passing
+#    $\partial L / \partial y$ from one to the other.
 
 # %%
 import time
@@ -29,11 +32,13 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
+from minigrad.course.vjp_view import vjp_widget
 
 # %% [markdown]
-# ## 1. Why backward needs a scalar
+# ## 1. Why backward needs a single number
 #
-# Seed 000's example: $x = (1, 2, 3)$ and $y = x^2$ elementwise. The output $y$ holds
+# The example of the PyTorch autograd tutorial (the official introduction to autograd,
+# on pytorch.org): $x = (1, 2, 3)$ and $y = x^2$ elementwise. The output $y$ holds
 # three numbers. Backpropagation answers "how does *one number* change when each input
 # changes?", and $y$ is not one number: $\frac{\partial y}{\partial x}$ is a $3 \times
 # 3$ matrix (a Jacobian), not a vector the shape of $x$. Torch will not guess which
@@ -65,6 +70,21 @@ loss.backward()
 xt = torch.tensor(2.0, requires_grad=True)
 (xt ** 2).backward()
 check("x.grad (x**2 at 2)", x.grad, xt.grad)
+
+# %% [markdown]
+# The rule is not about the number of dimensions but the number of elements: exactly
+# one. A tensor of shape `(1,)` (or `(1, 1)`) holds one number, and `backward()`
+# accepts it, in both libraries, starting from a $1$ of that shape:
+
+# %%
+x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+one = (x ** 2).sum().reshape(1)
+one.backward()
+xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+one_t = (xt ** 2).sum().reshape(1)
+one_t.backward()
+print(one.shape, one_t.shape)
+check("x.grad, output of shape (1,)", x.grad, xt.grad)
 
 # %% [markdown]
 # ## 2. Way out 1: reduce to a scalar
@@ -135,7 +155,7 @@ x = minigrad.tensor([1.0, 2.0, 3.0], dtype=minigrad.float64, requires_grad=True)
 xt = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
 (xt ** 2).backward(torch.tensor(v, dtype=torch.float64))
 check_all({"x.grad (gradient=v)": (x.grad, xt.grad),
-           "2 x v": (x.grad, 2 * np.array([1.0, 2.0, 3.0]) * v)})
+           "2 x v": (x.grad, 2 * np.array([1.0, 2.0, 3.0]) * v, "formula")})
 
 # %% [markdown]
 # And the same gradient through the scalar $\sum_i v_i y_i$:
@@ -149,13 +169,14 @@ check("x.grad ((v * y).sum())", x.grad, xt.grad)
 # This is how backward works inside a network: a layer in the middle receives, from
 # the layers after it, the gradient of the loss with respect to its output, and turns
 # it into the gradient with respect to its input. `y.backward(v)` lets us start that
-# process in the middle, with a $v$ we choose.
+# process in the middle, with a $v$ we choose (section 7 does it on a real split).
 #
-# ## 4. Seed 002: the `mm` example
+# ## 4. The forum thread's `mm` example
 #
-# A forum thread asks what the `gradient` argument does, with this test (old torch
-# spelling: `Variable` and `FloatTensor` are today just tensors; torch still accepts
-# them):
+# The PyTorch forum thread on `backward(gradient)` (discuss.pytorch.org, 2017-2018: a
+# learner asks what the argument is for, and several answers follow) starts with this
+# test (old torch spelling: `Variable` and `FloatTensor` are today just tensors; torch
+# still accepts them):
 
 # %%
 from torch.autograd import Variable
@@ -181,7 +202,7 @@ out.backward(gradient)
 print(x.grad)
 xt = torch.ones(2, 3, requires_grad=True)
 torch.mm(xt, torch.ones(3, 4)).backward(torch.tensor([[1.0, 2, 3, 4], [5, 6, 7, 8]]))
-check("x.grad (seed 002)", x.grad, xt.grad)
+check("x.grad (the thread's mm)", x.grad, xt.grad)
 
 # %% [markdown]
 # Where does $10 = 1 + 2 + 3 + 4$ come from? With `a` all ones, every entry of row $i$
@@ -190,8 +211,10 @@ check("x.grad (seed 002)", x.grad, xt.grad)
 # $x_{11}$ appears in all four entries of row 1, with weights $g_{11}, \dots, g_{14} =
 # 1, 2, 3, 4$, and in no entry of row 2 (the thread writes it as
 # $1+2+3+4+0+0+0+0$). So $\frac{\partial}{\partial x_{11}} = 1 + 2 + 3 + 4 = 10$, and
-# the same for $x_{12}, x_{13}$; row 2 gets $5 + 6 + 7 + 8 = 26$. It is not a dot
-# product *on the output*: it is the gradient of a weighted sum of the outputs. In
+# the same for $x_{12}, x_{13}$; row 2 gets $5 + 6 + 7 + 8 = 26$. The thread's guess,
+# "gradient will perform a dot product on out", is half right: `out.backward(g)`
+# differentiates the inner product $\langle g, \mathrm{out} \rangle = \sum_{ij} g_{ij}\,
+# \mathrm{out}_{ij}$, and `out` itself is unchanged (the cell below checks it). In
 # general, for $\mathrm{out} = x\, a$,
 #
 # $$\frac{\partial}{\partial x} \sum_{ij} g_{ij}\, \mathrm{out}_{ij} = g\, a^\top,$$
@@ -204,7 +227,8 @@ show_source(minigrad.ops.matmul.Mm.backward)
 # %%
 g = np.array([[1.0, 2, 3, 4], [5, 6, 7, 8]])
 check_all({"g @ a.T": (g @ np.ones((3, 4)).T, xt.grad), "row sums of g": (
-    np.repeat(g.sum(1, keepdims=True), 3, axis=1), xt.grad)})
+    np.repeat(g.sum(1, keepdims=True), 3, axis=1), xt.grad),
+    "out after backward(g): still x @ a": (out, torch.mm(xt, torch.ones(3, 4)))})
 
 # %% [markdown]
 # ## 5. The full Jacobian, row by row
@@ -278,6 +302,16 @@ fig.colorbar(image)
 plt.show()
 
 # %% [markdown]
+# Try it. The sliders set $g$, and `x.grad` after `y.backward(g)` follows, beside
+# torch's: every $g$ gives a weighted sum of the Jacobian's rows. "next row" runs one
+# more backward pass, with $e_0$, then $e_1$, ..., and writes what lands in `x.grad` as
+# the next row of the Jacobian: four passes for four outputs. The widget works on its
+# own tensors, so it changes nothing above.
+
+# %%
+vjp_widget(A, x0)
+
+# %% [markdown]
 # ## 6. What the Jacobian costs
 #
 # Each backward pass costs a small multiple of the forward pass. A scalar loss needs
@@ -308,23 +342,32 @@ print(f"full Jacobian of a 64-vector: {passes} backward passes; its gradient of 
 check("the rows add up to the gradient of y.sum()", summed, xt.grad)
 
 # %% [markdown]
-# And measured (your times will differ). In principle the full Jacobian costs $n$
-# backward passes of $O(n)$ work each, $O(n^2)$ in all, and one VJP costs $O(n)$. At
-# these sizes a pass is dominated by its fixed per-call overhead, not by the $n$ numbers
-# it touches, so the Jacobian's line only looks linear in $n$ and the VJP's looks flat;
-# the $n^2$ and the $n$ show only for much larger $n$.
+# And measured (your times will differ). Each time is the best of five runs, after one
+# run that is not timed, so the first size does not pay for warming up. In principle
+# the full Jacobian costs $n$ backward passes of $O(n)$ work each, $O(n^2)$ in all, and
+# one VJP costs $O(n)$. At these sizes a pass is dominated by its fixed per-call
+# overhead, not by the $n$ numbers it touches, so the Jacobian's line only looks linear
+# in $n$ and the VJP's looks flat; the $n^2$ and the $n$ show only for much larger $n$.
 
 # %% tags=nbval-ignore-output
-sizes = [16, 64, 256, 512]
-jac_times, vjp_times = [], []
-for n in sizes:
-    start = time.perf_counter()
-    count_passes(n)
-    jac_times.append(time.perf_counter() - start)
-    start = time.perf_counter()
+def one_vjp(n):
     x = minigrad.tensor(np.linspace(-1, 1, n), requires_grad=True)
     x.tanh().sum().backward()
-    vjp_times.append(time.perf_counter() - start)
+
+
+def best_of(f, n, repeats=5):
+    f(n)  # not timed: the first call warms caches up
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        f(n)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+sizes = [16, 64, 256, 512]
+jac_times = [best_of(count_passes, n, repeats=3) for n in sizes]
+vjp_times = [best_of(one_vjp, n) for n in sizes]
 fig, ax = plt.subplots(figsize=(5, 3.2))
 ax.loglog(sizes, jac_times, "o-", label="full Jacobian (n backward passes)")
 ax.loglog(sizes, vjp_times, "s-", label="one VJP (y.sum().backward())")
@@ -334,6 +377,149 @@ ax.set_xlabel("number of outputs n")
 ax.set_ylabel("seconds")
 ax.legend()
 plt.show()
+
+# %% [markdown]
+# ## 7. More from the forum thread
+#
+# The thread on `backward(gradient)` has three more questions, each answered by what
+# we have seen.
+#
+# **"I have an image A of size 720x720 and I want to calculate its gradient. What
+# should the values of `gradient` be? Randomly initialized?"** A tensor has no gradient
+# of its own; a *scalar computed from it* does. The values to pass are
+# $\partial L / \partial A$ for the scalar $L$ you care about: then `A.backward(dL/dA)`
+# gives every input the same gradient as `L.backward()`. Random values $r$ give the
+# gradient of $\sum r_{ij} A_{ij}$, a random weighting of the image: a correct answer to
+# a question nobody asked. And the full Jacobian of the image with respect to its
+# input would take one backward pass per pixel, $720 \times 720 = 518{,}400$ of them.
+# On a small case: a 3x3 "image" $A = M x$ made from an input $x$, and the scalar
+# $L$, its mean squared distance to a target $T$.
+
+# %%
+M = np.array([[2.0, -1.0, 0.0], [0.5, 1.0, 0.5], [0.0, -1.0, 2.0]])
+x_img = np.array([[0.2, 0.4, 0.6], [1.0, -0.5, 0.0], [0.3, 0.3, -1.2]])
+T = np.eye(3)
+
+
+def image_and_loss(lib, x):
+    A = lib.tensor(M) @ x
+    return A, ((A - lib.tensor(T)) ** 2).mean()
+
+
+x = minigrad.tensor(x_img, requires_grad=True)
+A, L = image_and_loss(minigrad, x)
+dL_dA = 2 * (A.data - T) / A.data.size  # the gradient of L with respect to A, by hand
+A.backward(minigrad.tensor(dL_dA))
+xt = torch.tensor(x_img, requires_grad=True)
+_, Lt = image_and_loss(torch, xt)
+Lt.backward()
+check("x.grad from A.backward(dL/dA)", x.grad, xt.grad)
+
+# %% [markdown]
+# A random `gradient` instead differentiates the random projection
+# $\sum r_{ij} A_{ij}$, nothing else; and the whole Jacobian of the $3 \times 3$ image
+# takes $9$ backward passes, one per pixel (`torch.autograd.functional.jacobian` runs
+# them for us), where $L$ needed one. For the thread's image it would be 518,400.
+
+# %%
+rng = np.random.default_rng(6)
+r = rng.standard_normal((3, 3))
+x = minigrad.tensor(x_img, requires_grad=True)
+A, _ = image_and_loss(minigrad, x)
+A.backward(minigrad.tensor(r))
+xt = torch.tensor(x_img, requires_grad=True)
+(torch.tensor(r) * (torch.tensor(M) @ xt)).sum().backward()
+J_img = torch.autograd.functional.jacobian(lambda t: torch.tensor(M) @ t, torch.tensor(x_img))
+print("Jacobian of A:", tuple(J_img.shape), "->", A.data.size, "backward passes;",
+      "a 720x720 image:", 720 * 720)
+check_all({"x.grad from A.backward(r)": (x.grad, xt.grad),
+           "the same, from the Jacobian": (x.grad, np.einsum("ij,ijkl->kl", r, J_img.numpy()))})
+
+# %% [markdown]
+# **"`out.backward()` is equivalent to `out.backward(torch.Tensor([1]))`."** An answer
+# says so, and it was true when the thread was written (torch 0.3): a loss was then a
+# tensor of shape `(1,)`. Since torch 0.4 a loss such as `.sum()` or `mse_loss` is 0-d,
+# shape `()`, and the gradient must have the output's shape exactly, so the `[1]`
+# (shape `(1,)`) is refused, in torch and in minigrad alike:
+
+# %% tags=raises-exception
+xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+loss_t = (xt ** 2).sum()
+loss_t.backward(torch.Tensor([1]))
+
+# %% tags=raises-exception
+x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+loss = (x ** 2).sum()
+loss.backward(minigrad.Tensor([1]))
+
+# %% [markdown]
+# What `backward()` creates today is a 0-d one, `tensor(1.)`: passing that is the
+# same as passing nothing.
+
+# %%
+x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(x ** 2).sum().backward(minigrad.tensor(1.0))
+xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(xt ** 2).sum().backward(torch.tensor(1.0))
+x_plain = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(x_plain ** 2).sum().backward()
+print(torch.tensor(1.0), torch.tensor(1.0).shape)
+check_all({"backward(tensor(1.))": (x.grad, xt.grad),
+           "backward()": (x.grad, x_plain.grad)})
+
+# %% [markdown]
+# **Passing the downstream layer's gradient.** The thread's best answer: "if you're
+# doing backpropagation manually, and you know the gradient of the input of the next
+# layer, then you can pass [it] to the previous layer". We split a two-layer network at
+# its hidden activation $y$: the second half gets $y$ as a new leaf, so its backward
+# stops there and leaves $\partial L / \partial y$ in that leaf's `.grad`; then
+# `y.backward(dL/dy)` runs the first half. The first layer's gradients are those of one
+# `L.backward()` through the whole network.
+
+# %%
+rng = np.random.default_rng(60)
+data = {name: rng.standard_normal(shape) for name, shape in
+        [("X", (5, 3)), ("W1", (4, 3)), ("b1", (4,)), ("W2", (2, 4)), ("t", (5, 2))]}
+
+
+def network(lib):
+    """Leaves W1, b1 and the two halves: y = relu(X W1^T + b1), L = mean((y W2^T - t)^2)."""
+    W1 = lib.tensor(data["W1"], requires_grad=True)
+    b1 = lib.tensor(data["b1"], requires_grad=True)
+
+    def first(X):
+        return (lib.tensor(X) @ W1.t() + b1).relu()
+
+    def second(y):
+        return ((y @ lib.tensor(data["W2"]).t() - lib.tensor(data["t"])) ** 2).mean()
+
+    return W1, b1, first, second
+
+
+W1t, b1t, first_t, second_t = network(torch)  # torch: one backward through the whole
+second_t(first_t(data["X"])).backward()
+W1, b1, first, second = network(minigrad)  # minigrad: two halves
+y = first(data["X"])
+y_leaf = y.detach().requires_grad_()  # where the second half starts
+second(y_leaf).backward()  # fills y_leaf.grad = dL/dy
+y.backward(y_leaf.grad)  # the first half, from dL/dy
+check_all({"W1.grad (split at y)": (W1.grad, W1t.grad),
+           "b1.grad (split at y)": (b1.grad, b1t.grad)})
+
+# %% [markdown]
+# Last, the commented-out line of the thread's test, `gradient = torch.ones(4, 4)`, for
+# an `out` of shape `(2, 4)`: the gradient must have the output's shape, and both
+# libraries say so with the same error.
+
+# %% tags=raises-exception
+xt = torch.ones(2, 3, requires_grad=True)
+out_t = torch.mm(xt, torch.ones(3, 4))
+out_t.backward(torch.ones(4, 4))
+
+# %% tags=raises-exception
+x = minigrad.ones(2, 3, requires_grad=True)
+out = minigrad.mm(x, minigrad.ones(3, 4))
+out.backward(minigrad.ones(4, 4))
 
 # %% [markdown]
 # ## Exercises
@@ -409,7 +595,7 @@ with graded("Exercise 6.1", hint="the Jacobian of an elementwise cube is diagona
 # \mathrm{out}_{ij}$. Work them out by hand: the check switches off `backward()`,
 # autograd and minigrad's own matrix-product backward. (The inputs are numpy arrays.)
 # Section 4 derived `grad_p`; `grad_q` follows the same way. The check starts with
-# seed 002's example and tries other shapes, square or not.
+# the forum thread's example and tries other shapes, square or not.
 #
 # <details><summary>Hint</summary>
 #
@@ -450,7 +636,7 @@ with graded("Exercise 6.2", hint="each gradient is one matrix product of the ups
         g.check(f"{name}: grad_q", got[1], qt.grad, rtol=1e-12)
 
     check_mm(np.ones((2, 3)), np.ones((3, 4)), np.array([[1.0, 2, 3, 4], [5, 6, 7, 8]]),
-             "seed 002")
+             "the forum thread's mm")
     rng = np.random.default_rng(62)
     p, q, up = (rng.standard_normal(s) for s in [(2, 3), (3, 5), (2, 5)])
     check_mm(p, q, up, "(2, 3) @ (3, 5)")
@@ -538,13 +724,18 @@ with graded("Exercise 6.3", hint="compute y = f(x) once, then one "
 # ## Summary
 #
 # - `backward()` with no argument starts from $\partial L / \partial L = 1$, which only
-#   makes sense for a single number; on a vector it raises "grad can be implicitly
-#   created only for scalar outputs", in torch and in minigrad.
+#   makes sense for an output of exactly one element (shape `()`, `(1,)`...); otherwise
+#   it raises "grad can be implicitly created only for scalar outputs", in torch and in
+#   minigrad.
 # - `y.sum().backward()` and `y.backward(ones)` both give the gradient of the sum: for
 #   $y = x^2$ at $(1, 2, 3)$, $(2, 4, 6)$.
 # - `y.backward(v)` computes the vector-Jacobian product $v^\top J$: the gradient of
-#   $\sum_i v_i y_i$. Seed 002: for `out = mm(x, a)`, `x.grad = g @ a.T`, so with `a`
-#   all ones each row of $g$ is summed, $1 + 2 + 3 + 4 = 10$ and $26$.
+#   $\sum_i v_i y_i$; `y` itself is unchanged. The forum thread's example: for
+#   `out = mm(x, a)`, `x.grad = g @ a.T`, so with `a` all ones each row of $g$ is
+#   summed, $1 + 2 + 3 + 4 = 10$ and $26$. The gradient must have the output's shape
+#   exactly: a 0-d loss takes `tensor(1.)`, not `Tensor([1])`.
+# - Split a network at `y`: `y.backward(dL/dy)` gives the layers before `y` the same
+#   gradients as `L.backward()`. That is all the `gradient` argument is for.
 # - A full Jacobian takes one backward pass per output (a VJP with each $e_i$); one
 #   scalar loss takes one pass in all, which is why training differentiates a scalar.
 #

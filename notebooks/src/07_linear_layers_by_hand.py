@@ -10,13 +10,19 @@
 # b.g = out.g.sum(0)
 # ```
 #
-# This chapter derives them the way a forum thread (seed 001) does: one element at a
-# time, with the chain rule, until the matrices appear by themselves. Then we write a
-# whole backward pass by hand in the `.g` style (mean squared error, ReLU, two linear
-# layers), check every gradient against torch's autograd, and answer the thread's
+# They come from fast.ai's course (Part 2, "deep learning from the foundations"), and
+# this chapter derives them the way **the fast.ai forum thread on `.g`** does: a thread
+# on forums.fast.ai where students of that course asked how these lines work and got
+# element-by-element answers. One element at a time, with the chain rule, until the
+# matrices appear by themselves. Then we write a whole backward pass by hand in the
+# `.g` style (mean squared error, ReLU, two linear layers), check every gradient against
+# torch's autograd, refactor it into small classes as fast.ai does, and take the one
+# step from those classes to minigrad's `Function`. On the way we answer the thread's
 # questions: why the bias gradient is a `sum(0)`, where the $1/\text{batch}$ of a mean
-# loss goes, and when anyone needs the gradient of the *input*. Last, we meet
-# `nn.Linear` and read minigrad's own fused backward for it.
+# loss goes, whether the `.g` lines work in place, and when anyone needs the gradient of
+# the *input*. Last, we meet `nn.Linear` (with the example of **the PyTorch autograd
+# tutorial**, the tutorial on gradient computation that chapters 01 to 08 follow), its
+# graph in torch, and minigrad's own fused backward for it.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -25,8 +31,10 @@
 #    matrix products;
 # 2. explain why the bias gradient is the upstream gradient summed over the batch;
 # 3. write `lin_grad`, `relu_grad` and `mse_grad` by hand and chain them into the
-#    backward pass of a small network;
-# 4. say what changes between a mean and a sum reduction of the loss;
+#    backward pass of a small network, then as classes that keep their inputs, and say
+#    what minigrad's `Function` and `ctx.save_for_backward` change;
+# 4. say what changes between a mean and a sum reduction of the loss, and what torch's
+#    `mse_loss` divides by;
 # 5. say when the gradient of the input is needed, and read the shapes of
 #    `nn.Linear`'s gradients (weight `(out, in)`, bias `(out,)`).
 
@@ -41,7 +49,7 @@ from minigrad import check, check_all, show_source
 # %% [markdown]
 # ## 1. The forward pass, one element at a time
 #
-# Seed 001 writes the layer for one input vector $x$ of $n$ numbers, a weight matrix
+# The thread writes the layer for one input vector $x$ of $n$ numbers, a weight matrix
 # $w$ of shape $n \times m$ and $m$ biases:
 #
 # $$f_j = w_{1j} x_1 + w_{2j} x_2 + \dots + w_{nj} x_n + b_j, \qquad j = 1, \dots, m.$$
@@ -123,8 +131,8 @@ check("dL/db = gf", gf, bt.grad)
 # $$\frac{\partial L}{\partial w_{ij}} = \sum_k x_{ki}\, g_{kj}, \qquad
 # \frac{\partial L}{\partial b_j} = \sum_k g_{kj}.$$
 #
-# Seed 001 writes the weight sum literally, a stack of outer products summed over the
-# batch; `inp.T @ out.g` is the same sum in one matrix product.
+# The thread's code writes the weight sum literally, a stack of outer products summed
+# over the batch; `inp.T @ out.g` is the same sum in one matrix product.
 
 # %%
 rng = np.random.default_rng(0)
@@ -140,6 +148,40 @@ Bt = torch.tensor(b1, requires_grad=True)
 (Xt @ Wt + Bt).backward(torch.tensor(G))
 check_all({"w.g (outer products)": (w_g_outer, Wt.grad), "w.g = inp.T @ out.g": (X.T @ G, Wt.grad),
            "b.g = out.g.sum(0)": (b_g, Bt.grad), "inp.g": (G @ w1.T, Xt.grad)})
+
+# %% [markdown]
+# How does `(inp.unsqueeze(-1) * out.g.unsqueeze(1)).sum(0)` make those outer products?
+# Follow the shapes. `inp` is `(5, 3)` and `out.g` is `(5, 2)`. `unsqueeze(-1)` makes the
+# inputs `(5, 3, 1)`, `unsqueeze(1)` makes the gradients `(5, 1, 2)`, and broadcasting
+# (chapter 05) multiplies them into `(5, 3, 2)`: slice `k` holds $x_{ki}\, g_{kj}$ for
+# every $i, j$, the outer product of example $k$'s input and its incoming gradient.
+# `.sum(0)` adds the five slices into `(3, 2)`, the shape of `w`.
+
+# %%
+lhs, rhs = inp.unsqueeze(-1), out_g.unsqueeze(1)
+prod = lhs * rhs
+print(tuple(lhs.shape), "x", tuple(rhs.shape), "->", tuple(prod.shape), "->",
+      tuple(prod.sum(0).shape))
+prod_t = torch.tensor(X).unsqueeze(-1) * torch.tensor(G).unsqueeze(1)
+check_all({"(5, 3, 2) product": (prod, prod_t)}
+          | {f"slice {k} = outer(x_{k}, g_{k})": (prod[k], np.outer(X[k], G[k]), "formula")
+             for k in range(5)}
+          | {"sum(0)": (prod.sum(0), Wt.grad)})
+
+# %% [markdown]
+# The whole argument of the thread fits in one picture: the layer as a bipartite graph,
+# inputs on the left, outputs on the right, one edge per weight $w_{ij}$ and a bias on
+# each output. Pick a number below. An input $x_{ki}$ feeds *every* output of its own
+# example, so its gradient sums over the outputs $j$ (`out.g @ w.t()`). A weight
+# $w_{ij}$ is one edge: it touches only $f_j$, through $x_i$, but in *every* example, so
+# its gradient sums $x_{ki}\, g_{kj}$ over the batch. A bias $b_j$ touches $f_j$ with
+# coefficient 1 in every example: $\sum_k g_{kj}$. The readout writes each sum out, term
+# by term, beside torch's value for the same number (the data of the cell above).
+
+# %%
+from minigrad.course.linear_layer_view import layer_widget
+
+layer_widget(X, w1, b1, G, start="w_21")
 
 # %% [markdown]
 # Each example pulls the bias its own way; the bias gets the total. In a picture, the
@@ -172,8 +214,31 @@ plt.show()
 # belongs to: `inp.g` is $\frac{\partial L}{\partial \text{inp}}$. Torch tensors accept
 # any new attribute, and so do minigrad's. Each `_grad` function reads the gradient of
 # its output (`out.g`, left there by the function that ran before it) and writes the
-# gradient of its inputs. The first one, for the loss, starts the chain. We write the
-# three pieces for a two-layer network: linear, ReLU, linear, mean squared error.
+# gradient of its inputs. The first one, for the loss, starts the chain.
+#
+# The thread asks: "what is `inp.g`, does this happen in place?" No. `inp.g = ...` is
+# ordinary Python attribute assignment: it binds the name `g` on the tensor object to a
+# new tensor. Nothing is written into `inp`'s numbers or into an old `.g`, and autograd
+# neither sees nor records it: `.grad` stays None and the tensor's version counter
+# (which counts in-place changes, chapter 12) stays 0.
+
+# %%
+t_attr = torch.tensor([1.0, 2.0], requires_grad=True)
+old_g = torch.zeros(2)
+t_attr.g = old_g
+t_attr.g = torch.tensor([5.0, 6.0])  # binds a new tensor; old_g is untouched
+m_attr = minigrad.tensor([1.0, 2.0], requires_grad=True)
+m_attr.g = minigrad.tensor([5.0, 6.0])
+print("torch:    .grad", t_attr.grad, " version", t_attr._version, " grad_fn", t_attr.grad_fn)
+print("minigrad: .grad", m_attr.grad, " version", m_attr._version, " grad_fn", m_attr.grad_fn)
+check_all({".g": (m_attr.g, t_attr.g), "the tensor itself": (m_attr, t_attr),
+           "old .g untouched": (old_g, np.zeros(2), "by hand"),
+           "version counter": (m_attr._version, t_attr._version)})
+
+# %% [markdown]
+# We write the three pieces for a two-layer network: linear, ReLU, linear, mean squared
+# error. The network's output has shape `(N, 1)` and the targets `(N,)`, so `mse` and
+# `mse_grad` first `squeeze(-1)` the output to `(N,)`.
 
 # %%
 def lin(x, w, b):
@@ -199,7 +264,7 @@ def relu_grad(inp, out):
 
 
 def lin_grad(inp, out, w, b):
-    """Seed 001's three lines, for w of shape (in, out)."""
+    """The thread's three lines, for w of shape (in, out)."""
     inp.g = out.g @ w.t()
     w.g = (inp.unsqueeze(-1) * out.g.unsqueeze(1)).sum(0)
     b.g = out.g.sum(0)
@@ -250,7 +315,155 @@ check_all({"w1.g": (w1_.g, t_g["w1"]), "b1.g": (b1_.g, t_g["b1"]),
            "x.g": (x.g, t_g["x"])})
 
 # %% [markdown]
-# ## 7. Mean or sum: where the $1/\text{batch}$ goes
+# Why the `squeeze(-1)`? Without it, `out - y` subtracts a `(8,)` vector from an
+# `(8, 1)` column, and broadcasting (chapter 05) makes an `(8, 8)` table of every
+# prediction minus every target. The mean of that table is a number, so nothing fails;
+# it is just the wrong loss. Torch does the same; its `mse_loss` at least warns:
+
+# %%
+import warnings
+
+diff_wrong = out - y  # (8, 1) - (8,)
+loss_wrong = (diff_wrong ** 2).mean()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    loss_wrong_t = torch.nn.functional.mse_loss(t_out, t["y"])
+print("out - y:", tuple(diff_wrong.shape), " out.squeeze(-1) - y:",
+      tuple((out.squeeze(-1) - y).shape))
+print(f"loss without squeeze {loss_wrong.item():.6f}, with squeeze {loss.item():.6f}")
+print("torch warns:", str(caught[0].message).split(". ")[0])
+hidden = np.maximum(data["x"] @ data["w1"] + data["b1"], 0)
+table = hidden @ data["w2"] + data["b2"] - data["y"]  # (8, 1) - (8,) = (8, 8)
+check_all({"loss without squeeze": (loss_wrong, loss_wrong_t),
+           "mean of the (8, 8) table": (loss_wrong, (table ** 2).mean(), "formula")})
+
+# %% [markdown]
+# ## 7. From `.g` functions to classes, and from classes to `Function`
+#
+# fast.ai's course does not stop at `_grad` functions. It refactors them into small
+# classes: each layer's `__call__` runs the forward pass and *keeps its input and
+# output* (`self.inp`, `self.out`), so its `backward()` needs no arguments, and a
+# `Model` calls the layers forward, then their `backward()` in reverse. The same
+# classes, on minigrad tensors:
+
+# %%
+class Relu:
+    def __call__(self, inp):
+        self.inp = inp
+        self.out = inp.relu()
+        return self.out
+
+    def backward(self):
+        self.inp.g = (self.inp > 0).double() * self.out.g
+
+
+class Lin:
+    def __init__(self, w, b):
+        self.w, self.b = w, b
+
+    def __call__(self, inp):
+        self.inp = inp
+        self.out = inp @ self.w + self.b
+        return self.out
+
+    def backward(self):
+        self.inp.g = self.out.g @ self.w.t()
+        self.w.g = (self.inp.unsqueeze(-1) * self.out.g.unsqueeze(1)).sum(0)
+        self.b.g = self.out.g.sum(0)
+
+
+class Mse:
+    def __call__(self, inp, targ):
+        self.inp, self.targ = inp, targ
+        self.out = ((inp.squeeze(-1) - targ) ** 2).mean()
+        return self.out
+
+    def backward(self):
+        self.inp.g = 2.0 * (self.inp.squeeze(-1) - self.targ).unsqueeze(-1) / self.targ.shape[0]
+
+
+class Model:
+    def __init__(self, w1, b1, w2, b2):
+        self.layers = [Lin(w1, b1), Relu(), Lin(w2, b2)]
+        self.loss = Mse()
+
+    def __call__(self, x, targ):
+        for layer in self.layers:
+            x = layer(x)
+        return self.loss(x, targ)
+
+    def backward(self):
+        self.loss.backward()
+        for layer in reversed(self.layers):
+            layer.backward()
+
+# %% [markdown]
+# The same numbers as the `_grad` functions, and as torch:
+
+# %%
+x_c, y_c, w1_c, b1_c, w2_c, b2_c = (minigrad.tensor(data[k])
+                                    for k in ["x", "y", "w1", "b1", "w2", "b2"])
+model_c = Model(w1_c, b1_c, w2_c, b2_c)
+loss_c = model_c(x_c, y_c)
+model_c.backward()
+check_all({"loss": (loss_c, t_loss), "w1.g": (w1_c.g, t_g["w1"]), "b1.g": (b1_c.g, t_g["b1"]),
+           "w2.g": (w2_c.g, t_g["w2"]), "b2.g": (b2_c.g, t_g["b2"]), "x.g": (x_c.g, t_g["x"])})
+
+# %% [markdown]
+# One step separates these classes from minigrad's (and torch's) `Function`. A
+# `Function` is a pair of static methods, `forward(ctx, ...)` and
+# `backward(ctx, grad_output)`, and `ctx` is the node of the graph:
+#
+# - `__call__` keeps `self.inp` (and `self.out`); `forward` calls
+#   `ctx.save_for_backward(...)` with what backward will need;
+# - `backward()` reads `self.out.g`; `backward(ctx, grad_output)` receives it as an
+#   argument;
+# - `backward()` writes `self.inp.g` and `self.w.g`; `backward` *returns* one gradient
+#   per input, and the engine adds each into the node it came from (a leaf's `.grad`);
+# - `Model.backward` calls the layers in reverse; `loss.backward()` walks the recorded
+#   graph in topological order (chapter 03).
+#
+# The engine, not the layer, decides where each gradient goes, which is why a tensor
+# used twice gets the sum (chapter 04), where `.g =` would keep only the last write.
+# `Lin` as a `Function` (forward and backward get numpy arrays):
+
+# %%
+from minigrad.function import Function
+
+
+class LinFunction(Function):
+    @staticmethod
+    def forward(ctx, inp, w, b):
+        ctx.save_for_backward(inp, w)
+        return inp @ w + b
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        inp, w = ctx.saved_tensors
+        return (grad_output @ w.T,  # inp.g
+                (inp[:, :, None] * grad_output[:, None, :]).sum(0),  # w.g
+                grad_output.sum(0))  # b.g
+
+
+x_f, w1_f, b1_f = (minigrad.tensor(data[k], requires_grad=True) for k in ["x", "w1", "b1"])
+w2_f, b2_f = (minigrad.tensor(data[k], requires_grad=True) for k in ["w2", "b2"])
+out_f = LinFunction.apply(LinFunction.apply(x_f, w1_f, b1_f).relu(), w2_f, b2_f)
+loss_f = ((out_f.squeeze(-1) - minigrad.tensor(data["y"])) ** 2).mean()
+loss_f.backward()
+print(out_f.grad_fn, out_f.grad_fn.next_functions)
+check_all({"w1.grad": (w1_f.grad, t_g["w1"]), "b1.grad": (b1_f.grad, t_g["b1"]),
+           "w2.grad": (w2_f.grad, t_g["w2"]), "b2.grad": (b2_f.grad, t_g["b2"]),
+           "x.grad": (x_f.grad, t_g["x"])})
+
+# %% [markdown]
+# minigrad's own ops are written exactly so. Its matrix product, read from the package
+# (`needs_input_grad` lets it skip a gradient nobody needs, section 9):
+
+# %%
+show_source(minigrad.ops.matmul.Mm)
+
+# %% [markdown]
+# ## 8. Mean or sum: where the $1/\text{batch}$ goes
 #
 # The thread asks whether gradients over a batch are summed or averaged. The answer in
 # the thread: neither, *the loss* is. With the mean, $L = \frac{1}{N}\sum_n \ell_n$,
@@ -279,9 +492,37 @@ check_all({"weight.grad (mean)": (mean_w, tmean_w), "weight.grad (sum)": (sum_w,
 
 # %% [markdown]
 # So the choice only rescales the gradient, which a learning rate can absorb. The mean
-# is the usual default because it makes the step size independent of the batch size.
+# is the usual default because it keeps the gradient's *scale* roughly independent of
+# the batch size: each example's term is divided by the number of terms, so a
+# learning rate that suits a batch of 8 still suits a batch of 64. The gradient itself
+# still changes with the batch (other examples, other terms).
 #
-# ## 8. Gradients of the input: when you need them
+# What does "mean" divide by? `mse_loss` averages over *every element*, not over the
+# examples: for a prediction of shape `(N, m)` it divides by $N \cdot m$. A `(4, 3)`
+# prediction of zeros against targets of ones has the gradient
+# $2 (0 - 1) / 12 = -2/12$ in every entry, not $-2/4$:
+
+# %%
+pred_m = minigrad.zeros(4, 3, dtype=minigrad.float64, requires_grad=True)
+pred_t = torch.zeros(4, 3, dtype=torch.float64, requires_grad=True)
+minigrad.nn.functional.mse_loss(pred_m, minigrad.ones(4, 3, dtype=minigrad.float64)).backward()
+torch.nn.functional.mse_loss(pred_t, torch.ones(4, 3, dtype=torch.float64)).backward()
+check_all({"mse_loss (4, 3) grad": (pred_m.grad, pred_t.grad),
+           "= -2/12 everywhere": (pred_t.grad, np.full((4, 3), -2 / 12), "formula")})
+
+# %% [markdown]
+# The slider below changes the batch size $N$ of a layer with $m = 3$ outputs and
+# shows the norm of `weight.grad` with each reduction (minigrad's solid, torch's
+# dotted): the mean's stays about the same size, the sum's grows with $N$, and their
+# ratio is exactly $N \cdot m$.
+
+# %%
+from minigrad.course.linear_layer_view import reduction_widget
+
+reduction_widget(max_batch=32, start=8)
+
+# %% [markdown]
+# ## 9. Gradients of the input: when you need them
 #
 # `inp.g = out.g @ w.t()` is needed *inside* a network, to pass the gradient on to the
 # layer before. For the first layer, whose input is the data, nobody uses it, as the
@@ -298,6 +539,37 @@ layer(batch).sum().backward()
 layer_t(batch_t).sum().backward()
 print("input's grad:", batch.grad, batch_t.grad)
 check("weight.grad", layer.weight.grad, layer_t.weight.grad)
+
+# %% [markdown]
+# `.grad is None` alone does not prove the input's gradient was skipped: a non-leaf's
+# `.grad` is None even when its gradient is computed (chapter 12). The graph shows it.
+# The layer's node has one slot per input in `next_functions`; the input's slot is
+# None, so backward sends nothing there. And the node did not even keep what the input
+# gradient needs: `out.g @ w.t()` needs the weight, and torch saved no weight
+# (`_saved_mat2`, the second matrix of `addmm`, is None). Give the input
+# `requires_grad=True` and both change. (Torch's `addmm` node takes the bias, the input
+# and the transposed weight, in that order; minigrad's takes the input, the weight and
+# the bias.)
+
+# %%
+def slots(node):
+    """The names in a node's next_functions (torch holds (node, index) pairs)."""
+    items = [f[0] if isinstance(f, tuple) else f for f in node.next_functions]
+    return [None if f is None else f.name().split("::")[-1] for f in items]
+
+
+for needs in (False, True):
+    inp_t = torch.tensor(data["x"], requires_grad=needs)
+    inp_m = minigrad.tensor(data["x"], requires_grad=needs)
+    node_t, node_m = layer_t(inp_t).grad_fn, layer(inp_m).grad_fn
+    saved_t = node_t._saved_mat2
+    saved_m = node_m.saved_tensors[1]
+    print(f"input requires grad: {needs}")
+    print(f"  torch    {node_t.name()} {slots(node_t)}, weight saved:",
+          None if saved_t is None else tuple(saved_t.shape))
+    print(f"  minigrad {node_m.name()} {slots(node_m)}, weight saved:",
+          None if saved_m is None else saved_m.shape)
+    check(f"weight saved (requires_grad={needs})", saved_m is not None, saved_t is not None)
 
 # %% [markdown]
 # The reverse case exists: in neural style transfer the network is fixed and the
@@ -338,11 +610,12 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# ## 9. `nn.Linear`: seed 000's example
+# ## 10. `nn.Linear`: the PyTorch autograd tutorial's example
 #
-# Torch stores a layer's weight the other way round from seed 001, with shape
-# `(out_features, in_features)`, and computes $Y = X W^\top + b$. The tutorial's
-# example, $B = 5$ examples, $d = 3$ inputs, $h = 4$ outputs, and $L = \sum Y$:
+# Torch stores a layer's weight the other way round from the thread's `w`, with shape
+# `(out_features, in_features)`, and computes $Y = X W^\top + b$. The PyTorch autograd
+# tutorial's example, $B = 5$ examples, $d = 3$ inputs, $h = 4$ outputs, and
+# $L = \sum Y$:
 
 # %%
 torch.manual_seed(0)
@@ -397,22 +670,56 @@ layer_m.load_state_dict(layer_t.state_dict())
 layer_m(minigrad.tensor(X_np)).sum().backward()
 check_all({"weight.grad": (layer_m.weight.grad, layer_t.weight.grad),
            "bias.grad": (layer_m.bias.grad, layer_t.bias.grad),
-           "bias.grad = 5": (layer_m.bias.grad, np.full(h, 5.0)),
-           "weight.grad rows = X.sum(0)": (layer_m.weight.grad, np.tile(X_np.sum(0), (h, 1)))})
+           "bias.grad = 5": (layer_m.bias.grad, np.full(h, 5.0), "formula"),
+           "weight.grad rows = X.sum(0)": (layer_m.weight.grad, np.tile(X_np.sum(0), (h, 1)),
+                                           "formula")})
 
 # %% [markdown]
-# ## 10. The package's linear backward
+# ## 11. Why `w.t()`? The layout, and torch's graph
 #
-# minigrad computes `x @ weight.T + bias` as one op with one backward (torch names its
-# node `AddmmBackward0`), instead of two nodes, a matrix product and an addition. Here
-# it is, read from the package:
+# The thread explains the `w.t()` in `inp.g = out.g @ w.t()` by PyTorch storing weights
+# "as n * m, for historical reasons", and a later post corrects it: the transpose comes
+# from the derivation. $\partial L / \partial x_i = \sum_j g_j w_{ij}$ is $g$ times
+# $w^\top$ for the thread's $w$ of shape `(n, m)`, in any library. What is true of
+# PyTorch is the other layout: `nn.Linear` stores its weight as `(out_features,
+# in_features)`, so each *output's* weights are one row (`weight[j]` is output $j$'s, and
+# $f_j$ = `weight[j] @ x + bias[j]`), and the layer computes `x @ weight.t()`: the
+# transpose is in the forward pass, and in torch's graph.
+
+# %%
+torch.manual_seed(0)
+lin_t = torch.nn.Linear(3, 2, dtype=torch.float64)
+x_lin = torch.tensor(data["x"][:1])
+y_lin = lin_t(x_lin)
+check_all({f"f_{j} = weight[{j}] @ x + bias[{j}]":
+           (y_lin[0, j], lin_t.weight[j] @ x_lin[0] + lin_t.bias[j]) for j in range(2)},
+          against="formula")
+y_2d = lin_t(torch.tensor(data["x"]))
+y_3d = lin_t(torch.tensor(data["x"]).reshape(2, 4, 3))
+print("2-D input:", y_2d.grad_fn.name(), slots(y_2d.grad_fn))
+print("  its weight slot:", slots(y_2d.grad_fn.next_functions[2][0]))
+print("3-D input:", y_3d.grad_fn.name(), slots(y_3d.grad_fn), "->",
+      slots(y_3d.grad_fn.next_functions[0][0]))
+
+# %% [markdown]
+# So torch's graph for `nn.Linear` is not one node: `AddmmBackward0` (the fused
+# `bias + x @ w`) takes the bias's `AccumulateGrad`, the input's slot (None here), and
+# `TBackward0`, the transpose of the weight, whose backward transposes the gradient back
+# into the weight's `(out, in)` shape. A 3-D input is flattened to rows and the result
+# reshaped back, which adds a `ViewBackward0` on top.
+#
+# ## 12. The package's linear backward
+#
+# minigrad computes `x @ weight.T + bias` as one op with one backward, which it names
+# `AddmmBackward0` like torch's main node but which also does the transpose's and (for
+# a 3-D input) the reshape's work, instead of two or three nodes:
 
 # %%
 show_source(minigrad.ops.linear.Linear.backward)
 
 # %% [markdown]
 # Line by line it is `lin_grad`, in torch's layout: the weight is $w^\top$, so its
-# gradient is `g.T @ x`, the transpose of seed 001's `w.g`; the input gradient is
+# gradient is `g.T @ x`, the transpose of the thread's `w.g`; the input gradient is
 # `g @ weight` (that is, `out.g @ w.t()`), skipped when the input needs none; and the
 # bias gradient is `g.sum(0)`. We run our `lin_grad` on the same numbers as the layer
 # above and compare.
@@ -421,7 +728,7 @@ show_source(minigrad.ops.linear.Linear.backward)
 inp_m = minigrad.tensor(X_np)
 out_m = layer_m(inp_m)
 out_m.g = minigrad.ones(B, h, dtype=minigrad.float64)  # dL/dY for L = Y.sum()
-w_in_out = layer_m.weight.detach().t()  # seed 001's layout: (in, out)
+w_in_out = layer_m.weight.detach().t()  # the thread's layout: (in, out)
 b_plain = layer_m.bias.detach()
 lin_grad(inp_m, out_m, w_in_out, b_plain)
 check_all({"w.g.T vs weight.grad": (w_in_out.g.t(), layer_t.weight.grad),
@@ -450,7 +757,7 @@ check_all({"w.g.T vs weight.grad": (w_in_out.g.t(), layer_t.weight.grad),
 #
 # <details><summary>Hint</summary>
 #
-# This layer's `weight` is seed 001's `w` transposed. Substitute it into `lin_grad`'s
+# This layer's `weight` is the thread's `w` transposed. Substitute it into `lin_grad`'s
 # three lines and simplify: a transpose of a transpose cancels, and the gradient of
 # `weight` is the transpose of the gradient of `w`, which $(AB)^\top = B^\top A^\top$
 # turns into one matrix product. Check each result's shape against its tensor's.
@@ -633,12 +940,19 @@ with graded("Exercise 7.3", hint="treat the B * T positions as one batch: sum th
 # - The `.g` style chains hand-written `_grad` functions, each reading `out.g` and
 #   writing its inputs' `.g`, starting from the loss (`mse_grad`). Every gradient
 #   matches torch's autograd.
-# - A mean loss puts $1/N$ into every gradient; a sum does not. The loss is reduced,
-#   not the gradients.
+# - A mean loss puts $1/N$ into every gradient ($1/(N m)$ for `mse_loss` on `(N, m)`
+#   outputs: it averages every element); a sum does not. The loss is reduced, not the
+#   gradients, and the mean keeps the gradient's scale roughly independent of $N$.
+# - `inp.g = ...` is attribute assignment, nothing in place, invisible to autograd.
 # - The input's gradient is only needed when something upstream uses it (a previous
-#   layer, or the pixels in style transfer).
+#   layer, or the pixels in style transfer); when the input needs none, its slot in the
+#   node's `next_functions` is None and the weight is not saved for it.
 # - `nn.Linear` keeps its weight as `(out, in)`: `weight.grad` has shape `(4, 3)` and
-#   `bias.grad` `(4,)` in seed 000's example; minigrad's fused `Linear.backward` is
-#   `lin_grad` in that layout.
+#   `bias.grad` `(4,)` in the PyTorch autograd tutorial's example; torch's graph for it is
+#   `AddmmBackward0` with a `TBackward0` for the weight, and minigrad's one fused
+#   `Linear.backward` is `lin_grad` in that layout.
+# - fast.ai's classes keep their input in `__call__` and compute `backward()` from it;
+#   a `Function` keeps it with `ctx.save_for_backward`, receives `grad_output` and
+#   returns the gradients, and the engine routes them.
 #
 # Next: [08 Accumulation](08_accumulation.ipynb), why `.grad` adds up across calls.

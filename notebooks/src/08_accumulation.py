@@ -6,8 +6,9 @@
 # not fit in memory into microbatches, whose gradients add up to the full batch's) and
 # the most common bug of hand-written training loops (forgetting to clear the old
 # gradient, so every update is pushed by all the previous ones). This chapter shows
-# the rule with the tutorial's own example, the ways to clear a gradient, the
-# microbatch trick, and the bug, each in minigrad and in PyTorch side by side.
+# the rule with the example of **the PyTorch autograd tutorial** (the tutorial on
+# gradient computation that chapters 01 to 08 follow), the ways to clear a gradient,
+# the microbatch trick, and the bug, each in minigrad and in PyTorch side by side.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -16,7 +17,10 @@
 #    with `.grad.zero_()`, and say how the two differ;
 # 3. accumulate microbatch gradients that equal the full-batch gradient, for a sum and
 #    for a mean loss (with the right scaling);
-# 4. recognise the stale-gradient bug from its loss curve, and fix it.
+# 4. say what happens at a leaf within one backward pass (contributions summed, then
+#    added into `.grad`) and across passes (added into `.grad`);
+# 5. recognise the stale-gradient bug from its loss curve and in weight space, and fix
+#    it.
 
 # %%
 import matplotlib.pyplot as plt
@@ -25,7 +29,9 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.function import AccumulateGrad
+from minigrad.course.accumulation_view import zero_grad_widget
+from minigrad.course.tensor_graph import draw_side_by_side
+from minigrad.function import AccumulateGrad, accumulator
 
 # %% [markdown]
 # ## 1. `backward()` adds into `.grad`
@@ -71,11 +77,71 @@ check("x.grad after z.backward()", x.grad, xt.grad)
 # %% [markdown]
 # Where does the adding happen? A leaf's node in the graph is its `AccumulateGrad`:
 # the first gradient that reaches it becomes `.grad`, every later one is added in
-# place. It is the same `+=` that makes a value used twice in one graph get both
-# contributions (chapter 04), applied across calls.
+# place.
 
 # %%
 show_source(AccumulateGrad.accumulate)
+
+# %% [markdown]
+# Both graphs, `y` and `z`, end at the *same* node: a leaf has one `AccumulateGrad`,
+# whichever graph reaches it.
+
+# %%
+xt = torch.tensor(2.0, requires_grad=True)
+yt, zt = xt ** 2, 3 * xt
+x = minigrad.tensor(2.0, requires_grad=True)
+ym, zm = x ** 2, 3 * x
+same_t = yt.grad_fn.next_functions[0][0] is zt.grad_fn.next_functions[0][0]
+same_m = ym.grad_fn.next_functions[0] is zm.grad_fn.next_functions[0]
+print("one AccumulateGrad for x in both graphs:", same_m, "(minigrad),", same_t, "(torch)")
+check("same node", same_m, same_t)
+
+# %% [markdown]
+# Now put both uses in *one* graph, $L = x^2 + 3x$, and call `backward()` once. The
+# drawing (from `minigrad.course.tensor_graph`, minigrad's graph beside torch's) shows
+# the two paths meeting at x's one `AccumulateGrad`. Within one backward pass, torch's
+# engine first *sums* what arrives at a node from every path ($4 + 3$ in the node's
+# input buffer) and runs the node once, when all its inputs are in. A hook that torch
+# calls each time `AccumulateGrad` has run (`register_post_accumulate_grad_hook`) fires
+# once, with `.grad` already 7. Across calls (the cells above) there is nothing to sum
+# first, so each `backward()` runs `AccumulateGrad` once and the adding happens in
+# `.grad`.
+
+# %%
+xt = torch.tensor(2.0, requires_grad=True)
+x = minigrad.tensor(2.0, requires_grad=True)
+draw_side_by_side(x ** 2 + 3 * x, xt ** 2 + 3 * xt)
+
+# %%
+xt = torch.tensor(2.0, requires_grad=True)
+runs_t = []
+xt.register_post_accumulate_grad_hook(lambda leaf: runs_t.append(leaf.grad.item()))
+(xt ** 2 + 3 * xt).backward()
+print("torch: AccumulateGrad ran", len(runs_t), "time(s), .grad after each run:", runs_t)
+check_all({"AccumulateGrad runs": (len(runs_t), 1, "by hand"),
+           "x.grad after one backward of x**2 + 3*x": (xt.grad, 7.0, "by hand")})
+
+# %% [markdown]
+# minigrad has no hooks, and here it differs inside the pass: its engine hands each
+# path's gradient to the leaf's `accumulate` as it arrives, so `accumulate` runs once
+# per path (here 3, then 4), and `.grad` ends the same, 7. To see it we count the calls on
+# this one leaf's node, by wrapping its `accumulate`:
+
+# %%
+x = minigrad.tensor(2.0, requires_grad=True)
+node, calls = accumulator(x), []
+
+
+def counted(grad):
+    calls.append(float(grad))
+    return AccumulateGrad.accumulate(node, grad)
+
+
+node.accumulate = counted  # this one node only
+(x ** 2 + 3 * x).backward()
+del node.accumulate  # back to the class's method
+print("minigrad: accumulate ran", len(calls), "times, with", calls)
+check("x.grad", x.grad, xt.grad)
 
 # %% [markdown]
 # Adding in place means `x.grad` stays the *same tensor* across calls, in both
@@ -104,10 +170,14 @@ check("the reference taken after the first backward", first, first_t)
 # - **set to zero** (`x.grad.zero_()`, `zero_grad(set_to_none=False)`): the tensor is
 #   kept and filled with zeros, and the next `backward()` adds into it.
 #
-# First `.grad.zero_()`, on the seed example: after clearing, $y = x^2$ gives $4$
+# First `.grad.zero_()`, on the tutorial's example: after clearing, $y = x^2$ gives $4$
 # again, not $11$.
 
 # %%
+x = minigrad.tensor(2.0, requires_grad=True)
+xt = torch.tensor(2.0, requires_grad=True)
+(x ** 2 + 3 * x).backward()
+(xt ** 2 + 3 * xt).backward()
 x.grad.zero_()
 xt.grad.zero_()
 print(x.grad)  # tensor(0.)
@@ -294,6 +364,17 @@ plt.show()
 # the new gradients point back and slowly cancel the old ones. The loss swings up and
 # down instead of converging. (This is momentum with $\mu = 1$, no decay at all;
 # chapter 10 uses $\mu < 1$, which is useful.)
+#
+# The same two runs in weight space, for a model small enough to draw: `nn.Linear(1,
+# 1)`, whose two parameters $w$ and $b$ are the axes, on 32 points of a noisy line. The
+# grey lines are contours of the loss over $(w, b)$. Move the slider: with
+# `zero_grad()` each step goes downhill from where it is and settles in the middle;
+# without it, the path overshoots and circles, carried by every gradient it has met.
+# The readout gives both positions after that many steps, and compares each with
+# torch's own `nn.Linear` and `optim.SGD` run the same way (dotted in the picture).
+
+# %%
+zero_grad_widget(steps=40, start_step=5)
 #
 # Is the stale `.grad` really that sum? Run the stale loop by hand for 5 steps and, at
 # each step, also ask for the step's *fresh* gradient with `minigrad.autograd.grad`
@@ -586,6 +667,9 @@ with graded("Exercise 8.3", hint="clear once per step, before its microbatches; 
 # %% [markdown]
 # ## Summary
 #
+# - Within one backward pass, torch sums what reaches a leaf along every path and runs
+#   its `AccumulateGrad` once (minigrad calls `accumulate` once per path; same
+#   `.grad`).
 # - `backward()` adds into `.grad`; it never replaces it. In the tutorial's example,
 #   $y = x^2$ then $z = 3x$ at $x = 2$ leave $4$ and then $4 + 3 = 7$, in torch and
 #   in minigrad.

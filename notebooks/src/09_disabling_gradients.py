@@ -6,8 +6,9 @@
 # inference, or any computation we will never differentiate, that is wasted memory and
 # time. This chapter shows the switches that turn recording off (`no_grad`,
 # `inference_mode`, `set_grad_enabled`) and the knife that cuts one tensor out of the
-# graph (`detach`), runs the tutorial's evaluation snippets with minigrad, and then
-# *measures* what recording keeps: arrays, bytes and time, in minigrad and in PyTorch.
+# graph (`detach`), runs the evaluation snippets of the PyTorch autograd tutorial with
+# minigrad, and then *measures* what recording keeps: arrays, bytes and time, in
+# minigrad and in PyTorch.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -20,15 +21,19 @@
 # 5. measure what a graph saves for backward, and how that grows with the batch.
 
 # %%
+import threading
 import time
 import tracemalloc
 
 import matplotlib.pyplot as plt
 import torch
+from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all, show_source
+from minigrad.course.grad_modes_view import QUANTITIES, ModesComparison, modes_widget
 from minigrad.course.graph_memory import saved_arrays, saved_bytes, torch_saved_tensors
+from minigrad.course.tensor_graph import draw_side_by_side, graph_nodes, total_saved_bytes
 
 # %% [markdown]
 # ## 1. What recording builds
@@ -79,16 +84,53 @@ y_t.backward()
 y.backward()
 
 # %% [markdown]
-# Here is the whole mechanism, from the package: one flag, `GRAD_ENABLED`, that every
-# op reads when it decides whether to record a node (`Function.apply`, chapter 11).
+# How does an op know? The switches set a flag, `GRAD_ENABLED`, and every op reads it.
+# The flag holds two bits of state: grad mode (what `is_grad_enabled()` returns) and
+# whether we are inside `inference_mode()`; ops record only when grad mode is on and
+# inference mode is off. A switch saves the flag on entry and puts it back on exit:
 
 # %%
-show_source(minigrad.no_grad)
+display(show_source(minigrad.grad_mode._GradMode.__enter__))
+display(show_source(minigrad.grad_mode._GradMode.__exit__))
+
+# %% [markdown]
+# (`no_grad` sets `mode = False`, `enable_grad` `mode = True`.) Every op goes through
+# `Function.apply` (chapter 05), which reads the flag before it runs the forward pass.
+# Here are the lines of it that decide whether to record a node:
+
+# %%
+apply_lines = show_source(minigrad.function.Function.apply).text.splitlines()
+first = next(i for i, line in enumerate(apply_lines) if "requires_grad = False" in line)
+last = next(i for i, line in enumerate(apply_lines) if "record =" in line)
+print("\n".join(apply_lines[first:last + 1]))
+
+# %% [markdown]
+# The flag belongs to the thread that set it, in torch and in minigrad: a thread
+# started inside `no_grad()` records as usual. We ask `is_grad_enabled()` in the main
+# thread and in a new thread, both inside `no_grad()`:
+
+# %%
+def grad_enabled_here_and_in_a_thread(lib):
+    """is_grad_enabled() inside lib.no_grad(), in this thread and in a new one."""
+    seen = {}
+    with lib.no_grad():
+        worker = threading.Thread(target=lambda: seen.update(other=lib.is_grad_enabled()))
+        worker.start()
+        worker.join()
+        seen["this"] = lib.is_grad_enabled()
+    return [seen["this"], seen["other"]]
+
+
+print("minigrad [this thread, new thread]:", grad_enabled_here_and_in_a_thread(minigrad))
+print("torch    [this thread, new thread]:", grad_enabled_here_and_in_a_thread(torch))
+check("is_grad_enabled() under no_grad, this thread and a new one",
+      grad_enabled_here_and_in_a_thread(minigrad), grad_enabled_here_and_in_a_thread(torch))
 
 # %% [markdown]
 # ## 3. The tutorial's evaluation snippets, with minigrad
 #
-# The tutorial evaluates a model with
+# The PyTorch autograd tutorial (the course's source text on gradient computation in
+# PyTorch, from derivatives to common gradient problems) evaluates a model with
 #
 # ```python
 # model.eval()
@@ -118,11 +160,10 @@ print("minigrad:", flags(pred), " torch:", flags(pred_t))
 check("pred", pred, pred_t, atol=1e-6)
 
 # %% [markdown]
-# And the `inference_mode` version. torch's `inference_mode` goes further than
-# `no_grad`: it also marks the tensors it makes as *inference tensors*, which torch
-# then refuses to use in a later recorded computation, and skips some bookkeeping
-# (version counters) to run faster. minigrad's `inference_mode` is `no_grad` under
-# another name; the results are the same.
+# And the `inference_mode` version. For the computation itself it does what `no_grad`
+# does: the same values, no graph. torch's `inference_mode` also marks the tensors it
+# makes as *inference tensors* and skips some bookkeeping for them (version counters)
+# to run faster. minigrad does not mark them; the results are the same.
 
 # %%
 model.eval()
@@ -135,6 +176,55 @@ with torch.inference_mode():
 print("minigrad:", flags(pred), " torch:", flags(pred_t), " torch inference tensor:",
       pred_t.is_inference())
 check("pred", pred, pred_t, atol=1e-6)
+
+# %% [markdown]
+# What the mark costs later: an inference tensor `p` may still enter a recorded
+# computation, as long as backward needs nothing of it. `p + w` works (the gradient of
+# a sum needs neither operand):
+
+# %%
+def made_in_inference_mode(lib):
+    """The tensor [6, 8], computed inside lib.inference_mode()."""
+    with lib.inference_mode():
+        return lib.tensor([3.0, 4.0]) * 2
+
+
+p_t, p = made_in_inference_mode(torch), made_in_inference_mode(minigrad)
+w_t = torch.tensor([1.0, 2.0], requires_grad=True)
+w = minigrad.tensor([1.0, 2.0], requires_grad=True)
+print("torch:   ", p_t + w_t, " p is an inference tensor:", p_t.is_inference())
+print("minigrad:", p + w)
+check("p + w", p + w, p_t + w_t)
+
+# %% [markdown]
+# But torch refuses to *save* an inference tensor for backward: the gradient of
+# `p * w` with respect to `w` is `p`, so `p` would have to be saved.
+
+# %% tags=raises-exception
+p_t = made_in_inference_mode(torch)
+p_t * w_t
+
+# %% [markdown]
+# And torch refuses to change an inference tensor in place outside inference mode:
+
+# %% tags=raises-exception
+p_t = made_in_inference_mode(torch)
+p_t.add_(1.0)
+
+# %% [markdown]
+# minigrad has no inference tensors, so it does both (one of the differences the
+# README lists). Its results are what torch gives after the fix its message suggests,
+# a `clone()`, which makes a normal tensor:
+
+# %%
+p_t, p = made_in_inference_mode(torch), made_in_inference_mode(minigrad)
+product, product_t = p * w, p_t.clone() * w_t
+p.add_(1.0)
+p_t = p_t.clone().add_(1.0)
+print("minigrad:", product, p)
+print("torch:   ", product_t, p_t)
+check_all({"p * w (torch: p.clone() * w)": (product, product_t),
+           "p.add_(1) (torch: p.clone().add_(1))": (p, p_t)})
 
 # %% [markdown]
 # **`eval()` is not `no_grad()`.** `model.eval()` only sets `model.training = False`,
@@ -177,9 +267,10 @@ check_all({"double(a)": (double(a), double_t(a_t)),
            "requires_grad": (double(a).requires_grad, double_t(a_t).requires_grad)})
 
 # %% [markdown]
-# The switches nest, and the innermost one wins; leaving a block restores what was in
-# force before it. `set_grad_enabled(mode)` takes a bool, which makes it the switch
-# for code shared by training (`True`) and evaluation (`False`). We record
+# `no_grad`, `enable_grad` and `set_grad_enabled` nest, and the innermost one wins;
+# leaving a block restores what was in force before it. `set_grad_enabled(mode)` takes
+# a bool, which makes it the switch for code shared by training (`True`) and
+# evaluation (`False`). We record
 # `is_grad_enabled()` at each level, in both libraries.
 
 # %%
@@ -203,6 +294,28 @@ print("torch:   ", nesting(torch))
 check("is_grad_enabled at each level", nesting(minigrad), nesting(torch))
 
 # %% [markdown]
+# `inference_mode()` is the exception: a nested `enable_grad()` cannot switch recording
+# back on inside it. `is_grad_enabled()` says True there, yet `w * 2` gets no `grad_fn`
+# in torch. minigrad does the same, since an op records only when grad mode is on *and*
+# inference mode is off (the flag of section 2):
+
+# %%
+def inside_inference_then_enable_grad(lib):
+    """is_grad_enabled(), and does w * 2 record, under inference_mode() + enable_grad()?"""
+    weight = lib.tensor([1.0, 2.0], requires_grad=True)
+    with lib.inference_mode(), lib.enable_grad():
+        doubled = weight * 2
+        return [lib.is_grad_enabled(), doubled.grad_fn is not None, doubled.requires_grad]
+
+
+print("minigrad [is_grad_enabled, grad_fn recorded, requires_grad]:",
+      inside_inference_then_enable_grad(minigrad))
+print("torch    [is_grad_enabled, grad_fn recorded, requires_grad]:",
+      inside_inference_then_enable_grad(torch))
+check("inference_mode() then enable_grad()", inside_inference_then_enable_grad(minigrad),
+      inside_inference_then_enable_grad(torch))
+
+# %% [markdown]
 # ## 5. `detach()`: cut one tensor out of the graph
 #
 # The switches act on everything computed inside them. `detach()` acts on one tensor:
@@ -220,19 +333,62 @@ print(x.grad)  # x, not 2x
 check("x.grad of sum(x * x.detach())", x.grad, x_t.grad)
 
 # %% [markdown]
-# The detached tensor shares memory with the original: change one in place (under
-# `no_grad`, as an optimizer does) and the other sees it. That is why `detach()` is
-# cheap, and why a detached tensor you mean to keep should be `clone()`d.
+# The detached tensor shares memory with the original, and also its *version
+# counter*: the count of in-place changes that backward uses to notice that a value it
+# saved has changed (chapter 12). Here `y = sum(x ** 2)` saves `x`; we then change `x`
+# through its detached copy `d`. `d` does not require grad, so no `no_grad()` is needed
+# for `d.add_`; both tensors see the new values, and both versions go to 1:
 
 # %%
+x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+x_t = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x ** 2).sum()
+y_t = (x_t ** 2).sum()
 d = x.detach()
 d_t = x_t.detach()
 print("minigrad:", flags(d), " torch:", flags(d_t))
-with minigrad.no_grad():
-    d.add_(10.0)
-with torch.no_grad():
-    d_t.add_(10.0)
-check("x after d.add_(10)", x, x_t)
+d.add_(10.0)
+d_t.add_(10.0)
+print(f"minigrad: x._version {x._version}, d._version {d._version}")
+print(f"torch:    x._version {x_t._version}, d._version {d_t._version}")
+check_all({"x after d.add_(10)": (x, x_t), "x._version": (x._version, x_t._version),
+           "d._version": (d._version, d_t._version)})
+
+# %% [markdown]
+# So backward knows that the `x` it saved is gone, and refuses, in both libraries:
+
+# %% tags=raises-exception
+y_t.backward()
+
+# %% tags=raises-exception
+y.backward()
+
+# %% [markdown]
+# **`detach()` versus `.data`.** Old code changes a tensor through `.data` instead.
+# `.data` also shares the memory, but not the version counter: the change is invisible
+# to autograd, and backward silently uses the new values. The same lines in both
+# libraries (minigrad's `.data` is the numpy array itself; `+=` changes it in place):
+
+# %%
+x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+x_t = torch.tensor([1.0, 2.0], requires_grad=True)
+y = (x ** 2).sum()
+y_t = (x_t ** 2).sum()
+x.data += 10
+x_t.data += 10
+y.backward()
+y_t.backward()
+print("minigrad:", x.grad, " version", x._version)
+print("torch:   ", x_t.grad, " version", x_t._version)
+check_all({"x.grad after a change through .data": (x.grad, x_t.grad),
+           "x._version": (x._version, x_t._version),
+           "x.grad = 2 * (x after the change)": (x.grad, 2 * x.data, "formula")})
+
+# %% [markdown]
+# The gradient of $\sum x^2$ at the $x = [1, 2]$ the forward pass saw is $2x = [2, 4]$;
+# both libraries give $[22, 24]$, twice the *changed* $x$, without a word. Change
+# values through `detach()` (or under `no_grad()` on the tensor itself, as an
+# optimizer does, after backward), and autograd can tell you when it matters.
 
 # %% [markdown]
 # ## 6. What is saved for backward, and what it costs
@@ -272,7 +428,22 @@ check_all({"out": (out, out_t),
 # %% [markdown]
 # Both keep the input batch (for the first layer's weight gradient) and the hidden
 # activation (for the ReLU and the second layer): $64 \times (64 + 256)$ float32
-# numbers, 80 KiB. Under `no_grad`, nothing:
+# numbers, 80 KiB. Here are both graphs, drawn by `minigrad.course.tensor_graph`: one
+# box per node, with what it saved and its bytes (`leaf` marks a parameter's data, held
+# anyway). The two libraries save the same arrays; torch's graph has one node more, a
+# `TBackward0` for each transposed weight, which minigrad's fused linear node does
+# without:
+
+# %%
+nodes, nodes_t = graph_nodes(out), graph_nodes(out_t)
+print("nodes, minigrad:", [node.name for node in nodes])
+print("nodes, torch:   ", [node.name for node in nodes_t])
+display(check("bytes saved, parameters left out", total_saved_bytes(nodes, leaves=False),
+              total_saved_bytes(nodes_t, leaves=False)))
+draw_side_by_side(out, out_t)
+
+# %% [markdown]
+# Under `no_grad`, nothing: there is no graph to draw.
 
 # %%
 with minigrad.no_grad():
@@ -379,6 +550,81 @@ for lib, net, rows in [(minigrad, mlp, batch), (torch, mlp_t, batch_t)]:
 # time; the memory is the larger cost. For evaluation, wrap the forward pass in
 # `no_grad()` (or `inference_mode()`) anyway: it costs nothing and saves both.
 #
+# ## 7. Four switches, side by side
+#
+# `no_grad()`, `inference_mode()`, `detach()` and `model.eval()` are easy to confuse.
+# We run one batch of 8 through a network with a dropout layer (`Linear(16, 32)`,
+# `ReLU`, `Dropout(0.5)`, `Linear(32, 4)`, the same weights in both libraries) under
+# each, and measure in both: does the output have a `grad_fn`, does it require grad,
+# is it an inference tensor, how many bytes did the forward pass save for backward
+# (parameters left out), and did dropout change anything? minigrad has no dropout
+# layer; `minigrad.course.grad_modes_view` defines one that works as torch's does on the
+# CPU: it multiplies by a random mask of zeros and $1 / (1 - p) = 2$, and the product's
+# node saves the mask. The table shows torch's values; minigrad's are checked against
+# them below it (minigrad marks no inference tensors, so that row has no check).
+
+# %%
+settings = [(), ("no_grad",), ("inference_mode",), ("detach",), ("eval",)]
+four_switches = ModesComparison(seed=0)
+measured = {modes: four_switches.run(modes, batch=8) for modes in settings}
+
+
+def shown(value):
+    return ("yes" if value else "no") if isinstance(value, bool) else value
+
+
+print(f"{'torch':28s}" + "".join(f"{', '.join(m) or 'training':>16s}" for m in settings))
+for i, quantity in enumerate(QUANTITIES):
+    print(f"{quantity:28s}" + "".join(f"{shown(measured[m][i].torch):>16}" for m in settings))
+check_all({f"{quantity}, in each column": ([measured[m][i].minigrad for m in settings],
+                                           [measured[m][i].torch for m in settings])
+           for i, quantity in enumerate(QUANTITIES) if quantity != "inference tensor"})
+
+# %% [markdown]
+# Read it column by column:
+#
+# - **`no_grad()`**: no graph and nothing saved; dropout still drops, since the model
+#   is still in training mode.
+# - **`inference_mode()`**: the same, and torch marks the output as an inference tensor.
+# - **`detach()`** on the output: the result has no `grad_fn`, but the forward pass
+#   had already saved its 3,584 bytes. Detaching afterwards does not spare them (they go
+#   when the graph is no longer referenced); switch recording off *before* the forward.
+# - **`eval()`**: recording goes on (a `grad_fn`, and bytes saved), but dropout is off,
+#   so no mask is saved: 1,536 bytes, the input and the hidden activation.
+#
+# `eval()` changes the graph itself: in training, the dropout's `MulBackward0` sits
+# between the ReLU and the last layer, saving its mask; in eval it is gone. (The
+# drawings' titles count the saved parameters too, the entries marked `leaf`.)
+
+# %%
+def mul_nodes(root):
+    """How many MulBackward0 nodes (here: dropout's) the graph behind root has."""
+    return [node.name for node in graph_nodes(root)].count("MulBackward0")
+
+
+four_switches.run((), batch=8)
+train_out, train_out_t = four_switches.outputs
+four_switches.run(("eval",), batch=8)
+eval_out, eval_out_t = four_switches.outputs
+display(check_all({"MulBackward0 nodes, training": (mul_nodes(train_out), mul_nodes(train_out_t)),
+                   "MulBackward0 nodes, eval": (mul_nodes(eval_out), mul_nodes(eval_out_t))}))
+draw_side_by_side(train_out, train_out_t, titles=("minigrad, training", "torch, training"))
+
+# %%
+draw_side_by_side(eval_out, eval_out_t, titles=("minigrad, eval", "torch, eval"))
+
+# %% [markdown]
+# **Try it.** Switch the modes on and off, alone and together, and move the batch size:
+# the table is measured again in both libraries each time, and the plot shows the bytes
+# saved against the batch size for the switches you chose (minigrad's dots, torch's
+# dotted line). Which switches change the bytes? Which change dropout? What do
+# `no_grad` and `eval` give together? (The widget needs a live kernel: run the notebook
+# to use it.)
+
+# %% tags=nbval-ignore-output
+modes_widget(ModesComparison(seed=0), batch=8)
+
+# %% [markdown]
 # ## Exercises
 #
 # Each exercise has a cell for your code and a locked cell that checks it. Replace
@@ -660,12 +906,17 @@ with graded("Exercise 9.3", hint="use set_grad_enabled with the mode you are giv
 #
 # - Under `no_grad()` ops compute the same values but record nothing: results have
 #   `requires_grad=False` and `grad_fn=None`, and `backward()` through them refuses.
-# - `inference_mode()` is the stricter torch variant for pure inference; `enable_grad()`
-#   turns recording back on; `set_grad_enabled(mode)` takes a bool. All of them work as
-#   context managers and decorators, and the innermost one wins.
+# - `inference_mode()` is the stricter torch variant for pure inference: its tensors
+#   are marked, and torch refuses to save one for backward or change it in place
+#   later (minigrad does not mark them). `enable_grad()` turns recording back on;
+#   `set_grad_enabled(mode)` takes a bool. All of them work as context managers and
+#   decorators, per thread. Nested, the innermost grad-mode switch wins, except inside
+#   `inference_mode()`, where even `enable_grad()` records nothing.
 # - `model.eval()` changes layer behaviour, not recording: evaluate with
 #   `model.eval()` *and* `no_grad()`, as the tutorial does.
-# - `detach()` makes one tensor a constant for backward, sharing its memory.
+# - `detach()` makes one tensor a constant for backward, sharing its memory and its
+#   version counter, so backward still notices an in-place change of a saved value.
+#   A change through `.data` goes unnoticed and gives wrong gradients.
 # - A recorded forward pass keeps the activations its backward needs; they grow with
 #   the batch and soon outweigh the parameters. Measured here: the same bytes in
 #   minigrad and torch, none under `no_grad`.

@@ -16,7 +16,8 @@
 #    runs under `no_grad()`;
 # 2. put `zero_grad()`, `backward()` and `step()` in the right order, and predict what
 #    each wrong order does;
-# 3. explain momentum as a running sum of gradients, and implement it;
+# 3. explain momentum as a running sum of gradients, where it gains and where it does
+#    not, give the largest stable learning rate, and implement it;
 # 4. train a multilayer network on a real data set and compare it with PyTorch, step
 #    for step.
 
@@ -24,10 +25,12 @@
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
+from IPython.display import display
 from sklearn.datasets import load_digits
 
 import minigrad
 from minigrad import check, check_all, show_source
+from minigrad.course.valley import valley_widget
 
 torch.set_num_threads(1)  # tiny models: threads only add overhead on a shared machine
 
@@ -93,6 +96,22 @@ model_t.weight -= lr * model_t.weight.grad
 model.weight -= lr * model.weight.grad
 
 # %% [markdown]
+# minigrad's message also names an out-of-place op, `w = w + 1`. That builds a new tensor
+# and is fine for a plain tensor `w`, but a module's weight is a registered parameter: the
+# sum is a non-leaf, computed from the old weight, which `parameters()` (and so the
+# optimizer) would never see again. Both libraries refuse the assignment:
+
+# %% tags=raises-exception
+model_t.weight = model_t.weight - lr * model_t.weight.grad
+
+# %% tags=raises-exception
+model.weight = model.weight - lr * model.weight.grad
+
+# %% [markdown]
+# The right fix is the update above: in place, under `no_grad()`, after `backward()` has
+# filled `.grad`. The weight stays the same leaf, registered in the module, holding new
+# numbers.
+#
 # `minigrad.optim.SGD` does exactly this update, on the arrays directly; its `step`,
 # from the package (momentum and weight decay are optional extras we meet below):
 
@@ -174,6 +193,7 @@ orders = {
     "right": ["forward", "zero_grad", "backward", "step"],
     "zero_grad after backward": ["forward", "backward", "zero_grad", "step"],
     "step before backward": ["forward", "zero_grad", "step", "backward"],
+    "step, zero_grad, backward": ["forward", "step", "zero_grad", "backward"],
     "no zero_grad": ["forward", "backward", "step"],
 }
 untrained = twin_linears(seed=4)[0]
@@ -196,16 +216,41 @@ check_all({f"weight, {name}": (ours.weight, theirs.weight)
 #   step, so `step()` skips every parameter: nothing ever moves.
 # - **step before backward**: the first step finds no gradient and does nothing; the
 #   gradient computed at the end of each iteration is then thrown away by `zero_grad()`
-#   at the start of the next, before any step can use it. Again nothing moves. (With
-#   `zero_grad()` between `step()` and `backward()` instead, as in forward, step,
-#   zero_grad, backward, each step would use the gradient of the previous iteration:
-#   training one step late. With no `zero_grad()` at all, `.grad` is the sum of all
-#   earlier gradients: the last case.)
+#   at the start of the next, before any step can use it. Again nothing moves.
+# - **step, zero_grad, backward**: with `zero_grad()` between `step()` and `backward()`,
+#   each step uses the gradient of the previous iteration: it trains one step late (the
+#   first step finds no gradient). This works here only because the model is one layer:
+#   the weight's gradient needs the input `X`, not the weight, so `Linear` saved nothing
+#   that `step()` changes.
 # - **no zero_grad**: the stale-gradient bug of chapter 08; each step uses the sum of
 #   all gradients so far, overshoots, and the loss stays high.
 #
 # The two libraries agree in every case: minigrad reproduces torch's mistakes too.
 #
+# With a hidden layer the one-step-late order no longer runs. The second layer saved its
+# weight in the forward pass (the gradient for the hidden units is the upstream gradient
+# times that weight); `step()` then changes the weight in place before `backward()` reads
+# it, and both libraries refuse at the second iteration, with the version-counter error
+# of [chapter 12](12_common_problems.ipynb), section 5:
+
+# %% tags=raises-exception
+def deep_twins(seed):
+    """3 -> 8 -> ReLU -> 1, in both libraries, with torch's initial weights, in float64."""
+    torch.manual_seed(seed)
+    theirs = torch.nn.Sequential(torch.nn.Linear(3, 8, dtype=torch.float64), torch.nn.ReLU(),
+                                 torch.nn.Linear(8, 1, dtype=torch.float64))
+    ours = minigrad.nn.Sequential(minigrad.nn.Linear(3, 8, dtype=minigrad.float64),
+                                  minigrad.nn.ReLU(),
+                                  minigrad.nn.Linear(8, 1, dtype=minigrad.float64))
+    return ours.load_state_dict(theirs.state_dict()), theirs
+
+
+run_steps(torch, deep_twins(seed=4)[1], X3_t, y3_t, orders["step, zero_grad, backward"])
+
+# %% tags=raises-exception
+run_steps(minigrad, deep_twins(seed=4)[0], X3, y3, orders["step, zero_grad, backward"])
+
+# %% [markdown]
 # ## 4. Momentum
 #
 # Plain SGD forgets the past: each step looks only at the current gradient. On a long,
@@ -215,9 +260,10 @@ check_all({f"weight, {name}": (ours.weight, theirs.weight)
 #
 # $$b \leftarrow \mu\, b + \nabla_p L, \qquad p \leftarrow p - \eta\, b ,$$
 #
-# with $b = \nabla_p L$ at the first step. With $\mu = 0$ this is plain SGD; with
-# $\mu = 1$ it is the never-cleared gradient of chapter 08. Useful values lie between,
-# typically $0.9$. The valley: $f(u, v) = \frac{1}{2}(u^2 + 20 v^2)$, from $(-4, 1)$.
+# with $b = \nabla_p L$ at the first step. This is torch's convention (`optim.SGD`'s
+# `momentum`), and minigrad's. With $\mu = 0$ this is plain SGD; with $\mu = 1$ it is
+# the never-cleared gradient of chapter 08. Useful values lie between, typically $0.9$.
+# The valley: $f(u, v) = \frac{1}{2}(u^2 + 20 v^2)$, from $(-4, 1)$.
 
 # %%
 def valley(p):
@@ -253,14 +299,81 @@ ax.plot(0, 0, "k*", ms=12)
 ax.set(xlabel="u", ylabel="v", title="40 steps of SGD on f(u, v) = (u² + 20 v²) / 2")
 ax.legend(loc="lower right")
 plt.show()
-print(f"distance to the minimum after 40 steps: plain {np.linalg.norm(paths[0.0][0][-1]):.3f}, "
-      f"momentum {np.linalg.norm(paths[0.7][0][-1]):.5f}")
+for mu, (ours, _) in paths.items():
+    print(f"momentum {mu}: after 40 steps |u| = {abs(ours[-1, 0]):.2e}, "
+          f"|v| = {abs(ours[-1, 1]):.2e}")
 
 # %% [markdown]
-# Plain SGD bounces across the steep direction $v$ (the learning rate is close to the
-# largest it can take there) and creeps along the shallow one $u$. With momentum, the
-# back-and-forth gradients in $v$ cancel in the buffer while the steady ones in $u$
-# add up, so it heads for the minimum much faster.
+# Where does momentum gain? Not across the valley: after 40 steps $|v|$ is *larger*
+# with momentum ($1.1 \cdot 10^{-3}$ against $1.3 \cdot 10^{-4}$). The gain is all
+# along $u$, where $|u|$ falls from $0.09$ to $0.001$.
+#
+# Plain SGD on this valley moves each coordinate on its own: a step multiplies $u$ by
+# $1 - \eta \cdot 1$ and $v$ by $1 - \eta \cdot 20$, so after $k$ steps
+# $u_k = -4\,(0.91)^k$ and $v_k = (-0.8)^k$. The sign flip is the bouncing across the
+# valley. The formula against torch's path:
+
+# %%
+k = np.arange(41)[:, None]
+check("plain SGD: (u_k, v_k) = (-4 * 0.91**k, (-0.8)**k)", np.hstack([-4 * 0.91 ** k,
+      (-0.8) ** k]), paths[0.0][1], rtol=1e-12, atol=1e-15)
+
+# %% [markdown]
+# Two consequences.
+#
+# - **The stability limit.** $v$ shrinks only if $|1 - 20\eta| < 1$, that is
+#   $\eta < 2 / \lambda_{\max} = 2/20 = 0.1$, where $\lambda_{\max} = 20$ is the
+#   largest curvature (the largest eigenvalue of the Hessian). Our $\eta = 0.09$ is
+#   close to it; any larger than $0.1$ and plain SGD diverges along $v$. So $\eta$ is
+#   capped by the steepest direction, and then crawls along the shallow one.
+# - **The effective step.** Along a direction where the gradient hardly changes from
+#   step to step, as along $u$, the buffer grows towards $g / (1 - \mu)$: momentum
+#   moves like plain SGD with the learning rate $\eta / (1 - \mu) = 0.09 / 0.3 = 0.3$,
+#   more than three times larger, which plain SGD could not use (it would diverge along
+#   $v$). Along $v$ the gradient flips sign every step and the buffer does not grow;
+#   momentum's limit there is $\eta < 2(1 + \mu)/\lambda_{\max}$ ($0.17$ for
+#   $\mu = 0.7$), and its oscillation decays only as $\sqrt{\mu}^{\,k} =
+#   0.84^k$, slower than plain SGD's $0.8^k$: hence the larger $|v|$.
+#
+# The widget runs both libraries' `optim.SGD` on this valley for the learning rate and
+# momentum you pick: the path, the loss, and the verdict (stable or diverges), with
+# $\lambda_{\max}$, the limit and the effective step. Push `lr` past $0.1$ with no
+# momentum, then add momentum.
+
+# %% tags=nbval-ignore-output
+valley_box = valley_widget(lr=0.09, momentum=0.0)
+display(check("the widget's path: lr 0.09, no momentum", valley_box.run.path,
+      valley_box.run.path_torch, rtol=1e-12, atol=1e-15))
+valley_box
+
+# %% [markdown]
+# Other courses (CMU's Deep Learning Systems, for one) write momentum as an average
+# rather than a sum: $u \leftarrow \beta u + (1 - \beta)\, \nabla_p L$ (from
+# $u = 0$), $p \leftarrow p - \eta\, u$. The two differ only by a scale:
+# $u = (1 - \beta)\, b$ at every step, so the average form with learning rate
+# $\eta / (1 - \beta)$ takes exactly torch's steps with $\eta$. Both by hand, against
+# torch's path with $\eta = 0.09$, $\mu = 0.7$:
+
+# %%
+def descend_average(lr, beta, steps=40):
+    """Momentum as an average by hand: u <- beta u + (1 - beta) g, p <- p - lr u."""
+    p, u = np.array([-4.0, 1.0]), np.zeros(2)
+    path = [p.copy()]
+    for _ in range(steps):
+        g = np.array([1.0, 20.0]) * p  # the gradient of the valley
+        u = beta * u + (1 - beta) * g
+        p = p - lr * u
+        path.append(p.copy())
+    return np.array(path)
+
+
+same_lr = np.abs(descend_average(0.09, 0.7) - paths[0.7][1]).max()
+print(f"average form with the same lr 0.09: up to {same_lr:.2f} away from torch's path")
+check_all({"average form, lr 0.09 / (1 - 0.7)": (descend_average(0.09 / 0.3, 0.7),
+                                                 paths[0.7][1])}, rtol=1e-10, atol=1e-13)
+
+# %% [markdown]
+# Exercise 10.2 asks for torch's form, the sum.
 #
 # ## 5. Training on a real data set
 #
@@ -300,6 +413,50 @@ check_all({name: (p, q) for (name, p), (_, q) in
            zip(net.named_parameters(), net_t.named_parameters(), strict=True)})
 
 # %% [markdown]
+# The network gives 10 numbers per image, the *logits* $z$, one per digit. The loss is
+# the **cross-entropy**: turn the logits into probabilities with the softmax,
+# $p_c = e^{z_c} / \sum_j e^{z_j}$, and take $-\log p_t$ of the true label $t$, averaged
+# over the batch. It is $0$ when the network gives the right digit probability $1$, and
+# large when it is confident and wrong. We compute it in two stages, as torch does:
+#
+# - **log-softmax**: $\log p_c = z_c - \log \sum_j e^{z_j}$, with the row's largest logit
+#   subtracted first so that no `exp` overflows (shifting all logits of a row by the same
+#   number leaves the softmax unchanged);
+# - **negative log-likelihood (NLL)**: pick $\log p_t$ of each row's label, negate,
+#   average. A one-hot mask picks it with operations we already have.
+#
+# By hand, against torch's `F.cross_entropy`, values and gradients:
+
+# %%
+def cross_entropy(logits, targets):
+    """Mean over the rows of -log softmax(logits)[row, target]: log-softmax, then NLL."""
+    shifted = logits - logits.max(dim=1, keepdim=True).values.detach()
+    log_probs = shifted - shifted.exp().sum(dim=1, keepdim=True).log()
+    one_hot = minigrad.tensor(np.eye(logits.shape[1])[targets.numpy()])
+    return -(log_probs * one_hot).sum(dim=1).mean()
+
+
+logits0 = np.random.default_rng(5).standard_normal((6, 10)) * 3
+targets0 = labels[:6]
+logits = minigrad.tensor(logits0, requires_grad=True)
+logits_t = torch.tensor(logits0, requires_grad=True)
+ce = cross_entropy(logits, minigrad.tensor(targets0))
+ce_t = torch.nn.functional.cross_entropy(logits_t, torch.tensor(targets0))
+ce.backward()
+ce_t.backward()
+probs = np.exp(logits0) / np.exp(logits0).sum(axis=1, keepdims=True)
+check_all({"cross-entropy": (ce, ce_t), "its gradient (logits.grad)": (logits.grad, logits_t.grad),
+           "logits.grad = (softmax - one-hot) / N": (
+               logits.grad, (probs - np.eye(10)[targets0]) / len(targets0), "formula"),
+           "minigrad.nn.functional.cross_entropy": (
+               minigrad.nn.functional.cross_entropy(logits, minigrad.tensor(targets0)), ce_t)})
+
+# %% [markdown]
+# The gradient is $(p - \text{one-hot}) / N$: softmax minus the label, per row, divided
+# by the batch size (the table's third row; chapter 13 derives it). The package's
+# `minigrad.nn.functional.cross_entropy` computes the same numbers as one op; the
+# training loop uses it, and torch's.
+#
 # The training loop is written once and run with each library: minibatches of 64 in
 # an order drawn from a seeded numpy generator (the same for both), cross-entropy
 # loss, SGD with momentum, in the right order.
@@ -461,10 +618,11 @@ with graded("Exercise 10.1", hint="move each parameter that has a gradient by -l
 # $b \leftarrow \mu b + \nabla_p L$ (with $b = \nabla_p L$ at a parameter's first
 # step) and $p \leftarrow p - \eta\, b$, keeping one buffer per parameter and skipping
 # a parameter whose `.grad` is None (its buffer stays as it is), as
-# `torch.optim.SGD(params, lr, momentum=momentum)` does. By hand: the check switches
-# off the optimizers' `step` (minigrad's and torch's) while it runs your class, and
-# compares the path of every parameter with torch's, for several learning rates and
-# momenta.
+# `torch.optim.SGD(params, lr, momentum=momentum)` does: torch's sum form of section 4,
+# not the average form (which would need $\eta$ rescaled by $1 - \mu$ to pass). By
+# hand: the check switches off the optimizers' `step` (minigrad's and torch's) while it
+# runs your class, and compares the path of every parameter with torch's, for several
+# learning rates and momenta.
 #
 # <details><summary>Hint</summary>
 #
@@ -679,9 +837,15 @@ with graded("Exercise 10.3", hint="add, for every parameter, a term whose gradie
 #   initial weights, lands on torch's parameters.
 # - The order is: clear, forward, backward, step. Clearing after backward freezes the
 #   model; stepping before backward, right after zero_grad, never moves the weights;
-#   never clearing overshoots.
-# - Momentum steps along a decaying sum of gradients: it cancels zig-zags and speeds
-#   progress along shallow directions.
+#   step, zero_grad, backward trains one step late with one layer and raises the in-place
+#   error with a hidden layer; never clearing overshoots.
+# - A module's parameter is updated in place under `no_grad()`; `w = w - ...` on it
+#   raises in both libraries.
+# - Plain SGD is stable only for $\eta < 2 / \lambda_{\max}$. Momentum (torch's sum
+#   form; the average form is the same with $\eta$ rescaled by $1 - \mu$) steps along a
+#   decaying sum of gradients: along a steady gradient its effective step is
+#   $\eta / (1 - \mu)$, which is where it gains; across the valley it does not help.
+# - Cross-entropy is log-softmax followed by the negative log-likelihood.
 # - An MLP 64-32-10 trained on `load_digits()` with minigrad and with torch, from the
 #   same start, follows the same loss curve and ends with the same parameters (to
 #   float64 rounding) and the same test predictions, 97 % of them right.

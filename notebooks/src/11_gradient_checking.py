@@ -5,10 +5,12 @@
 # that are slightly, or completely, off, and training simply goes worse. Gradient
 # checking is how we catch that. We compare the gradient that backward computes with
 # one measured from the function itself, by finite differences: nudge an input, see
-# how the output moves. This chapter starts from the tutorial's example, explains why
-# the central difference is the one to use and why its step `eps` can be neither too
-# large nor too small, then uses `gradcheck`, minigrad's and torch's side by side, to
-# catch a custom `Function` whose backward is wrong.
+# how the output moves. This chapter starts from the example of the PyTorch autograd
+# tutorial (the short introduction to how PyTorch computes gradients whose examples
+# this course follows), explains why the central difference is the one to use and why
+# its step `eps` can be neither too large nor too small, and where the rounding
+# happens, then uses `gradcheck`, minigrad's and torch's side by side, to catch a
+# custom `Function` whose backward is wrong.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -16,25 +18,30 @@
 # 2. explain why the central difference is more accurate than the one-sided one;
 # 3. read the eps trade-off: truncation error against round-off error, in float32
 #    and float64;
-# 4. run `gradcheck` on a function, and say what it compares and with what tolerance;
+# 4. run `gradcheck` on a function, and say what it compares, with what tolerance, and
+#    why it wants float64 inputs;
 # 5. catch a wrong backward of a custom `autograd.Function` and fix it.
 
 # %%
+import inspect
 import warnings
+from decimal import Decimal  # the exact decimal value of a binary float
 
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
+from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all, show_source
+from minigrad.course.finite_differences import eps_explorer
 from minigrad.gradcheck import numerical_jacobian
 
 # %% [markdown]
 # ## 1. Autograd against a finite difference
 #
-# The tutorial's example: $f(x) = x^2$ at $x = 3$, where autograd gives $6$, and the
-# central difference with $\epsilon = 10^{-4}$,
+# The PyTorch autograd tutorial's example: $f(x) = x^2$ at $x = 3$, where autograd
+# gives $6$, and the central difference with $\epsilon = 10^{-4}$,
 #
 # $$f'(x) \approx \frac{f(x + \epsilon) - f(x - \epsilon)}{2\epsilon},$$
 #
@@ -75,9 +82,51 @@ check_all({"autograd": (autograd_grad_m, autograd_grad),
 # %% [markdown]
 # "Close to 6" is $5.9938$: wrong in the third digit. For a parabola the central
 # difference is *exact* in exact arithmetic ($(3 + \epsilon)^2 - (3 - \epsilon)^2 =
-# 12\epsilon$), so all of that error is rounding: float32 stores $9.0006$ only to
-# about $10^{-6}$, and dividing by $2\epsilon = 2 \cdot 10^{-4}$ blows that up to
-# $10^{-2}$. In float64 the same formula gives $6$ to ten digits:
+# 12\epsilon$), so all of that error is rounding, and most of it happens before $f$
+# runs. float32 cannot hold $3.0001$: `torch.tensor(3.0 + eps)` stores the nearest
+# float32 number, $3.0000998974$, and $2.9999$ becomes $2.9999001026$. The step actually
+# taken is their difference, $1.99795 \cdot 10^{-4}$, not $2 \cdot 10^{-4}$, but the
+# formula still divides by $2\epsilon$. The two squares are rounded too, by the same
+# amount, and those errors cancel in the difference. What is left is $6 \times
+# 1.99795 / 2 = 6 \times 0.99897 = 5.99384$. Every number, computed:
+
+# %%
+plus_t, minus_t = torch.tensor(3.0 + eps), torch.tensor(3.0 - eps)  # float32, as above
+plus_m, minus_m = minigrad.tensor(3.0 + eps), minigrad.tensor(3.0 - eps)
+step_taken = plus_m.item() - minus_m.item()  # exact: two nearby float32 numbers
+print(f"x + eps as stored: {Decimal(plus_m.item())}")
+print(f"x - eps as stored: {Decimal(minus_m.item())}")
+print(f"step taken {step_taken:.6e}, asked for 2 eps = {2 * eps:.6e}, "
+      f"ratio {step_taken / (2 * eps):.5f}")
+for name, t in [("(x + eps)**2", plus_m), ("(x - eps)**2", minus_m)]:
+    rounding = Decimal(f(t).item()) - Decimal(t.item()) ** 2
+    print(f"rounding error of {name}: {float(rounding):+.3e}")
+display(check_all({"x + eps as stored": (plus_m, plus_t),
+                   "x - eps as stored": (minus_m, minus_t)}, rtol=0, atol=0))
+check("estimate = 6 x step taken / (2 eps)", finite_diff_grad_m, 6 * step_taken / (2 * eps),
+      rtol=1e-6, against="formula")
+
+# %% [markdown]
+# Divide the same difference by the step actually taken and the answer is $6$ exactly.
+# So is the answer with $\epsilon = 2^{-13} \approx 1.2 \cdot 10^{-4}$, whose $3 \pm
+# \epsilon$ are float32 numbers: nothing is rounded on the way in, the step is exactly
+# $2\epsilon$, and the squares' rounding errors cancel again.
+
+# %%
+by_step_m = (f(plus_m) - f(minus_m)) / (plus_m - minus_m)
+by_step_t = (f(plus_t) - f(minus_t)) / (plus_t - minus_t)
+h = 2.0 ** -13
+eps_pow2_m = (f(minigrad.tensor(3.0 + h)) - f(minigrad.tensor(3.0 - h))) / (2 * h)
+eps_pow2_t = (f(torch.tensor(3.0 + h)) - f(torch.tensor(3.0 - h))) / (2 * h)
+print(f"difference / step taken: {by_step_m.item()}   eps = 2**-13: {eps_pow2_m.item()}")
+display(check_all({"difference / step taken": (by_step_m, by_step_t),
+                   "eps = 2**-13": (eps_pow2_m, eps_pow2_t)}, rtol=0, atol=0))
+check_all({"difference / step taken": (by_step_m, 6.0),
+           "eps = 2**-13": (eps_pow2_m, 6.0)}, rtol=0, atol=0, against="formula")
+
+# %% [markdown]
+# In float64 $3.0001$ is stored to about $10^{-16}$, a relative error of $10^{-12}$ in
+# the step, and the same formula gives $6$ to ten digits:
 
 # %%
 x64 = minigrad.tensor(3.0, dtype=minigrad.float64)
@@ -141,13 +190,23 @@ check_all({"one-sided, eps=1e-2": (one_sided(g, x15, 1e-2), exact + 4.5e-2 + 1e-
 # %% [markdown]
 # ## 3. The eps trade-off
 #
-# So why not take $\epsilon = 10^{-12}$? Because the computer rounds. $g(x + \epsilon)$
-# and $g(x)$ each carry a rounding error of about $u\,|g(x)|$, where $u$ is the unit
-# roundoff ($6 \cdot 10^{-8}$ in float32, $1.1 \cdot 10^{-16}$ in float64), and the
-# formula divides their difference by $\epsilon$: a *round-off error* of about
-# $u\,|g(x)| / \epsilon$ that grows as $\epsilon$ shrinks. The total error is smallest
-# where the two meet: near $\epsilon \approx \sqrt{u}$ for the one-sided difference
-# and $\epsilon \approx u^{1/3}$ for the central one.
+# So why not take $\epsilon = 10^{-12}$? Because the computer rounds, at two places.
+# First the step, as in section 1: $x + \epsilon$ is rounded to the nearest number of
+# the dtype, an error of up to $u\,|x|$, where $u$ is the unit roundoff ($2^{-24}
+# \approx 6 \cdot 10^{-8}$ in float32, $2^{-53} \approx 1.1 \cdot 10^{-16}$ in
+# float64). The step taken is then off by up to $u\,|x|$, a relative error of
+# $u\,|x| / \epsilon$, which moves the estimate by about $u\,|x\,g'(x)| / \epsilon$.
+# Then the values: $g(x \pm \epsilon)$ each carry a rounding error of about
+# $u\,|g(x)|$, and the formula divides their difference by $\epsilon$. Together, a
+# *round-off error* of about
+#
+# $$\frac{u\,(|x\,g'(x)| + |g(x)|)}{\epsilon},$$
+#
+# which grows as $\epsilon$ shrinks. For $g = x^3$ at $1.5$ that is $u\,(10.125 +
+# 3.375) / \epsilon$: the rounding of $x + \epsilon$ weighs three times as much as that
+# of $g$. The total error is smallest where truncation and round-off meet: near
+# $\epsilon \approx \sqrt{u}$ for the one-sided difference and $\epsilon \approx u^{1/3}$
+# for the central one.
 #
 # We compute both differences for 45 values of $\epsilon$ at once (a tensor of steps),
 # in both dtypes, with minigrad, and check every estimate against the same formula
@@ -182,20 +241,39 @@ for (kind, name), err in errors.items():
               markersize=3, alpha=0.8, label=f"{kind}, {name}")
 ax.loglog(steps, 4.5 * steps, "k:", linewidth=1, label=r"truncation $4.5\,\epsilon$")
 ax.loglog(steps, steps ** 2, "k--", linewidth=1, label=r"truncation $\epsilon^2$")
+for name, u in [("float32", 2.0 ** -24), ("float64", 2.0 ** -53)]:
+    ax.loglog(steps, u * (1.5 * exact + 1.5 ** 3) / steps, "-.", color=colors[name],
+              linewidth=1, label=f"round-off model, {name}")
 ax.set_xlabel(r"$\epsilon$")
 ax.set_ylabel(r"$|$estimate $-$ $g'(1.5)|$")
 ax.set_ylim(1e-16, 1e3)
 ax.set_title(r"finite differences of $g(x) = x^3$ at $x = 1.5$")
-ax.legend(fontsize=8, loc="upper right", ncols=2)
+ax.legend(fontsize=8, loc="lower left", ncols=2)
 fig.tight_layout()
 plt.show()
 
 # %% [markdown]
 # Read it from the right. For large $\epsilon$ every curve follows its truncation
-# line, the central one falling twice as steeply. Going left, each curve hits its
-# round-off wall and turns back up, jagged (rounding is not smooth); in float32 the
-# wall comes early, and below $\epsilon \approx 10^{-7}$ the step is lost entirely
-# ($1.5 + \epsilon$ rounds to $1.5$) and the "estimate" is $0$, an error of $6.75$.
+# line, the central one falling twice as steeply. Going left, each curve meets its
+# round-off line and turns back up, jagged (rounding is not smooth) and below the
+# line, which is an upper estimate. In float32 that comes early, and for the smallest
+# steps the step is lost entirely: $1.5 + \epsilon$ rounds to $1.5$, the "estimate" is
+# $0$ and its error $6.75$. Where exactly? float32 numbers between 1 and 2 are
+# $2^{-23}$ apart, so a step below half of that, $2^{-24} \approx 5.96 \cdot 10^{-8}$,
+# rounds away. Measured on the grid:
+
+# %%
+x32 = minigrad.tensor(np.full(steps.shape, 1.5), dtype=minigrad.float32)
+moved = (x32 + minigrad.tensor(steps, dtype=minigrad.float32)).data != 1.5
+moved_t = (torch.full(steps.shape, 1.5) + torch.tensor(steps, dtype=torch.float32)) != 1.5
+print(f"smallest eps that moves 1.5: {steps[moved].min():.3g}; "
+      f"largest that is lost: {steps[~moved].max():.3g}")
+display(check("which steps move x", moved, moved_t, rtol=0, atol=0))
+check_all({"half the float32 spacing at 1.5": (np.spacing(np.float32(1.5)) / 2, 2.0 ** -24),
+           "every lost step is at most 2**-24": (steps[~moved].max() <= 2.0 ** -24, True)},
+          rtol=0, atol=0, against="formula")
+
+# %% [markdown]
 # The best steps, read off the data:
 
 # %%
@@ -205,11 +283,25 @@ for (kind, name), err in errors.items():
 
 # %% [markdown]
 # Central differences in float64 reach an error of about $10^{-10}$ at $\epsilon$
-# around $10^{-5}$ to $10^{-6}$; that is why `gradcheck` uses float64 inputs and
+# around $10^{-5}$ to $10^{-6}$; that is why `gradcheck` expects float64 inputs and uses
 # $\epsilon = 10^{-6}$. In float32 the error is erratic: about $10^{-4}$ to $10^{-3}$
 # at the best steps, with an occasional lucky dip (the $10^{-6}$ above, at a single
 # step). Enough to spot a gradient that is wildly wrong, not one that is subtly wrong.
 #
+# **The eps explorer.** One estimate at a time, every number as stored: move `eps` (a
+# log scale, a quarter decade a notch) and switch the dtype and the formula. The
+# readout shows $x + \epsilon$ and $x - \epsilon$ as the dtype stores them (every
+# decimal digit of the binary number), the step actually taken, the estimate, the same
+# difference divided by the step taken, and the error against torch's autograd; the
+# plot shows the whole error curve of the current dtype and formula, the two models
+# above, and the current $\epsilon$ in red. The explorer computes with minigrad;
+# `tests/test_finite_differences.py` checks every number it shows against torch's, bit
+# for bit. (`eps_explorer(f, 3.0, "x**2")` shows section 1's example.)
+
+# %%
+eps_explorer(g, 1.5, "g(x) = x**3")
+
+# %% [markdown]
 # ## 4. `gradcheck`: every element, minigrad and torch
 #
 # For a tensor function, checking means checking every partial derivative.
@@ -224,9 +316,27 @@ for (kind, name), err in errors.items():
 #   `gradient` (chapter 06: `y.backward(e_i)` gives $e_i^\top J$, row $i$ of $J$,
 #   which is column $i$ of the matrix).
 #
-# It passes if $|a - n| \le \text{atol} + \text{rtol}\,|n|$ everywhere, with torch's
-# defaults $\epsilon = 10^{-6}$, atol $= 10^{-5}$, rtol $= 10^{-3}$. Here is the
-# numerical half, from the package:
+# It passes if the analytical matrix comes out the same when computed a second time
+# (a *reentrant* backward, below) and $|a - n| \le \text{atol} + \text{rtol}\,|n|$
+# everywhere. The defaults, read from both functions:
+
+# %%
+defaults = {}
+for lib in (minigrad, torch):
+    params = inspect.signature(lib.autograd.gradcheck).parameters
+    defaults[lib.__name__] = {k: p.default for k, p in params.items()
+                              if p.default is not inspect.Parameter.empty}
+    print(f"{lib.__name__}: {defaults[lib.__name__]}")
+check_all({k: (v, defaults["torch"][k]) for k, v in defaults["minigrad"].items()},
+          rtol=0, atol=0)
+
+# %% [markdown]
+# $\epsilon = 10^{-6}$, atol $= 10^{-5}$, rtol $= 10^{-3}$, no tolerance for a backward
+# that is not reentrant. torch has more switches: `check_undefined_grad=True` also
+# runs backward with undefined output gradients (what autograd passes for an output
+# that is not used) and expects zero or no input gradients; minigrad has no undefined
+# gradients and skips that check. The batched and forward-mode checks are off by
+# default. Here is the numerical half, from the package:
 
 # %%
 show_source(numerical_jacobian)
@@ -276,17 +386,106 @@ check_all(results)
 # $12 \times 12$. `relu` has a kink at $0$, where a finite difference straddling it
 # would be wrong; with random inputs no entry of `A @ B` is within $10^{-6}$ of $0$.)
 #
-# In float32, as section 3 predicts, `gradcheck` is useless: both libraries warn that
-# the input is not double precision, and then the check fails on a correct backward,
-# here that of $x^3$. (We silence the warning so that the error shows.)
+# **float32.** `gradcheck` *expects* float64 inputs; it does not convert them. Given a
+# float32 input both libraries warn, a `UserWarning` with the same text, and check the
+# input as it is:
+
+# %%
+x32_m = minigrad.tensor([0.5, -1.2], requires_grad=True)
+x32_t = torch.tensor([0.5, -1.2], requires_grad=True)
+verdicts = {}
+for name, lib, inp in [("minigrad", minigrad, x32_m), ("torch", torch, x32_t)]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        verdicts[name] = lib.autograd.gradcheck(g, (inp,), raise_exception=False)
+    print(f"{name}: {caught[0].category.__name__}: {str(caught[0].message)[:70]}...")
+    print(f"    the input is still {inp.dtype}; gradcheck returned {verdicts[name]}")
+check("gradcheck(x**3), float32", verdicts["minigrad"], verdicts["torch"])
+
+# %% [markdown]
+# Both refuse a correct backward, that of $x^3$: at $\epsilon = 10^{-6}$ the float32
+# errors of section 3 are $10^{-2}$ to $10^{-1}$ (here $0.01$ and $0.15$), far above atol
+# $= 10^{-5}$. Raising, minigrad's
+# message says so before it suspects the backward; torch's shows the two Jacobians.
+# (We silence the warning so that the error shows.)
 
 # %% tags=raises-exception
 with warnings.catch_warnings(action="ignore"):
-    minigrad.autograd.gradcheck(g, (minigrad.tensor([0.5, -1.2], requires_grad=True),))
+    minigrad.autograd.gradcheck(g, (x32_m,))
 
 # %% tags=raises-exception
 with warnings.catch_warnings(action="ignore"):
-    torch.autograd.gradcheck(g, (torch.tensor([0.5, -1.2], requires_grad=True),))
+    torch.autograd.gradcheck(g, (x32_t,))
+
+# %% [markdown]
+# That is a verdict on the defaults, not on float32. With a step and tolerances for
+# float32, $\epsilon = 10^{-2}$ (truncation $\epsilon^2 = 10^{-4}$, round-off about
+# $10^{-5}$) and atol $=$ rtol $= 10^{-3}$, both pass; such a check still catches a
+# gradient that is off by a factor, not one that is off in the fourth digit.
+
+# %%
+with warnings.catch_warnings(action="ignore"):
+    loose = {"gradcheck(x**3), float32, eps=1e-2, tol 1e-3": (
+        minigrad.autograd.gradcheck(g, (x32_m,), eps=1e-2, atol=1e-3, rtol=1e-3),
+        torch.autograd.gradcheck(g, (x32_t,), eps=1e-2, atol=1e-3, rtol=1e-3))}
+check_all(loose)
+
+# %% [markdown]
+# **Reentrancy.** Before comparing, `gradcheck` computes the analytical Jacobian twice
+# and requires the two to be identical (up to `nondet_tol`, 0 by default). A backward
+# whose result depends on anything but its inputs, state kept between calls or the
+# order in which a parallel sum happens to add, is refused even when its numbers are
+# right. `SumDot` computes $\sum_r (A v)_r$; its backward adds the rows of $A$ in a
+# random order, as threads on a GPU may, so the sums differ in their last bits. (The
+# random generator is seeded, so the cell gives the same result every time.)
+
+# %%
+def make_sumdot(base):
+    """(a @ v).sum() on minigrad's or torch's Function; backward adds a's rows shuffled."""
+    rng = np.random.default_rng(0)
+
+    class SumDot(base):
+        @staticmethod
+        def forward(ctx, a, v):
+            ctx.save_for_backward(a, v)
+            return (a @ v).sum()
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            a, v = ctx.saved_tensors
+            rows = 0 * v
+            for r in rng.permutation(a.shape[0]):  # the order of a parallel sum
+                rows = rows + a[r]
+            return grad_output * (0 * a + v), grad_output * rows
+
+    return SumDot
+
+
+rng = np.random.default_rng(5)
+S_t = torch.tensor(rng.standard_normal((8, 3)), requires_grad=True)
+v_t = torch.tensor(rng.standard_normal(3), requires_grad=True)
+S_m = minigrad.tensor(S_t.detach().numpy(), requires_grad=True)
+v_m = minigrad.tensor(v_t.detach().numpy(), requires_grad=True)
+
+# %% [markdown]
+# Both libraries refuse it with the same phrase (torch's message goes on with advice
+# for PyTorch's own developers):
+
+# %% tags=raises-exception
+minigrad.autograd.gradcheck(make_sumdot(minigrad.autograd.Function).apply, (S_m, v_m))
+
+# %% tags=raises-exception
+torch.autograd.gradcheck(make_sumdot(torch.autograd.Function).apply, (S_t, v_t))
+
+# %% [markdown]
+# Its numbers are right: with a tolerance for the last bits, both pass.
+
+# %%
+check_all({"gradcheck SumDot, nondet_tol=1e-12": (
+    minigrad.autograd.gradcheck(make_sumdot(minigrad.autograd.Function).apply, (S_m, v_m),
+                                nondet_tol=1e-12),
+    torch.autograd.gradcheck(make_sumdot(torch.autograd.Function).apply, (S_t, v_t),
+                             nondet_tol=1e-12))})
 
 # %% [markdown]
 # ## 5. Catching a wrong backward
@@ -344,8 +543,27 @@ torch.autograd.gradcheck(BadMulTorch.apply, (p_t, q_t))
 
 # %% [markdown]
 # The numerical Jacobian has $b$ on its diagonal, the analytical one $a$: the
-# message shows both, and that is the diagnosis. The fixed class passes, in both
-# libraries, and its gradients equal those of torch's built-in `*`:
+# message shows both, and that is the diagnosis. Both gradients are wrong (they are
+# swapped), yet the message names only input 0: `gradcheck` stops at the first pair of
+# output and input that disagree. Fix that one and run it again to see the next.
+#
+# The numbers in the message count only the inputs that require grad (and the outputs
+# that do). Below, the first argument `c` is a constant; `b`, the second argument, is
+# "input 0" in both libraries, and its gradient is the wrong one ($b$ where $c$ is due):
+
+# %%
+c_t = torch.tensor([0.5, 2.0, -1.0], dtype=torch.float64)  # no grad
+c_m = minigrad.tensor(c_t.numpy())
+
+# %% tags=raises-exception
+minigrad.autograd.gradcheck(BadMul.apply, (c_m, q_m))
+
+# %% tags=raises-exception
+torch.autograd.gradcheck(BadMulTorch.apply, (c_t, q_t))
+
+# %% [markdown]
+# The fixed class passes, in both libraries, and its gradients equal those of torch's
+# built-in `*`:
 
 # %%
 GoodMul = make_mul(minigrad.autograd.Function, swapped=False)
@@ -376,13 +594,15 @@ check_all({"a.grad": (p_m.grad, p_t.grad), "b.grad": (q_m.grad, q_t.grad)})
 #
 # ### Exercise 11.1: a numerical gradient (2 points)
 #
-# Write `numerical_grad(fn, x, eps=1e-6)`: for a function `fn` that maps a float64
-# `minigrad` tensor `x`, of any shape, to a scalar tensor, return a numpy array of
-# `x`'s shape whose element `j` is the central difference of `fn` in the direction of
-# element `j`, with the step `eps` you are given. Do not change `x` (or put every
-# element back as it was). The check switches autograd off (torch's and minigrad's,
-# and the package's `numerical_jacobian`): this is the numerical half of `gradcheck`,
-# written by you.
+# Exercise 2.1 took central differences of a function of a list of floats. Here the
+# function takes a tensor: write `numerical_grad(fn, x, eps=1e-6)` for `fn` mapping a
+# float64 `minigrad` tensor `x`, of any shape, to a scalar tensor, returning a numpy
+# array of `x`'s shape whose element `j` is the central difference of `fn` in the
+# direction of element `j`, with the step `eps` you are given. What is new: moving one
+# element of a tensor of any shape (in flat order), and leaving `x` as it was (do not
+# change it, or put every element back). The check switches autograd off (torch's and
+# minigrad's, and the package's `numerical_jacobian`): this is the numerical half of
+# `gradcheck`, written by you.
 #
 # <details><summary>Hint</summary>
 #
@@ -556,13 +776,14 @@ with graded("Exercise 11.2", hint="multiply grad_output by the derivative of x**
 # %% [markdown]
 # ### Exercise 11.3: the backward of a matrix product (2 points)
 #
-# `MatMul` computes the matrix product $C = A B$ of an $n \times k$ matrix `a` and a
-# $k \times m$ matrix `b`. Write its backward: it returns the gradients with respect
-# to `a` and to `b`, in that order, each of its input's shape (chapter 07 derived
-# them). The check calls your `backward` itself, with autograd and minigrad's own
-# matrix-product backward switched off, on shapes and upstream gradients of its own
-# (none of them square), then runs `gradcheck`, which would tell you which one is
-# wrong.
+# Exercise 6.2 worked out the two gradients of a matrix product $C = A B$. Here they
+# go where a new op's gradients go: the `backward` of a custom `Function`. `MatMul`
+# takes an $n \times k$ matrix `a` and a $k \times m$ matrix `b`; its backward returns
+# the gradients with respect to `a` and to `b`, in that order, each of its input's
+# shape. What is new: the gradients come out of `backward(ctx, grad_output)` from what
+# `forward` saved, and `gradcheck` judges them. The check calls your `backward` itself,
+# with autograd and minigrad's own matrix-product backward switched off, on shapes and
+# upstream gradients of its own (none of them square), then runs `gradcheck`.
 #
 # <details><summary>Hint</summary>
 #
@@ -653,17 +874,22 @@ with graded("Exercise 11.3", hint="each gradient multiplies grad_output by the o
 #
 # - Gradient checking compares backward's gradient with a finite difference; the
 #   tutorial's $x^2$ at $3$ gives $6$ and, in float32 with $\epsilon = 10^{-4}$,
-#   $5.9938$: close to 6, off by rounding alone.
+#   $5.99384$: the inputs $3 \pm 10^{-4}$ are rounded, the step taken is $1.99795
+#   \cdot 10^{-4}$, and the formula divides by $2 \cdot 10^{-4}$. Divided by the step
+#   taken, or with $\epsilon = 2^{-13}$, it is $6$ exactly.
 # - The one-sided difference has truncation error $O(\epsilon)$, the central one
-#   $O(\epsilon^2)$. Round-off error grows like $u / \epsilon$, so there is a best
-#   $\epsilon$; in float64 the central difference is good to about $10^{-10}$; in
-#   float32 its error is erratic, about $10^{-4}$ to $10^{-3}$ with an occasional lucky
-#   dip.
-# - `gradcheck` (minigrad's and `torch.autograd.gradcheck`) compares the full
-#   numerical and analytical Jacobians with $\epsilon = 10^{-6}$, atol $10^{-5}$, rtol
-#   $10^{-3}$: use float64 inputs, random values, and stay away from kinks.
+#   $O(\epsilon^2)$. Round-off, from rounding $x + \epsilon$ and the values of $f$,
+#   is about $u\,(|x f'(x)| + |f(x)|) / \epsilon$, so there is a best $\epsilon$; in
+#   float64 the central difference is good to about $10^{-10}$; in float32 its error
+#   is erratic, and below $\epsilon = 2^{-24}$ at $x = 1.5$ the step is lost.
+# - `gradcheck` (minigrad's and `torch.autograd.gradcheck`) computes the analytical
+#   Jacobian twice (it must be reentrant: identical, up to `nondet_tol`), then compares
+#   it with the numerical one, $\epsilon = 10^{-6}$, atol $10^{-5}$, rtol $10^{-3}$. It
+#   expects float64 inputs, warns on others and does not convert them; at these
+#   defaults float32 fails a correct backward. Use random values, away from kinks.
 # - A custom `Function` with a wrong backward passes every shape check; `gradcheck`
-#   raises a `GradcheckError` naming the input whose gradient is wrong.
+#   raises a `GradcheckError` at the first wrong pair, numbering the inputs among
+#   those that require grad.
 # - It is slow (two forward passes per input element), so it is for testing, never
 #   for training.
 #

@@ -15,7 +15,7 @@
 #    (no `requires_grad`, `detach()`, a number taken out with `.item()`);
 # 2. spot a stale gradient and fix it with `zero_grad()` in the right place;
 # 3. explain the two in-place errors: on a leaf, and the version counter of a saved
-#    value;
+#    value, and change a tensor in place only when it is safe;
 # 4. say why a second `backward()` fails and when `retain_graph=True` is the fix;
 # 5. get the gradient of an intermediate tensor with `retain_grad()`.
 
@@ -24,9 +24,11 @@ import warnings
 
 import matplotlib.pyplot as plt
 import torch
+from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all
+from minigrad.course.step_order import step_order_widget
 
 # %% [markdown]
 # ## 1. Missing gradient: nothing requires grad
@@ -180,6 +182,20 @@ plt.show()
 # then `optimizer.step()`, every iteration (zeroing anywhere between one `step()` and
 # the next `backward()` works).
 #
+# Chapter 10, section 3 tried a few wrong orders. The widget takes any: pick the four
+# calls of one iteration (a call may come twice, or not at all), with or without a
+# hidden layer, and it runs ten iterations in minigrad and in torch from the same
+# weights: the two loss curves, or the error the loop raises, with its type and key
+# phrase in both libraries. Try `backward` twice; try forward, step, zero_grad,
+# backward with and without the hidden layer (section 5 explains the error).
+
+# %% tags=nbval-ignore-output
+order_box = step_order_widget()
+display(check("the widget's losses: zero_grad, forward, backward, step",
+              order_box.run.ours.losses, order_box.run.theirs.losses, rtol=1e-10))
+order_box
+
+# %% [markdown]
 # ## 4. In-place change of a leaf
 #
 # The tutorial's third problem changes `x` in place after using it:
@@ -188,11 +204,13 @@ plt.show()
 # x = torch.randn(3, requires_grad=True)
 # y = x ** 2
 # x.add_(1.0)  # may break autograd
+# loss = y.sum()
+# loss.backward()
 # ```
 #
-# In fact it breaks at once, before any backward: `x` is a leaf that requires grad,
-# and an in-place change of a leaf is refused while gradients are being recorded
-# (its gradient would be the gradient of a value that no longer exists).
+# In fact it breaks at once, at `add_`, before the loss is even computed: `x` is a leaf
+# that requires grad, and an in-place change of a leaf is refused while gradients are
+# being recorded (its gradient would be the gradient of a value that no longer exists).
 
 # %% tags=raises-exception
 torch.manual_seed(0)
@@ -207,18 +225,83 @@ y = x ** 2
 x.add_(1.0)
 
 # %% [markdown]
-# The error names the fix for a leaf: change it under `no_grad()`, which is exactly
-# what an optimizer's `step()` does. Then nothing is recorded, and the number changes.
+# minigrad's message names two ways out. Neither fixes this snippet.
+#
+# **Under `no_grad()`** the `add_` goes through (nothing is recorded), but `y = x ** 2`
+# saved `x`: its derivative $2x$ needs the old value. The tutorial's `loss.backward()`
+# then meets the version-counter error of section 5, in both libraries. (minigrad's
+# `randn` draws its own numbers, so torch's `x` is made from minigrad's data.)
 
-# %%
+# %% tags=raises-exception
 minigrad.manual_seed(0)
-x = minigrad.randn(3, requires_grad=True)
-x_t = torch.tensor(x.data, requires_grad=True)
+x0 = minigrad.randn(3).data
+x = torch.tensor(x0, requires_grad=True)
+y = x ** 2
+with torch.no_grad():
+    x.add_(1.0)
+loss = y.sum()
+loss.backward()
+
+# %% tags=raises-exception
+x = minigrad.tensor(x0, requires_grad=True)
+y = x ** 2
 with minigrad.no_grad():
     x.add_(1.0)
-with torch.no_grad():
-    x_t.add_(1.0)
-check("x after add_ under no_grad", x, x_t)
+loss = y.sum()
+loss.backward()
+
+# %% [markdown]
+# **An out-of-place op**, `x = x + 1`, makes a new tensor and leaves the saved one alone.
+# That works for a plain tensor, but `x` is then a non-leaf and is no longer the tensor
+# that receives the gradient. For a module's parameter it is refused outright, with a
+# `TypeError`, in both libraries: the new tensor would not be a parameter, and
+# `parameters()` (and the optimizer) would lose it.
+
+# %% tags=raises-exception
+torch.manual_seed(0)
+layer_t = torch.nn.Linear(3, 1)
+layer_t.weight = layer_t.weight + 1
+
+# %% tags=raises-exception
+layer = minigrad.nn.Linear(3, 1)
+layer.weight = layer.weight + 1
+
+# %% [markdown]
+# The rule: **do not change a tensor that the graph saved, between the forward pass and
+# the backward pass.** Change a leaf after `backward()`, under `no_grad()`: exactly what
+# an optimizer's `step()` does. The snippet, in that order: the gradient is $2x$ of the
+# old $x$, and then $x$ moves.
+
+# %%
+results = {}
+for lib in (minigrad, torch):
+    x = lib.tensor(x0, requires_grad=True)
+    y = x ** 2
+    loss = y.sum()
+    loss.backward()          # first the backward, which reads the saved x
+    with lib.no_grad():
+        x.add_(1.0)          # then the change, as step() makes it
+    results[lib.__name__] = (x.grad, x)
+check_all({"x.grad = 2 x (the old x)": (results["minigrad"][0], results["torch"][0]),
+           "x after add_": (results["minigrad"][1], results["torch"][1].detach())})
+
+# %% [markdown]
+# In place is not always wrong. It is safe on a tensor that no recorded op has saved:
+# here `h = x + 1` saves nothing (the derivative of a sum is $1$) and neither does
+# multiplying by a number, so `h.mul_(2)` is recorded like `h = h * 2`, and `h ** 2`
+# saves the new `h`. The gradient is $2h \cdot 2 = 8(x + 1)$:
+
+# %%
+safe = {}
+for lib in (minigrad, torch):
+    x = lib.tensor(x0, requires_grad=True)
+    h = x + 1
+    h.mul_(2)                # in place, on a value nothing saved
+    loss = (h ** 2).sum()
+    loss.backward()
+    safe[lib.__name__] = x.grad
+check_all({"x.grad, in-place mul_": (safe["minigrad"], safe["torch"]),
+           "x.grad = 8 (x + 1)": (safe["minigrad"], 8 * (x0 + 1), "formula")})
 
 # %% [markdown]
 # ## 5. In-place change of a saved value: the version counter
@@ -281,7 +364,8 @@ check("x.grad, out-of-place", x.grad, x_t.grad)
 # ## 6. Backward through the graph a second time
 #
 # To save memory, backward frees what each op saved as soon as it has used it. A
-# second `backward()` on the same graph finds nothing, and says so:
+# second `backward()` on the same graph finds the saved values gone, and says so.
+# Here `x ** 2` saved `x`:
 
 # %% tags=raises-exception
 x = torch.tensor(3.0, requires_grad=True)
@@ -294,6 +378,21 @@ x = minigrad.tensor(3.0, requires_grad=True)
 y = x ** 2
 y.backward()
 y.backward()
+
+# %% [markdown]
+# The error comes only where something was saved. `y = x + 1` saves nothing (its
+# derivative is $1$, whatever $x$ is), so a second backward through it runs without a
+# word, in both libraries, and adds the gradient again: $1 + 1 = 2$.
+
+# %%
+twice = {}
+for lib in (minigrad, torch):
+    x = lib.tensor(3.0, requires_grad=True)
+    y = x + 1
+    y.backward()
+    y.backward()             # no error: nothing was saved, nothing was freed
+    twice[lib.__name__] = x.grad
+check("x.grad after two backward passes through x + 1", twice["minigrad"], twice["torch"])
 
 # %% [markdown]
 # Usually the fix is to recompute the forward pass (a training loop does so anyway).
@@ -365,13 +464,14 @@ check_all({"y.grad": (retained["minigrad"][0], retained["torch"][0]),
 #
 # ### Exercise 12.1: a training step in the right order (2 points)
 #
-# Write `train_step(model, optimizer, X, y)`: one step of the optimizer it is given on
-# the mean squared error $\frac{1}{N}\sum (\text{model}(X) - y)^2$ (the mean over
-# every entry), that cannot suffer from stale gradients, returning the loss before
-# the step as a Python float. It must work with any minigrad model and optimizer
-# (and, written with operators, with torch's too). The check starts from stale
-# gradients, counts your `backward()` and `step()` calls, and compares several steps
-# with torch's.
+# Chapter 10, section 2 ran the tutorial's training step inline. Here it becomes a
+# function a loop can call: `train_step(model, optimizer, X, y)`, one step of the given
+# optimizer on the mean squared error $\frac{1}{N}\sum (\text{model}(X) - y)^2$ (the
+# mean over every entry), returning the loss before the step as a Python float. What is
+# new: it must be right whatever `.grad` holds when it is called (the check starts from
+# stale gradients of 100), for any minigrad model and optimizer (hidden layers,
+# momentum, weight decay). The check counts your `backward()` and `step()` calls and
+# compares several steps with torch's.
 #
 # <details><summary>Hint</summary>
 #
@@ -606,16 +706,20 @@ with graded("Exercise 12.3", hint="ask h to keep its gradient (retain_grad) befo
 # - `element 0 of tensors does not require grad`: no input requires grad, or the graph
 #   was cut (`detach()`, `.item()`). Fix: `requires_grad=True`, keep the computation
 #   on tensors.
-# - A gradient too small and no error: part of the computation was detached. Check that
-#   every tensor on the way to the loss has a `grad_fn`.
+# - A gradient missing a term and no error: part of the computation was detached. Check
+#   that every tensor on the way to the loss has a `grad_fn`.
 # - The loss swings, the updates are too big: stale gradients added up. Fix:
 #   `optimizer.zero_grad()` every step.
 # - `a leaf Variable that requires grad is being used in an in-place operation`: a
-#   parameter changed in place while recording. Fix: change it under `no_grad()`.
+#   parameter changed in place while recording. Fix: change it after `backward()`, under
+#   `no_grad()`, as `step()` does. `w = w + 1` on a module's parameter is a `TypeError`
+#   (`cannot assign ... as parameter`).
 # - `modified by an inplace operation`: a value saved for backward was changed, and
-#   the version counter noticed. Fix: an out-of-place op, or `clone()` first.
+#   the version counter noticed. Fix: do not change a saved tensor between forward and
+#   backward; change it after backward, or use an out-of-place op or `clone()` first.
 # - `Trying to backward through the graph a second time`: the first backward freed
-#   the saved values. Fix: recompute the forward pass, or `retain_graph=True`.
+#   the saved values (a graph that saved nothing runs again silently). Fix: recompute
+#   the forward pass, or `retain_graph=True`.
 # - `.grad` is `None` on an intermediate, with a warning: only leaves keep `.grad`.
 #   Fix: `retain_grad()` before backward.
 #

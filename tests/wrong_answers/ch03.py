@@ -181,6 +181,14 @@ from minigrad.course.graph import _first_seen
 def topo_sort(root):
     return _first_seen(root)[::-1]
 """),
+        Wrong("the chapter's topological-sort widget, run to the end", "bypass", """
+from minigrad.course.topo_view import TopoSortStepper
+def topo_sort(root):
+    stepper = TopoSortStepper(root)
+    while not stepper.done:
+        stepper.step()
+    return stepper.order
+"""),
     ],
     "ex03-read-graph": [
         Wrong("dr/dm = 2m forgotten", "slip", """
