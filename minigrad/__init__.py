@@ -17,7 +17,7 @@ from minigrad.value import Value, backward_order
 
 # --- tensor engine (chapters 05-13) ---
 # isort: off
-from minigrad import autograd, func, nn, optim
+from minigrad import autograd, func, nn, optim, utils
 from minigrad.dtypes import Size, bool_, dtype, float32, float64, int64
 from minigrad.factories import (
     DoubleTensor,
@@ -87,4 +87,4 @@ __all__ = ["check", "check_all", "show_source",
            "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "is_grad_enabled",
            "mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid", "relu",
            "reshape", "transpose", "unsqueeze", "squeeze", "return_types",
-           "gradcheck", "autograd", "func", "nn", "optim"]
+           "gradcheck", "autograd", "func", "nn", "optim", "utils"]

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from minigrad import forward_ad, tensors
+from minigrad import forward_ad, hooks, tensors
 from minigrad.engine import _among, _count_checked, _root_grad, _Roots, topological_order
 from minigrad.function import AccumulateGrad, Function
 from minigrad.grad_mode import enable_grad
@@ -372,10 +372,13 @@ def _run(roots, gradients, retain_graph, inputs):
         return
     wanted = {t.grad_fn: t for t in inputs if t.grad_fn is not None} if inputs else None
     root = next(iter(grads)) if len(grads) == 1 else _Roots(tuple(grads))
+    leaves = {}  # leaf -> the sum of what reached it, added into .grad once
     for node in topological_order(root):
         grad_output = grads.pop(node, None)
         if grad_output is None:
             continue
+        if node._hooks:
+            grad_output = hooks.run_hooks(node, grad_output, as_tensor=True)
         if node._retained is not None:
             kept = node._retained()
             if kept is not None:
@@ -402,15 +405,24 @@ def _run(roots, gradients, retain_graph, inputs):
                     continue
                 if inputs is not None and not _among(variable, inputs):
                     continue
-                _accumulate(variable, grad)
+                previous = leaves.get(variable)
+                leaves[variable] = grad if previous is None else previous + grad
                 continue
             previous = grads.get(parent)
             grads[parent] = grad if previous is None else previous + grad
+    for variable, grad in leaves.items():
+        _accumulate(variable, grad)
 
 
 def _accumulate(variable, grad):
     """A leaf's ``.grad``: the gradient itself (a graph), or the sum, out of place."""
+    node = variable._accumulator
+    if node is not None and node._hooks:
+        grad = hooks.run_hooks(node, grad, as_tensor=True)
     variable._grad = grad if variable._grad is None else variable._grad + grad
+    if node is not None and node._post_hooks:
+        for fn in list(node._post_hooks.values()):
+            fn(variable)
 
 
 def _store(tensor, grad):

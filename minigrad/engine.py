@@ -15,7 +15,7 @@ has run, what it saved is freed unless ``retain_graph=True``.
 
 import numpy as np
 
-from minigrad import tensors
+from minigrad import hooks, tensors
 from minigrad.function import AccumulateGrad, accumulator
 
 __all__ = ["backward", "topological_order", "sum_to_shape"]
@@ -90,10 +90,13 @@ def run_backward(roots, gradients, retain_graph=False, inputs=None):
         return
     wanted = {t.grad_fn: t for t in inputs if t.grad_fn is not None} if inputs else None
     root = next(iter(grads)) if len(grads) == 1 else _Roots(tuple(grads))
+    leaves = {}  # AccumulateGrad -> the sum of what reached it, added into .grad once
     for node in topological_order(root):
         grad_output = grads.pop(node, None)
         if grad_output is None:
             continue
+        if node._hooks:  # register_hook on the tensor this node made
+            grad_output = hooks.run_hooks(node, grad_output)
         if node._retained is not None:
             _retain(node, grad_output)
         if wanted and node in wanted and wanted[node].grad_fn._retained is None:
@@ -115,15 +118,21 @@ def run_backward(roots, gradients, retain_graph=False, inputs=None):
             if type(parent) is AccumulateGrad:
                 if inputs is not None and not _among(parent.variable, inputs):
                     continue
+                previous = leaves.get(parent)
+                if previous is not None:  # as torch: contributions summed, then one add
+                    leaves[parent] = previous + grad
+                    continue
                 # A leaf may keep the array as its .grad: it must not be shared.
                 if grad is grad_output or grad.base is not None or _shared(grad, results):
                     grad = grad.copy()
-                parent.accumulate(grad)
+                leaves[parent] = grad
                 continue
             if grad.dtype != parent.out_dtype:  # as torch: the input's dtype
                 grad = grad.astype(parent.out_dtype)
             previous = grads.get(parent)
             grads[parent] = grad if previous is None else previous + grad
+    for leaf, grad in leaves.items():
+        leaf.accumulate(grad)
 
 
 class _Roots:

@@ -49,6 +49,8 @@ class Function:
     _freed = False
     _retained = None
     _unpacked = None  # saved_tensors as tensors, while a recorded backward runs
+    _hooks = None  # register_hook on the tensor this node makes (hooks.py)
+    _post_hooks = None  # a leaf's register_post_accumulate_grad_hook
     next_functions = ()
 
     @staticmethod
@@ -188,11 +190,16 @@ class AccumulateGrad(Function):
             grad = np.array(grad)
         if grad.dtype != variable.data.dtype:
             grad = grad.astype(variable.data.dtype)
+        if self._hooks:
+            grad = hooks.run_hooks(self, grad)
         if variable.grad is None:
             variable.grad = tensors.make(grad, None)
         else:
             variable.grad.data += grad
             variable.grad._version_counter[0] += 1
+        if self._post_hooks:
+            for fn in list(self._post_hooks.values()):
+                fn(variable)
 
 
 def accumulator(t):
@@ -210,4 +217,4 @@ def _describe(array):
 
 
 # Imported last: tensors.py imports the ops, and the ops subclass Function.
-from minigrad import tensors, views  # noqa: E402
+from minigrad import hooks, tensors, views  # noqa: E402

@@ -130,6 +130,22 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
             return
         engine.backward(self, gradient, bool(retain_graph), inputs)
 
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a tensor it returns
+        replaces the gradient (hooks.py). Returns a handle: ``handle.remove()``."""
+        from minigrad.hooks import register_hook
+
+        return register_hook(self, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """A leaf's hook, ``hook(tensor)``, called after its ``.grad`` was updated."""
+        from minigrad.hooks import register_hook
+
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors. Fix: register it on a leaf (a parameter).")
+        return register_hook(self, hook, "_post_hooks")
+
     def retain_grad(self):
         """Keep ``.grad`` on this non-leaf too after backward (a leaf keeps it anyway)."""
         if not self._requires_grad:
