@@ -59,7 +59,8 @@ ROUTES["autograd"] = ROUTES["torch.autograd"] + ROUTES["minigrad.autograd"]
 ROUTES["forward_ad"] = ROUTES["minigrad.forward_ad"] + ROUTES["torch.forward_ad"]
 ROUTES["minigrad.func"] = ROUTES["minigrad.jacobian"] + [
     "minigrad.func:grad", "minigrad.func:grad_and_value", "minigrad.func:vjp", "minigrad.func:jvp",
-    "minigrad.functional_ad:vjp", "minigrad.functional_ad:jvp", "minigrad.functional_ad:hvp"]
+    "minigrad.functional_ad:vjp", "minigrad.functional_ad:jvp", "minigrad.functional_ad:hvp",
+    "minigrad.functional_ad:vhp"]  # v^T H: H v for a symmetric Hessian (chapter 15)
 ROUTES["torch.func"] = ROUTES["torch.jacobian"] + [
     "torch.func:grad", "torch.func:grad_and_value", "torch.func:vjp", "torch.func:jvp",
     "torch.autograd.functional:vjp", "torch.autograd.functional:jvp",
