@@ -10,9 +10,18 @@ momentum :math:`\mu`, dampening :math:`\tau`, learning rate :math:`\eta`):
     g \leftarrow b \;\; (\text{or } g + \mu b \text{ with Nesterov}), \qquad
     p \leftarrow p - \eta g .
 
+The buffer (dampening 0) is a decaying *sum* of gradients, not an average. The average form
+:math:`u \leftarrow \mu u + (1 - \mu) g` (from :math:`u = 0`) is :math:`(1 - \mu) b` at every
+step, so it takes the same steps with the learning rate :math:`\eta / (1 - \mu)`. Along a
+gradient that stays the same the buffer grows to :math:`g / (1 - \mu)` (the effective
+step :math:`\eta / (1 - \mu)`); on a quadratic with largest curvature
+:math:`\lambda_{\max}` the steps shrink only for
+:math:`\eta < 2 (1 + \mu) / \lambda_{\max}` (chapter 10's valley).
+
 The update works on the parameters' arrays in place, outside the graph (as torch's
-step runs under ``no_grad``), and bumps their version. ``zero_grad()`` sets the
-gradients to None by default, as torch does since 2.0.
+step runs under ``no_grad``), and bumps their version: a tensor that the graph saved
+must not be stepped between the forward pass and ``backward()`` (chapter 12).
+``zero_grad()`` sets the gradients to None by default, as torch does since 2.0.
 """
 
 import numpy as np

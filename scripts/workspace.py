@@ -38,34 +38,35 @@ def chapters():
     return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
-def student_versions():
-    """Generate the student version of every chapter; return {name: path}."""
-    if SCRATCH.exists():
-        shutil.rmtree(SCRATCH)
-    source = SCRATCH / "source" / ASSIGNMENT
+def student_versions(scratch=SCRATCH):
+    """Generate the student version of every chapter (in the nbgrader course folder
+    ``scratch``, made afresh); return {name: path}."""
+    if scratch.exists():
+        shutil.rmtree(scratch)
+    source = scratch / "source" / ASSIGNMENT
     source.mkdir(parents=True)
     for nb in chapters():
         shutil.copy(nb, source / nb.name)
-    (SCRATCH / "nbgrader_config.py").write_text(
+    (scratch / "nbgrader_config.py").write_text(
         'c = get_config()  # noqa: F821\nc.CourseDirectory.course_id = "minigrad"\n')
     bindir = pathlib.Path(sys.executable).parent
     env = {**os.environ, "PATH": os.pathsep.join([str(bindir), os.environ.get("PATH", "")])}
     result = subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment",
-                             ASSIGNMENT, "--force"], cwd=SCRATCH, capture_output=True,
+                             ASSIGNMENT, "--force"], cwd=scratch, capture_output=True,
                             text=True, env=env)
     if result.returncode:
         raise SystemExit(f"nbgrader generate_assignment failed:\n{result.stderr[-3000:]}")
-    release = SCRATCH / "release" / ASSIGNMENT
+    release = scratch / "release" / ASSIGNMENT
     return {p.name: p for p in sorted(release.glob("*.ipynb"))}
 
 
-def build(workspace=WORKSPACE):
+def build(workspace=WORKSPACE, scratch=SCRATCH):
     workspace.mkdir(exist_ok=True)
     new = []
     versions = None
     for nb in chapters():
         if not (workspace / nb.name).exists():
-            versions = versions or student_versions()
+            versions = versions or student_versions(scratch)
             shutil.copy(versions[nb.name], workspace / nb.name)
             new.append(nb.name)
     config = workspace / "nbgrader_config.py"

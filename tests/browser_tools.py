@@ -57,7 +57,7 @@ def _free_port():
 def lab(tmp_path_factory):
     """A JupyterLab server over a copy of the chapters; yields its base URL."""
     home = tmp_path_factory.mktemp("lab")
-    _workspace_module().build(home / "workspace")
+    _workspace_module().build(home / "workspace", scratch=home / "student")  # own folder
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     # Keep every cell in the page, so the test can read all prompts and outputs.

@@ -186,7 +186,7 @@ class Value_v1:
 
 x1 = Value_v1(3.0)
 y1 = x1 ** 2
-(parent, local), = y1.parents
+parent, local = y1.parents[0]  # the only parent: x1
 print(parent is x1, local)
 check("local derivative stored in y1 = x1**2", local, torch_slope(f, 3.0))
 

@@ -150,6 +150,30 @@ check_all({"w.g (outer products)": (w_g_outer, Wt.grad), "w.g = inp.T @ out.g": 
            "b.g = out.g.sum(0)": (b_g, Bt.grad), "inp.g": (G @ w1.T, Xt.grad)})
 
 # %% [markdown]
+# Each example pulls the bias its own way; the bias gets the total. In a picture, the
+# five per-example bias gradients (the rows of `out.g`) stacked, and their sum:
+
+# %%
+fig, axes = plt.subplots(1, 2, figsize=(8, 3), sharey=True)
+for j, ax in enumerate(axes):
+    bottom_pos = bottom_neg = 0.0
+    for n in range(5):
+        value = G[n, j]
+        bottom = bottom_pos if value >= 0 else bottom_neg
+        ax.bar(0, value, bottom=bottom, label=f"example {n}")
+        if value >= 0:
+            bottom_pos += value
+        else:
+            bottom_neg += value
+    ax.bar(1, G[:, j].sum(), color="black")
+    ax.axhline(0, color="gray", lw=0.5)
+    ax.set_xticks([0, 1], ["per example (stacked)", "b.g = sum"])
+    ax.set_title(f"bias entry {j}")
+axes[0].legend(fontsize=7)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
 # How does `(inp.unsqueeze(-1) * out.g.unsqueeze(1)).sum(0)` make those outer products?
 # Follow the shapes. `inp` is `(5, 3)` and `out.g` is `(5, 2)`. `unsqueeze(-1)` makes the
 # inputs `(5, 3, 1)`, `unsqueeze(1)` makes the gradients `(5, 1, 2)`, and broadcasting
@@ -182,30 +206,6 @@ check_all({"(5, 3, 2) product": (prod, prod_t)}
 from minigrad.course.linear_layer_view import layer_widget
 
 layer_widget(X, w1, b1, G, start="w_21")
-
-# %% [markdown]
-# Each example pulls the bias its own way; the bias gets the total. In a picture, the
-# five per-example bias gradients (the rows of `out.g`) stacked, and their sum:
-
-# %%
-fig, axes = plt.subplots(1, 2, figsize=(8, 3), sharey=True)
-for j, ax in enumerate(axes):
-    bottom_pos = bottom_neg = 0.0
-    for n in range(5):
-        value = G[n, j]
-        bottom = bottom_pos if value >= 0 else bottom_neg
-        ax.bar(0, value, bottom=bottom, label=f"example {n}")
-        if value >= 0:
-            bottom_pos += value
-        else:
-            bottom_neg += value
-    ax.bar(1, G[:, j].sum(), color="black")
-    ax.axhline(0, color="gray", lw=0.5)
-    ax.set_xticks([0, 1], ["per example (stacked)", "b.g = sum"])
-    ax.set_title(f"bias entry {j}")
-axes[0].legend(fontsize=7)
-fig.tight_layout()
-plt.show()
 
 # %% [markdown]
 # ## 6. A backward pass by hand, in the `.g` style

@@ -305,7 +305,7 @@ eps_explorer(g, 1.5, "g(x) = x**3")
 # ## 4. `gradcheck`: every element, minigrad and torch
 #
 # For a tensor function, checking means checking every partial derivative.
-# `gradcheck(func, inputs)` builds the full Jacobian twice, for each input that
+# `gradcheck(func, inputs)` builds the full Jacobian in two ways, for each input that
 # requires grad, as a matrix with a row per input element and a column per output
 # element (the transpose of $J$, whose rows are outputs):
 #

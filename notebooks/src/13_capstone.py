@@ -36,7 +36,7 @@
 # on inputs you have not seen (other batch sizes, numbers of classes and layer
 # widths), so an answer that only fits the examples loses its points. The points of
 # each exercise are in its heading. The cells between the exercises run without your
-# answers; the training of section 7 waits for them.
+# answers; the training of section 8 waits for them.
 
 # %%
 import matplotlib.pyplot as plt
@@ -169,7 +169,77 @@ print(f"assigned: {b_g_assigned}, added: {b_g_added}, torch: {b_t.grad.item()}")
 check("b.g, added", b_g_added, b_t.grad)
 
 # %% [markdown]
-# ## 4. The loss end: from $L$ to the logits
+# ## 4. The plan, and what a wrong line looks like
+#
+# Your backward will compute, in this order: `logp.g` (the loss), `logits.g`
+# (log-softmax), `w2.g`, `b2.g` and `a1.g` (the second layer), `l1.g` (ReLU), then
+# `w1.g` and `b1.g` (the first layer). Each exercise checks its steps against torch,
+# and Exercise 13.5 checks them all, in this order. A wrong line spoils its own
+# gradient and every gradient computed from it, never one before it: so **the first
+# failing row points at the wrong line**. Before you write yours, watch this on a
+# backward that is already written: `minigrad.course.capstone` holds the same backward
+# in numpy, with a switch for each of four common slips:
+
+# %%
+from minigrad.course.capstone import BREAKS
+
+for name, line in BREAKS.items():
+    print(f"{name:14} {line}")
+
+# %% [markdown]
+# `BackwardCheck` runs it on a batch of 64 training images and compares each gradient
+# with torch's (`retain_grad()` on torch's intermediates, chapter 12). Nothing broken,
+# every row passes:
+
+# %%
+batch_check = BackwardCheck(x_train_np[:64], y_train[:64], p0)
+batch_check.table()
+
+# %% [markdown]
+# Drop the ReLU mask (`l1.g = a1.g`). The rows above it still pass: `l1.g` is the
+# first to fail, and `w1.g`, `b1.g`, computed from it, fail with it.
+
+# %%
+relu_table = batch_check.table(["relu mask"])
+assert relu_table.first_wrong == "l1.g"
+relu_table
+
+# %% [markdown]
+# Forget the $1/N$ of the mean. The very first row fails, and so does every row
+# after it, each by the same factor: the batch size, 64. Every gradient too large by
+# exactly the batch size is the signature of a forgotten mean.
+
+# %%
+from minigrad.course.capstone import backward_numpy
+
+n_table = batch_check.table(["1/N"])
+assert n_table.first_wrong == "logp.g"
+broken = backward_numpy(x_train_np[:64], y_train[:64], p0, breaks=["1/N"])
+check("w1.g without 1/N, divided by 64", broken["w1"] / 64, batch_check.reference["w1"],
+      rtol=1e-10)
+n_table
+
+# %% [markdown]
+# Forget which side to transpose and write the weight's gradient as `out.g.T @ inp`,
+# the layout of torch's own `nn.Linear` weight, `(out, in)`. The shape column says it
+# before any number: `(10, 32)` where torch has `(32, 10)`. The input's gradient is
+# not affected, so the rows between pass.
+
+# %%
+t_table = batch_check.table(["transpose"])
+assert t_table.first_wrong == "w2.g"
+t_table
+
+# %% [markdown]
+# Try it: each box breaks one line; the table turns red from the first gradient that
+# line spoils. Combine two, and the first red row is the earlier of the
+# two lines. (The widget works on its own copy of the batch and the parameters.)
+
+# %% tags=nbval-ignore-output
+break_widget(BackwardCheck(x_train_np[:64], y_train[:64], p0))
+
+# %% [markdown]
+# ## 5. The loss end: from $L$ to the logits
 #
 # Start at the loss, $L = -\frac{1}{N}\sum_n \ell_{n, y_n}$. It touches one entry of
 # each row of $\ell$, with weight $-1/N$; every other entry does not move $L$. So
@@ -337,7 +407,7 @@ with graded("Exercise 13.2", hint="softmax of each row (after subtracting the ro
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 5. Through the layers: ReLU and linear
+# ## 6. Through the layers: ReLU and linear
 #
 # ReLU passes the gradient where its input was positive and stops it elsewhere: its
 # derivative is $1$ or $0$, a **mask**. (At exactly $0$ torch takes $0$.)
@@ -515,7 +585,7 @@ with graded("Exercise 13.4", hint="the local derivative is 1 where inp > 0 and s
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ## 6. The whole backward pass
+# ## 7. The whole backward pass
 #
 # The backward pass calls the steps in the reverse order of the forward pass, each
 # given the input and the output of the step it undoes: the loss, log-softmax, the
@@ -530,7 +600,7 @@ with graded("Exercise 13.4", hint="the local derivative is 1 where inp > 0 and s
 # `forward` returned. The check compares every gradient with torch's, in the order
 # your backward computes them (`logp.g`, `logits.g`, `w2.g`, `b2.g`, `a1.g`, `l1.g`,
 # `w1.g`, `b1.g`), on networks of other widths too: the first row that fails is the
-# first wrong step.
+# first wrong step (section 4).
 #
 # <details><summary>Hint</summary>
 #
@@ -596,73 +666,6 @@ with graded("Exercise 13.5", hint="nll_grad, log_softmax_grad, lin_grad of the s
         check_backward(rng.standard_normal((n, sizes[0])), rng.integers(0, sizes[-1], n),
                        sizes, seed=n)
     ### END HIDDEN TESTS
-# %% [markdown]
-# ## 7. When one line is wrong
-#
-# The check table of Exercise 13.5 lists the gradients in the order the backward
-# computes them. A wrong line spoils its own gradient and every gradient computed from
-# it, never one before it: so **the first failing row points at the wrong line**.
-# To watch this without touching your answers, `minigrad.course.capstone` holds the
-# same backward written in numpy, with a switch for each of four common slips:
-
-# %%
-from minigrad.course.capstone import BREAKS
-
-for name, line in BREAKS.items():
-    print(f"{name:14} {line}")
-
-# %% [markdown]
-# `BackwardCheck` runs it on a batch of 64 training images and compares each gradient
-# with torch's (`retain_grad()` on torch's intermediates, chapter 12). Nothing broken,
-# every row passes:
-
-# %%
-batch_check = BackwardCheck(x_train_np[:64], y_train[:64], p0)
-batch_check.table()
-
-# %% [markdown]
-# Drop the ReLU mask (`l1.g = a1.g`). The rows above it still pass: `l1.g` is the
-# first to fail, and `w1.g`, `b1.g`, computed from it, fail with it.
-
-# %%
-relu_table = batch_check.table(["relu mask"])
-assert relu_table.first_wrong == "l1.g"
-relu_table
-
-# %% [markdown]
-# Forget the $1/N$ of the mean. The very first row fails, and so does every row
-# after it, each by the same factor: the batch size, 64. A gradient too large by a
-# whole number is the signature of a forgotten mean.
-
-# %%
-from minigrad.course.capstone import backward_numpy
-
-n_table = batch_check.table(["1/N"])
-assert n_table.first_wrong == "logp.g"
-broken = backward_numpy(x_train_np[:64], y_train[:64], p0, breaks=["1/N"])
-check("w1.g without 1/N, divided by 64", broken["w1"] / 64, batch_check.reference["w1"],
-      rtol=1e-10)
-n_table
-
-# %% [markdown]
-# Forget which side to transpose and write the weight's gradient as `out.g.T @ inp`,
-# the layout of torch's own `nn.Linear` weight, `(out, in)`. The shape column says it
-# before any number: `(10, 32)` where torch has `(32, 10)`. The input's gradient is
-# not affected, so the rows between pass.
-
-# %%
-t_table = batch_check.table(["transpose"])
-assert t_table.first_wrong == "w2.g"
-t_table
-
-# %% [markdown]
-# Now try it yourself: each box breaks one line; the table turns red from the first
-# gradient that line spoils. Combine two, and the first red row is the earlier of the
-# two lines. (The widget works on its own copy of the batch and the parameters.)
-
-# %% tags=nbval-ignore-output
-break_widget(BackwardCheck(x_train_np[:64], y_train[:64], p0))
-
 # %% [markdown]
 # ## 8. Training with your backward
 #

@@ -33,7 +33,8 @@ def tangent(page, cell, index):
     before = output_text(cell)
     assert "x = 3.00" in before and "matches torch" in before
     move_slider(page, cell, "minigrad-x-slider")
-    wait_for_change(page, index, before)
+    wait_for_change(page, index, before)  # the slider's own label changes first
+    wait_for_text(page, index, "minigrad slope 6.5000")  # then the kernel's readout
     after = output_text(cell)
     assert "x = 3.25" in after and "minigrad slope 6.5000" in after and "matches torch" in after
     cell.locator(".minigrad-ch01-function select").select_option("y = x**3 - 3x")
