@@ -91,9 +91,10 @@ class Function:
                 raise RuntimeError(
                     "one of the variables needed for gradient computation has been "
                     f"modified by an inplace operation: [{_describe(array)}] is at version "
-                    f"{counter[0]}; expected version {version} instead. Fix: use the "
-                    f"out-of-place op (x = x + 1, not x.add_(1)) or clone() the tensor "
-                    f"before changing it; {self.name()} needed its old value."
+                    f"{counter[0]}; expected version {version} instead. Fix: do not "
+                    "change a saved tensor between the forward pass and backward(): change "
+                    "it after backward (as optimizer.step() does), or build a new one "
+                    f"(x = x + 1, or a clone()); {self.name()} needed its old value."
                 )
         return self._saved
 

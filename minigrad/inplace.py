@@ -27,8 +27,9 @@ __all__ = ["InplaceMethods", "LEAF_INPLACE"]
 
 LEAF_INPLACE = (
     "a leaf Variable that requires grad is being used in an in-place operation. "
-    "Fix: update parameters inside `with minigrad.no_grad():`, or use an out-of-place "
-    "op (w = w + 1) to build a new tensor.")
+    "Fix: change it inside `with minigrad.no_grad():` after backward(), as "
+    "optimizer.step() does (for a plain tensor, not a module's parameter, w = w + 1 "
+    "also works: it builds a new tensor).")
 
 
 class InplaceMethods:

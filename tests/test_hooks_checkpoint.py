@@ -163,3 +163,60 @@ def test_checkpoint_keeps_only_the_inputs():
     # h2 (tanh, and the third layer), w3. With: x (the checkpoint's input), h2, w3.
     # The block's inside, h1 and w2, is what checkpointing saves: 16 x 8 + 8 x 8 float64.
     assert plain - kept == (X.shape[0] * W1.shape[0] + W2.size) * 8
+
+
+def _linear(lib):
+    m = lib.nn.Linear(3, 2)
+    weight = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, -6.0]])
+    m.weight = lib.nn.Parameter(lib.tensor(weight, dtype=lib.float32))
+    m.bias = lib.nn.Parameter(lib.tensor([0.5, -1.0], dtype=lib.float32))
+    return m
+
+
+def test_module_hooks_see_and_change_what_torchs_see_and_change():
+    def run(lib):
+        m = _linear(lib)
+        log = []
+        m.register_forward_pre_hook(lambda mod, args: log.append(("pre", tuple(args[0].shape))))
+        m.register_forward_hook(lambda mod, args, out: out * 2)
+        m.register_full_backward_hook(lambda mod, gin, gout: log.append(
+            ("backward", tuple(gin[0].shape), gout[0].tolist())))
+        x = lib.ones(2, 3, requires_grad=True)
+        y = m(x)
+        node = y.grad_fn.name()
+        (y * y).sum().backward()
+        return log, x.grad.tolist(), node
+
+    got = _each(run)
+    assert got["minigrad"][:2] == got["torch"][:2]
+    assert got["minigrad"][2] == "BackwardHookFunctionBackward" == got["torch"][2]
+
+
+def test_a_full_backward_hook_can_replace_the_input_gradient():
+    def run(lib):
+        m = _linear(lib)
+        m.register_full_backward_hook(lambda mod, gin, gout: (gin[0] * 0,))
+        x = lib.ones(4, 3, requires_grad=True)
+        m(x).sum().backward()
+        return x.grad.tolist(), m.weight.grad.tolist()
+
+    _same(_each(run))
+
+
+def test_a_full_backward_hook_without_input_gradients_fires_with_none_and_warns():
+    for lib in LIBS.values():
+        m, seen = _linear(lib), []
+        m.register_full_backward_hook(lambda mod, gin, gout, seen=seen: seen.append(gin))
+        with pytest.warns(UserWarning, match="no inputs require gradients"):
+            m(lib.ones(1, 3)).sum().backward()
+        assert seen == [(None,)]
+
+
+def test_a_removed_module_hook_is_gone():
+    for lib in LIBS.values():
+        m, seen = _linear(lib), []
+        handle = m.register_forward_hook(lambda mod, args, out, seen=seen: seen.append(1))
+        m(lib.ones(1, 3))
+        handle.remove()
+        m(lib.ones(1, 3))
+        assert seen == [1]

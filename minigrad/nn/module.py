@@ -22,6 +22,7 @@ import math
 import numpy as np
 
 from minigrad.factories import GENERATOR, as_array
+from minigrad.nn import module_hooks
 from minigrad.ops.activations import relu
 from minigrad.ops.linear import linear
 from minigrad.tensors import Tensor
@@ -103,7 +104,24 @@ class Module:
                                   "\"forward\" function")
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        hooks = self.__dict__.get("_hooks")
+        if not hooks:
+            return self.forward(*args, **kwargs)
+        return module_hooks.call_with_hooks(self, hooks, args, kwargs)
+
+    def register_forward_pre_hook(self, hook):
+        """``hook(module, args)`` before ``forward``; a value it returns replaces args."""
+        return module_hooks.register(self, "forward_pre", hook)
+
+    def register_forward_hook(self, hook):
+        """``hook(module, args, output)`` after ``forward``; a value returned replaces
+        the output."""
+        return module_hooks.register(self, "forward", hook)
+
+    def register_full_backward_hook(self, hook):
+        """``hook(module, grad_input, grad_output)`` when the gradient w.r.t. the module's
+        input is computed; a tuple returned replaces ``grad_input``."""
+        return module_hooks.register(self, "backward", hook)
 
     def named_children(self):
         yield from ((name, m) for name, m in self._modules.items() if m is not None)

@@ -96,8 +96,8 @@ model_t.weight -= lr * model_t.weight.grad
 model.weight -= lr * model.weight.grad
 
 # %% [markdown]
-# minigrad's message also names an out-of-place op, `w = w + 1`. That builds a new tensor
-# and is fine for a plain tensor `w`, but a module's weight is a registered parameter: the
+# minigrad's message adds that for a plain tensor `w = w + 1` also works: it builds a new
+# tensor. A module's weight is different, a registered parameter: the
 # sum is a non-leaf, computed from the old weight, which `parameters()` (and so the
 # optimizer) would never see again. Both libraries refuse the assignment:
 
