@@ -419,7 +419,8 @@ check_all({"loss": (loss_c, t_loss), "w1.g": (w1_c.g, t_g["w1"]), "b1.g": (b1_c.
 # - `backward()` reads `self.out.g`; `backward(ctx, grad_output)` receives it as an
 #   argument;
 # - `backward()` writes `self.inp.g` and `self.w.g`; `backward` *returns* one gradient
-#   per input, and the engine adds each into the node it came from (a leaf's `.grad`);
+#   per input, and the engine hands each to that input's node (summing where several
+#   paths meet) and, at a leaf, adds it into `.grad`;
 # - `Model.backward` calls the layers in reverse; `loss.backward()` walks the recorded
 #   graph in topological order (chapter 03).
 #

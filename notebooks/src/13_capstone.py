@@ -347,11 +347,11 @@ with graded("Exercise 13.1", hint="nll_grad: -1/N at each row's label, 0 elsewhe
 #
 # $$\frac{\partial L}{\partial z} = \frac{\mathrm{softmax}(z) - \mathrm{onehot}}{N},$$
 #
-# the most used gradient in deep learning. Write `cross_entropy_grad(logits, labels)`
-# that sets `logits.g` to $\partial L / \partial z$ for the mean cross-entropy, straight
-# from the logits (no `logp` given), in one function. It must work for any $N$ and $C$,
-# stay finite for logits as large as $\pm 1000$ (where $e^{z}$ overflows), and not
-# change `logits`.
+# the gradient every classifier trained with cross-entropy starts its backward from.
+# Write `cross_entropy_grad(logits, labels)` that sets `logits.g` to $\partial L /
+# \partial z$ for the mean cross-entropy, straight from the logits (no `logp` given),
+# in one function. It must work for any $N$ and $C$, stay finite for logits as large
+# as $\pm 1000$ (where $e^{z}$ overflows), and not change `logits`.
 #
 # <details><summary>Hint</summary>
 #
@@ -818,6 +818,7 @@ if your_accs is not None:
     ax.plot(ep, your_accs, "k.", markersize=6, label="your backward")
 ax.plot(ep, logistic_accs, "--", label="logistic regression (64-10)")
 ax.plot(ep, mse_accs, ":", label="64-32-10, mean squared error on one-hot")
+ax.axhline(0.97, color="gray", linewidth=0.8)
 ax.set_xlabel("epoch")
 ax.set_ylabel("test accuracy (297 images)")
 ax.set_xticks(ep[1::2])

@@ -4,13 +4,13 @@ from tests.wrong_answers import Wrong
 
 WRONG = {
     "ex07-lin-grad-torch-layout": [
-        Wrong("seed 001's weight gradient, in (in, out) layout", "slip", """
+        Wrong("the forum thread's weight gradient, in (in, out) layout", "slip", """
 def lin_grad_tl(inp, out, weight, bias):
     inp.g = out.g @ weight
     weight.g = inp.t() @ out.g
     bias.g = out.g.sum(0)
 """),
-        Wrong("seed 001's input gradient, out.g @ weight.t()", "slip", """
+        Wrong("the forum thread's input gradient, out.g @ weight.t()", "slip", """
 def lin_grad_tl(inp, out, weight, bias):
     inp.g = out.g @ weight.t()
     weight.g = out.g.t() @ inp
