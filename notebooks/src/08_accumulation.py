@@ -31,7 +31,7 @@ import minigrad
 from minigrad import check, check_all, show_source
 from minigrad.course.accumulation_view import zero_grad_widget
 from minigrad.course.tensor_graph import draw_side_by_side
-from minigrad.function import AccumulateGrad, accumulator
+from minigrad.function import AccumulateGrad
 
 # %% [markdown]
 # ## 1. `backward()` adds into `.grad`
@@ -122,26 +122,17 @@ check_all({"AccumulateGrad runs": (len(runs_t), 1, "by hand"),
            "x.grad after one backward of x**2 + 3*x": (xt.grad, 7.0, "by hand")})
 
 # %% [markdown]
-# minigrad has no hooks, and here it differs inside the pass: its engine hands each
-# path's gradient to the leaf's `accumulate` as it arrives, so `accumulate` runs once
-# per path (here 3, then 4), and `.grad` ends the same, 7. To see it we count the calls on
-# this one leaf's node, by wrapping its `accumulate`:
+# minigrad's engine does the same: what reaches a leaf from every path is summed first
+# (here 4 and 3), then `accumulate` runs once. minigrad has torch's hook too (chapter 16):
 
 # %%
 x = minigrad.tensor(2.0, requires_grad=True)
-node, calls = accumulator(x), []
-
-
-def counted(grad):
-    calls.append(float(grad))
-    return AccumulateGrad.accumulate(node, grad)
-
-
-node.accumulate = counted  # this one node only
+runs = []
+x.register_post_accumulate_grad_hook(lambda leaf: runs.append(leaf.grad.item()))
 (x ** 2 + 3 * x).backward()
-del node.accumulate  # back to the class's method
-print("minigrad: accumulate ran", len(calls), "times, with", calls)
-check("x.grad", x.grad, xt.grad)
+print("minigrad: AccumulateGrad ran", len(runs), "time(s), .grad after each run:", runs)
+check_all({"AccumulateGrad runs": (len(runs), len(runs_t)),
+           "x.grad after one backward of x**2 + 3*x": (x.grad, xt.grad)})
 
 # %% [markdown]
 # Adding in place means `x.grad` stays the *same tensor* across calls, in both
