@@ -11,8 +11,8 @@ This module holds the state and the rules of torch's autograd: only leaves get
 counter, so a backward that needs the old value refuses (chapter 12); see
 :mod:`minigrad.inplace`. The math methods (``+``, ``@``, ``sum``, ``exp``...) come from
 :mod:`minigrad.ops.methods`.
-A tensor accepts any other attribute, such as the ``.g`` of seed 001's hand-written
-backward (chapter 07).
+A tensor accepts any other attribute, such as the ``.g`` of the fast.ai forum thread's
+hand-written backward (chapter 07).
 """
 
 import warnings

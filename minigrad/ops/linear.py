@@ -1,6 +1,7 @@
 r"""The linear layer as one op, ``y = x W^T + b``, and its backward (chapter 07).
 
-This is seed 001's ``lin_grad`` in torch's layout (``W`` of shape ``(out, in)``).
+This is the fast.ai forum thread's ``lin_grad`` (chapter 07) in torch's layout (``W`` of
+shape ``(out, in)``).
 With :math:`y_{ni} = \sum_j x_{nj} W_{ij} + b_i` and :math:`g = \partial L / \partial y`:
 
 .. math::
@@ -9,7 +10,7 @@ With :math:`y_{ni} = \sum_j x_{nj} W_{ij} + b_i` and :math:`g = \partial L / \pa
     \frac{\partial L}{\partial b_i} = \sum_n g_{ni}.
 
 The bias gradient is a *sum over the batch*: the same :math:`b_i` is added to every
-row, so every row's gradient lands on it. Seed 001 writes the weight gradient
+row, so every row's gradient lands on it. The thread writes the weight gradient
 element by element as ``(inp.unsqueeze(-1) * out.g.unsqueeze(1)).sum(0)``; ``g.T @ x``
 is the same sum done by one matrix product. Fusing the layer into one op (instead of
 ``x @ W.T + b``, two nodes) halves the bookkeeping of a training step, and the input's

@@ -7,8 +7,8 @@ For :math:`C = A B` with :math:`A` of shape ``(n, k)`` and :math:`B` of shape
     \frac{\partial L}{\partial A} = \frac{\partial L}{\partial C} B^\top, \qquad
     \frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial C}.
 
-Seed 002's example: ``x = ones(2, 3)``, ``a = ones(3, 4)``, ``out = mm(x, a)`` and the
-upstream gradient ``[[1, 2, 3, 4], [5, 6, 7, 8]]`` give ``x.grad = gradient @ a.T
+The example of the PyTorch forum thread on ``backward(gradient)`` (chapter 06):
+``x = ones(2, 3)``, ``a = ones(3, 4)``, ``out = mm(x, a)`` and the upstream gradient ``[[1, 2, 3, 4], [5, 6, 7, 8]]`` give ``x.grad = gradient @ a.T
 = [[10, 10, 10], [26, 26, 26]]``: each row of the gradient summed, since ``a`` is all ones.
 
 :class:`Mm` is the two-dimensional case; :class:`Matmul` adds numpy's rules for

@@ -73,7 +73,7 @@ def mm_grads(p, q, g):
 def mm_grads(p, q, g):
     return p.T @ g, g @ q.T
 """),
-        Wrong("seed 002's pattern: row and column sums of g", "slip", """
+        Wrong("the forum thread's pattern: row and column sums of g", "slip", """
 import numpy as np
 def mm_grads(p, q, g):
     return (np.repeat(g.sum(1, keepdims=True), p.shape[1], axis=1),
