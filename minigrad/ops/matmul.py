@@ -8,8 +8,9 @@ For :math:`C = A B` with :math:`A` of shape ``(n, k)`` and :math:`B` of shape
     \frac{\partial L}{\partial B} = A^\top \frac{\partial L}{\partial C}.
 
 The example of the PyTorch forum thread on ``backward(gradient)`` (chapter 06):
-``x = ones(2, 3)``, ``a = ones(3, 4)``, ``out = mm(x, a)`` and the upstream gradient ``[[1, 2, 3, 4], [5, 6, 7, 8]]`` give ``x.grad = gradient @ a.T
-= [[10, 10, 10], [26, 26, 26]]``: each row of the gradient summed, since ``a`` is all ones.
+``x = ones(2, 3)``, ``a = ones(3, 4)``, ``out = mm(x, a)`` and the upstream gradient
+``[[1, 2, 3, 4], [5, 6, 7, 8]]`` give ``x.grad = gradient @ a.T = [[10, 10, 10],
+[26, 26, 26]]``: each row of the gradient summed, since ``a`` is all ones.
 
 :class:`Mm` is the two-dimensional case; :class:`Matmul` adds numpy's rules for
 vectors (a 1-D operand gets a dimension of 1 for the product, removed afterwards) and
