@@ -1,0 +1,832 @@
+# %% [markdown]
+# # 15 Gradients of gradients
+#
+# A backward pass computes a gradient out of ordinary operations: multiplications,
+# additions, a `1 - y**2` for `tanh`. If those operations are recorded as they run, the
+# gradient is itself the output of a graph, and we can differentiate it again. That is
+# all `create_graph=True` does, and it is enough for second derivatives, Hessians,
+# Hessian-vector products and Newton's method. This chapter computes each of them in
+# minigrad and in PyTorch, and checks every number against torch in the cell that makes
+# it.
+#
+# **Learning goals.** After this chapter you can
+#
+# 1. differentiate a derivative with `autograd.grad(..., create_graph=True)`, and say
+#    what the flag records;
+# 2. compute a Hessian by hand, by `func.hessian` and by `autograd.functional.hessian`;
+# 3. compute a Hessian-vector product in two ways (double backward, forward over
+#    reverse) and explain why it costs a few gradients while the Hessian costs $n$;
+# 4. check second derivatives with `gradgradcheck`, and catch a backward that is right
+#    to first order and wrong to second;
+# 5. take Newton steps, $H d = -\nabla f$, and compare them with gradient descent.
+
+# %%
+import time
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+from IPython.display import display
+
+import minigrad
+from minigrad import check, check_all
+from minigrad.course.newton_view import newton_widget
+from minigrad.course.tensor_graph import draw_side_by_side
+
+torch.set_num_threads(1)  # tiny tensors: threads only add overhead on a shared machine
+
+# %% [markdown]
+# ## 1. The derivative of a derivative
+#
+# Chapter 01's function, $y = x^2$ at $x = 3$: the derivative is $2x = 6$ and the second
+# derivative is $2$. `autograd.grad(y, x, create_graph=True)` returns the gradient as a
+# tensor *with a graph*, so the same function can be applied to it again:
+
+# %%
+def second_derivative_of(lib, f, x0):
+    """f'(x0) and f''(x0) in lib: the gradient, recorded, then its own gradient."""
+    x = lib.tensor(x0, dtype=lib.float64, requires_grad=True)
+    (g,) = lib.autograd.grad(f(x), x, create_graph=True)
+    (h,) = lib.autograd.grad(g.sum(), x)  # .sum(): x may hold many independent points
+    return g, h
+
+
+g, h = second_derivative_of(minigrad, lambda x: x ** 2, 3.0)
+g_t, h_t = second_derivative_of(torch, lambda x: x ** 2, 3.0)
+print(g, h)
+check_all({"f'(3) of x**2": (g, g_t), "f''(3) of x**2": (h, h_t)})
+
+# %% [markdown]
+# The first gradient prints with a `grad_fn`: it was computed by recorded operations.
+# Without `create_graph=True` the backward pass runs on plain numbers, the gradient has
+# no `grad_fn`, and asking for its derivative fails, with the error of chapter 12 for a
+# tensor that does not require grad. In torch:
+
+# %% tags=raises-exception
+x_t = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+(g_t,) = torch.autograd.grad(x_t ** 2, x_t)
+print(g_t.requires_grad, g_t.grad_fn)
+torch.autograd.grad(g_t, x_t)
+
+# %% [markdown]
+# and minigrad, with the same message:
+
+# %% tags=raises-exception
+x = minigrad.tensor(3.0, dtype=minigrad.float64, requires_grad=True)
+(g,) = minigrad.autograd.grad(x ** 2, x)
+print(g.requires_grad, g.grad_fn)
+minigrad.autograd.grad(g, x)
+
+# %% [markdown]
+# A second derivative that is not a constant: $\tanh$. With $t = \tanh x$,
+#
+# $$\frac{d}{dx}\tanh x = 1 - t^2, \qquad \frac{d^2}{dx^2}\tanh x = -2t\,(1 - t^2).$$
+#
+# At $x = 0.5$, both libraries against the formulas, and against each other:
+
+# %%
+g, h = second_derivative_of(minigrad, lambda x: x.tanh(), 0.5)
+g_t, h_t = second_derivative_of(torch, lambda x: x.tanh(), 0.5)
+t = np.tanh(0.5)
+check_all({"tanh' (0.5)": (g, 1 - t ** 2), "tanh'' (0.5)": (h, -2 * t * (1 - t ** 2))},
+          against="formula")
+check_all({"tanh' (0.5)": (g, g_t), "tanh'' (0.5)": (h, h_t)})
+
+# %% [markdown]
+# Over a range of $x$ at once: for $f(x) = \sum_i \tanh x_i$, element $i$ of the gradient is
+# $\tanh'(x_i)$, and element $i$ of the gradient of its sum is $\tanh''(x_i)$ (each term
+# depends on one $x_i$ only), so two calls give both derivatives at every point:
+
+# %%
+xs = np.linspace(-3, 3, 121)
+g, h = second_derivative_of(minigrad, lambda x: x.tanh().sum(), xs)
+g_t, h_t = second_derivative_of(torch, lambda x: x.tanh().sum(), xs)
+check_all({"tanh' on [-3, 3]": (g, g_t), "tanh'' on [-3, 3]": (h, h_t)})
+fig, ax = plt.subplots(figsize=(6, 2.8))
+ax.plot(xs, np.tanh(xs), label="tanh x")
+ax.plot(xs, g.detach().numpy(), label="first derivative (create_graph)")
+ax.plot(xs, h.numpy(), label="second derivative (its gradient)")
+ax.plot(xs, h_t.numpy(), "k:", label="torch")
+ax.axhline(0, color="0.85", lw=0.8)
+ax.set_xlabel("x")
+ax.legend(fontsize=8)
+plt.show()
+
+# %% [markdown]
+# ## 2. What `create_graph` records
+#
+# The gradient's graph is the backward pass written as operations. For $\tanh$, the
+# backward multiplies the upstream gradient by $1 - t^2$, where $t$ is the saved output
+# of `TanhBackward0`: the graph of $g$ leads back through that node to $x$. Drawn, for
+# minigrad (left) and torch (right):
+
+# %%
+x = minigrad.tensor(0.5, dtype=minigrad.float64, requires_grad=True)
+x_t = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
+(g,) = minigrad.autograd.grad(x.tanh(), x, create_graph=True)
+(g_t,) = torch.autograd.grad(x_t.tanh(), x_t, create_graph=True)
+display(check("g = tanh'(0.5), recorded", g, g_t))
+draw_side_by_side(g, g_t, titles=("minigrad: the graph of g", "torch: the graph of g"))
+
+# %% [markdown]
+# Both graphs start at `TanhBackward0`, the node of the forward pass, whose saved output
+# $t$ the gradient needs. From there torch uses one fused node,
+# `TanhBackwardBackward0`, that knows the derivative of `tanh`'s backward. minigrad
+# writes each op's backward rule with its own ops (`minigrad/double_backward.py`), so its
+# graph shows the rule spelled out: $t \cdot t$ (`MulBackward0`), $1 - t^2$
+# (`RsubBackward1`), times the upstream gradient (`MulBackward0`). The numbers are the
+# same, and so are their derivatives.
+#
+# `loss.backward(create_graph=True)` does the same into `.grad`. Both libraries warn
+# that this makes a reference cycle (the parameter holds its gradient, whose graph holds
+# the parameter) and recommend `autograd.grad`. There is one visible difference: torch
+# copies the gradient into a leaf's `.grad` with a recorded copy, `CopyBackwards`;
+# minigrad stores the gradient itself, so `.grad`'s node is that of the rule's last op.
+
+# %%
+def grad_node_after_backward(lib):
+    x = lib.tensor(3.0, dtype=lib.float64, requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (x ** 3).backward(create_graph=True)
+    (second,) = lib.autograd.grad(x.grad, x)
+    node = repr(x.grad.grad_fn).split()[0].lstrip("<")  # the class name, both libraries
+    return x.grad, node, second, str(caught[0].message)
+
+
+grad, node, second, message = grad_node_after_backward(minigrad)
+grad_t, node_t, second_t, message_t = grad_node_after_backward(torch)
+print(f"minigrad: x.grad.grad_fn is {node};  torch: {node_t}")
+print("torch's warning begins with minigrad's:", message_t.startswith(message))
+print(message[:75] + "...")
+check_all({"x.grad of x**3 at 3": (grad, grad_t), "its derivative, 6x": (second, second_t)})
+
+# %% [markdown]
+# ## 3. The Hessian
+#
+# For $f: \mathbb{R}^n \to \mathbb{R}$, the Hessian is the matrix of second partial
+# derivatives, $H_{ij} = \partial^2 f / \partial x_i \partial x_j$: row $i$ is the
+# gradient of $\partial f / \partial x_i$. Take three inputs:
+#
+# $$f(x) = x_0^2 x_1 + e^{x_1} x_2 + x_0 x_2^3 .$$
+#
+# By hand, $\nabla f = (2x_0x_1 + x_2^3,\; x_0^2 + e^{x_1}x_2,\; e^{x_1} + 3x_0x_2^2)$ and
+#
+# $$H = \begin{pmatrix} 2x_1 & 2x_0 & 3x_2^2 \\ 2x_0 & e^{x_1}x_2 & e^{x_1} \\
+# 3x_2^2 & e^{x_1} & 6x_0x_2 \end{pmatrix},$$
+#
+# symmetric, as every Hessian of a smooth function. At $x = (1, 0.5, -1)$:
+
+# %%
+def f3(x):
+    return x[0] ** 2 * x[1] + x[1].exp() * x[2] + x[0] * x[2] ** 3
+
+
+point = [1.0, 0.5, -1.0]
+a, b, c = point
+H_by_hand = np.array([[2 * b, 2 * a, 3 * c ** 2],
+                      [2 * a, np.exp(b) * c, np.exp(b)],
+                      [3 * c ** 2, np.exp(b), 6 * a * c]])
+H_t = torch.func.hessian(f3)(torch.tensor(point, dtype=torch.float64))
+check("torch.func.hessian vs the formula", H_t, H_by_hand, against="by hand")
+
+# %% [markdown]
+# Row by row, with what section 1 did: the gradient, recorded, then one backward pass
+# through it for each row (`retain_graph=True` keeps the gradient's graph for the next
+# row). This is `jacrev(grad(f))`: $n$ backward passes.
+
+# %%
+x = minigrad.tensor(point, dtype=minigrad.float64, requires_grad=True)
+(grad_f,) = minigrad.autograd.grad(f3(x), x, create_graph=True)
+rows = [minigrad.autograd.grad(grad_f[i], x, retain_graph=True)[0] for i in range(3)]
+H_rows = np.stack([r.numpy() for r in rows])
+check("Hessian, row by row", H_rows, H_t)
+
+# %% [markdown]
+# The ready-made ones: `minigrad.func.hessian` (as `torch.func.hessian`, it is
+# `jacfwd(jacrev(f))`, forward mode over reverse mode: one forward pass with a tangent
+# per column, each through a recorded backward pass) and
+# `minigrad.autograd.functional.hessian` (as `torch.autograd.functional.hessian`),
+# against torch's:
+
+# %%
+x = minigrad.tensor(point, dtype=minigrad.float64)
+x_t = torch.tensor(point, dtype=torch.float64)
+check_all({
+    "minigrad.func.hessian": (minigrad.func.hessian(f3)(x), H_t),
+    "minigrad.autograd.functional.hessian": (minigrad.autograd.functional.hessian(f3, x),
+                                             torch.autograd.functional.hessian(f3, x_t)),
+})
+
+# %% [markdown]
+# ## 4. Hessian-vector products
+#
+# Often we do not need $H$ itself but $Hv$ for some vector $v$ (Newton's method by
+# conjugate gradients, curvature along a direction, the largest eigenvalue by power
+# iteration). Two ways to get it without building $H$:
+#
+# - **double backward** (reverse over reverse): $Hv = \nabla_x\,(\nabla f(x) \cdot v)$.
+#   The gradient, recorded; its dot product with a constant $v$, a scalar; one more
+#   backward pass through that;
+# - **forward over reverse**: $Hv$ is the directional derivative of the gradient along
+#   $v$, a Jacobian-vector product of $\nabla f$, so `func.jvp(func.grad(f), (x,), (v,))`
+#   (chapter 14's forward mode, carried through a backward pass).
+#
+# On a function of $n = 64$ inputs with a full Hessian, $f(x) = \sum_i \tanh((Ax)_i)^2$,
+# both against torch's `autograd.functional.hvp` and against $H v$ from the full
+# Hessian:
+
+# %%
+rng = np.random.default_rng(15)
+n = 64
+A64 = rng.standard_normal((n, n)) / np.sqrt(n)
+x0, v0 = rng.standard_normal(n), rng.standard_normal(n)
+
+
+def tanh_net(lib, A):
+    """f(x) = sum(tanh(A x)**2) in lib, with A fixed."""
+    A = lib.tensor(A)
+    return lambda x: ((A @ x).tanh() ** 2).sum()
+
+
+def hvp_double_backward(f, x, v):
+    x = x.detach().requires_grad_()
+    (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
+    (hv,) = minigrad.autograd.grad((g * v).sum(), x)
+    return hv
+
+
+def hvp_forward_over_reverse(f, x, v):
+    return minigrad.func.jvp(minigrad.func.grad(f), (x,), (v,))[1]
+
+
+f, f_t = tanh_net(minigrad, A64), tanh_net(torch, A64)
+x, v = minigrad.tensor(x0), minigrad.tensor(v0)
+x_t, v_t = torch.tensor(x0), torch.tensor(v0)
+Hv_t = torch.autograd.functional.hvp(f_t, x_t, v_t)[1]
+check_all({"Hv by double backward": (hvp_double_backward(f, x, v), Hv_t),
+           "Hv by forward over reverse": (hvp_forward_over_reverse(f, x, v), Hv_t),
+           "H @ v, the full Hessian": (minigrad.func.hessian(f)(x) @ v, Hv_t)})
+
+# %% [markdown]
+# What each costs. One HVP is a forward pass, a recorded backward pass and one more pass
+# through that (or one forward pass carrying a tangent through a backward pass): a
+# small constant times the cost of one gradient, whatever $n$ is. The Hessian is $n$
+# HVPs, one per column $He_j$, so $n$ times that; and it must store $n^2$ numbers where
+# an HVP returns $n$. The sizes first, exactly:
+
+# %%
+sizes = [8, 32, 128]
+rows = []
+for n in sizes:
+    x = minigrad.tensor(np.linspace(-1, 1, n))
+    f_n = tanh_net(minigrad, np.eye(n) + 0.1)
+    hv_bytes = hvp_double_backward(f_n, x, x).numpy().nbytes
+    h_bytes = minigrad.func.hessian(f_n)(x).numpy().nbytes
+    rows.append((n, hv_bytes, h_bytes))
+    print(f"n = {n:4d}: Hv {hv_bytes:7,d} bytes, H {h_bytes:10,d} bytes ({h_bytes // hv_bytes}x)")
+check("bytes: H over Hv is n", [r[2] / r[1] for r in rows], sizes, against="formula")
+
+# %% [markdown]
+# And the times (your numbers will differ: this cell's output is not compared). Each is
+# the best of a few runs after one that is not timed. The gradient, an HVP by double
+# backward and by forward over reverse, and the full Hessian, in minigrad and in torch
+# (`torch.autograd.functional.hessian`, which loops over rows as ours does).
+
+# %% tags=nbval-ignore-output
+def best_of(fn, *args, repeats=3):
+    fn(*args)  # not timed: warms caches up
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn(*args)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def minigrad_gradient(f, x):
+    return minigrad.func.grad(f)(x)
+
+
+def minigrad_hessian(f, x):
+    return minigrad.func.hessian(f)(x)
+
+
+rng = np.random.default_rng(16)
+sizes = [4, 16, 64, 128]
+timings = {k: [] for k in ["gradient", "Hv, double backward", "Hv, forward over reverse",
+                           "Hessian", "torch: Hv", "torch: Hessian"]}
+for n in sizes:
+    A = rng.standard_normal((n, n)) / np.sqrt(n)
+    f, f_t = tanh_net(minigrad, A), tanh_net(torch, A)
+    x0, v0 = rng.standard_normal(n), rng.standard_normal(n)
+    x, v, x_t, v_t = minigrad.tensor(x0), minigrad.tensor(v0), torch.tensor(x0), torch.tensor(v0)
+    check_all({f"Hv, n = {n}": (hvp_double_backward(f, x, v),
+                                torch.autograd.functional.hvp(f_t, x_t, v_t)[1]),
+               f"H, n = {n}": (minigrad_hessian(f, x),
+                               torch.autograd.functional.hessian(f_t, x_t))})
+    timings["gradient"].append(best_of(minigrad_gradient, f, x))
+    timings["Hv, double backward"].append(best_of(hvp_double_backward, f, x, v))
+    timings["Hv, forward over reverse"].append(best_of(hvp_forward_over_reverse, f, x, v))
+    timings["Hessian"].append(best_of(minigrad_hessian, f, x, repeats=2))
+    timings["torch: Hv"].append(best_of(torch.autograd.functional.hvp, f_t, x_t, v_t))
+    timings["torch: Hessian"].append(
+        best_of(torch.autograd.functional.hessian, f_t, x_t, repeats=2))
+fig, ax = plt.subplots(figsize=(6, 3.4))
+for (name, ts), style in zip(timings.items(), ["o-", "s-", "^-", "D-", "s:", "D:"],
+                             strict=True):
+    ax.loglog(sizes, ts, style, label=name)
+ax.set_xticks(sizes, [str(s) for s in sizes])
+ax.minorticks_off()
+ax.set_xlabel("number of inputs n")
+ax.set_ylabel("seconds")
+ax.legend(fontsize=7)
+plt.show()
+for name in ["Hv, double backward", "Hv, forward over reverse", "Hessian"]:
+    ratios = ", ".join(f"{t / g:.1f}" for t, g in zip(timings[name], timings["gradient"],
+                                                     strict=True))
+    print(f"{name:25s} / gradient, n = {sizes}: {ratios}")
+
+# %% [markdown]
+# The HVP's line stays a small constant above the gradient's (about 2 to 4 times); the
+# Hessian's grows with $n$, because it is $n$ HVPs. At these sizes each pass costs
+# mostly its fixed per-op overhead, so the Hessian's time grows like $n$ (the number of
+# passes); for large $n$ each pass also does $O(n^2)$ work here (the product $Ax$) and
+# the gap widens further. For a network with a million parameters the Hessian would
+# hold $10^{12}$ numbers; an HVP holds a million.
+#
+# ## 5. Checking second derivatives: `gradgradcheck`
+#
+# Chapter 11's `gradcheck` compares a backward pass with finite differences of the
+# forward. `gradgradcheck` (torch's signature:
+# `gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+# raise_exception=True, ...)`) does the same one level up: the function it checks is
+# the backward pass itself, $(x, v) \mapsto v^\top \partial f / \partial x$, computed with
+# `create_graph=True`, against finite differences of that. `v` (the `grad_outputs`) is
+# random unless given; we give it, so both libraries check the same thing. On
+# $\tanh(x^3)$:
+
+# %%
+x0 = np.array([0.5, -1.2, 2.0])
+v0 = np.array([1.0, 2.0, -1.0])
+
+
+def inputs(lib):
+    return (lib.tensor(x0, requires_grad=True),), (lib.tensor(v0, requires_grad=True),)
+
+
+ok = minigrad.autograd.gradgradcheck(lambda t: (t ** 3).tanh(), *inputs(minigrad))
+ok_t = torch.autograd.gradgradcheck(lambda t: (t ** 3).tanh(), *inputs(torch))
+check("gradgradcheck(tanh(x**3)) passes", ok, ok_t)
+
+# %% [markdown]
+# Now a custom `Function` with a backward that is right to first order and wrong to
+# second. `Cube` computes $x^3$; its forward computes the slope $3x^2$ and keeps it for
+# backward, an easy optimization. But forward runs untracked (its result is recorded as
+# one node, `Cube`), so the kept slope is a constant: when the backward is recorded, the
+# graph of the gradient does not reach $x$ through it, and the second derivative,
+# $6x\,v$, comes out $0$. The same class in both libraries (their `Function`s share the
+# interface):
+
+# %%
+def cube_functions(lib):
+    """Cube with a constant slope (wrong second derivative) and with the saved x."""
+    base = torch.autograd.Function if lib is torch else minigrad.autograd.Function
+
+    class ConstantSlopeCube(base):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.slope = 3 * x ** 2  # computed in forward: a constant to the backward
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output * ctx.slope
+
+    class Cube(base):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return grad_output * 3 * x ** 2  # from x: recorded when create_graph is on
+
+    return ConstantSlopeCube, Cube
+
+
+WrongCube, Cube = cube_functions(minigrad)
+WrongCube_t, Cube_t = cube_functions(torch)
+check_all({"gradcheck, constant slope": (
+               minigrad.autograd.gradcheck(WrongCube.apply, inputs(minigrad)[0]),
+               torch.autograd.gradcheck(WrongCube_t.apply, inputs(torch)[0])),
+           "gradgradcheck, saved x": (
+               minigrad.autograd.gradgradcheck(Cube.apply, *inputs(minigrad)),
+               torch.autograd.gradgradcheck(Cube_t.apply, *inputs(torch)))})
+
+# %% [markdown]
+# `gradcheck` passes the constant-slope version: its first derivative is right.
+# `gradgradcheck` does not. In torch:
+
+# %% tags=raises-exception
+torch.autograd.gradgradcheck(WrongCube_t.apply, *inputs(torch))
+
+# %% [markdown]
+# and in minigrad, the same `GradcheckError` and message, and the same numbers:
+
+# %% tags=raises-exception
+minigrad.autograd.gradgradcheck(WrongCube.apply, *inputs(minigrad))
+
+# %% [markdown]
+# The numerical Jacobian of the gradient $v \cdot 3x^2$ with respect to $x$ is
+# $\mathrm{diag}(6 x v) = \mathrm{diag}(3, -14.4, -12)$; the analytical one is zero,
+# since nothing in the gradient's graph depends on $x$:
+
+# %%
+check("6 x v", 6 * x0 * v0, [3.0, -14.4, -12.0], against="by hand")
+x, (v,) = minigrad.tensor(x0, requires_grad=True), inputs(minigrad)[1]
+(g,) = minigrad.autograd.grad(WrongCube.apply(x), x, v, create_graph=True)
+x_t, (v_t,) = torch.tensor(x0, requires_grad=True), inputs(torch)[1]
+(g_t,) = torch.autograd.grad(WrongCube_t.apply(x_t), x_t, v_t, create_graph=True)
+print("the gradient requires grad:", g.requires_grad, "(minigrad),", g_t.requires_grad, "(torch)")
+check_all({"the gradient, right": (g, g_t),
+           "its derivative along x, wrong (zero)": (
+               minigrad.autograd.grad(g.sum(), x, allow_unused=True)[0] is None,
+               torch.autograd.grad(g_t.sum(), x_t, allow_unused=True)[0] is None)})
+
+# %% [markdown]
+# The gradient still requires grad (it depends on $v$), but not on $x$: differentiating
+# it with respect to $x$ finds no path, and both libraries return `None`
+# (`allow_unused=True`). Rule: a backward that should be twice differentiable computes
+# from saved *inputs*, with operations the library records.
+#
+# ## 6. Newton's method
+#
+# Gradient descent moves against the gradient with one step size for every direction:
+# chapter 10 showed that the step must stay below $2 / \lambda_{\max}$, the largest
+# curvature, so directions of small curvature crawl. Newton's method uses the curvature:
+# it minimizes the second-order model
+# $f(x + d) \approx f(x) + \nabla f^\top d + \tfrac12 d^\top H d$, whose minimum solves
+#
+# $$H\, d = -\nabla f(x), \qquad x \leftarrow x + d .$$
+#
+# One function for both libraries: the gradient and Hessian from `func` (minigrad's and
+# `torch.func`), the linear system solved by numpy for minigrad and by
+# `torch.linalg.solve` for torch.
+
+# %%
+def newton(lib, f, start, steps, tol=1e-12):
+    """Newton's iterates from start, until the step is shorter than tol."""
+    p = lib.tensor(start, dtype=lib.float64)
+    path = [p.numpy().copy()]
+    for _ in range(steps):
+        g, H = lib.func.grad(f)(p), lib.func.hessian(f)(p)
+        if lib is torch:
+            d = -torch.linalg.solve(H, g)
+        else:
+            d = minigrad.tensor(-np.linalg.solve(H.numpy(), g.numpy()))
+        p = p + d
+        path.append(p.numpy().copy())
+        if np.linalg.norm(d.numpy()) < tol:
+            break
+    return np.array(path)
+
+
+def descent(lib, f, start, lr, steps):
+    """Gradient descent's iterates: lib.optim.SGD."""
+    p = lib.tensor(start, dtype=lib.float64, requires_grad=True)
+    optimizer = lib.optim.SGD([p], lr=lr)
+    path = [p.detach().numpy().copy()]
+    for _ in range(steps):
+        optimizer.zero_grad()
+        f(p).backward()
+        optimizer.step()
+        path.append(p.detach().numpy().copy())
+    return np.array(path)
+
+
+def steps_within(path, target, tol=1e-6):
+    """The first iterate within tol of target."""
+    return int(np.argmax(np.linalg.norm(path - target, axis=1) < tol))
+
+# %% [markdown]
+# First chapter 10's valley, $f(u, v) = \tfrac12 (u^2 + 20 v^2)$, from $(-4, 1)$. It is a
+# quadratic: the model is exact, and Newton lands on the minimum in one step, whatever
+# the curvatures. Gradient descent with $\eta = 0.09$ (just under $2/20$) shrinks $u$ by
+# $1 - 0.09 = 0.91$ a step (and $v$ by $|1 - 0.09 \cdot 20| = 0.8$, faster): it needs
+# $\lceil \ln(4 \cdot 10^6) / -\ln 0.91 \rceil = 162$ steps to come within $10^{-6}$.
+
+# %%
+def valley(p):
+    return 0.5 * (p[0] ** 2 + 20 * p[1] ** 2)
+
+
+newton_valley = newton(minigrad, valley, [-4.0, 1.0], steps=5)
+descent_valley = descent(minigrad, valley, [-4.0, 1.0], lr=0.09, steps=200)
+display(check_all({
+    "Newton on the valley": (newton_valley, newton(torch, valley, [-4.0, 1.0], 5)),
+    "gradient descent": (descent_valley, descent(torch, valley, [-4.0, 1.0], lr=0.09,
+                                                 steps=200))}, atol=1e-12))
+print("Newton's points:", newton_valley.tolist())
+print("steps to within 1e-6: Newton", steps_within(newton_valley, [0, 0]),
+      "gradient descent", steps_within(descent_valley, [0, 0]))
+check_all({"Newton's steps": (steps_within(newton_valley, [0, 0]), 1),
+           "gradient descent's steps": (steps_within(descent_valley, [0, 0]),
+                                        int(np.ceil(np.log(4e6) / -np.log(0.91))))},
+          against="formula")
+
+# %% [markdown]
+# A harder one: the Rosenbrock function, a long curved valley with its minimum $0$ at
+# $(1, 1)$,
+#
+# $$f(a, b) = (1 - a)^2 + 100\,(b - a^2)^2 ,$$
+#
+# from the classic start $(-1.2, 1)$. Across the valley the curvature is above 1000, so
+# gradient descent needs $\eta < 2/1000$ and then crawls along it; Newton's model is not
+# exact here, but it rescales each direction by its curvature.
+
+# %%
+def rosenbrock(p):
+    return (1 - p[0]) ** 2 + 100 * (p[1] - p[0] ** 2) ** 2
+
+
+start = [-1.2, 1.0]
+newton_rosen = newton(minigrad, rosenbrock, start, steps=20)
+descent_rosen = descent(minigrad, rosenbrock, start, lr=0.001, steps=2000)
+display(check_all({
+    "Newton on Rosenbrock": (newton_rosen, newton(torch, rosenbrock, start, 20)),
+    "gradient descent, 2000 steps": (
+        descent_rosen, descent(torch, rosenbrock, start, lr=0.001, steps=2000))},
+    atol=1e-10))
+print("Newton's points:\n", np.round(newton_rosen, 5))
+print("Newton, steps to within 1e-6 of (1, 1):", steps_within(newton_rosen, [1, 1]))
+end = descent_rosen[-1]
+print(f"gradient descent after 2000 steps: ({end[0]:.4f}, {end[1]:.4f}), "
+      f"f = {rosenbrock(end):.2e}")
+
+# %%
+aa, bb = np.meshgrid(np.linspace(-2, 2, 100), np.linspace(-3.5, 3, 120))
+fig, ax = plt.subplots(figsize=(5.5, 4.4))
+ax.contour(aa, bb, np.log10(rosenbrock((aa, bb)) + 1e-3), levels=14, colors="0.8")
+ax.plot(descent_rosen[:, 0], descent_rosen[:, 1], ".-", ms=2, lw=0.8,
+        label="gradient descent, lr 0.001 (2000 steps)")
+ax.plot(newton_rosen[:, 0], newton_rosen[:, 1], "s-", ms=4, label="Newton")
+ax.plot(1, 1, "k*", ms=12)
+ax.set(xlabel="a", ylabel="b", title="Rosenbrock: paths from (-1.2, 1)")
+ax.legend(loc="lower right", fontsize=8)
+plt.show()
+
+# %% [markdown]
+# Newton's second step jumps far off the valley, to $(0.76, -3.18)$, where the quadratic
+# model of the first point was poor; the third lands back on the valley's floor, and from
+# there the distance to $(1, 1)$ roughly squares each step (quadratic convergence):
+# $0.48$, $0.056$, $10^{-5}$, $2 \cdot 10^{-11}$. Gradient descent has not reached $(1, 1)$
+# after 2000 steps. Each Newton step costs a Hessian ($n$ HVPs) and a linear solve
+# ($O(n^3)$): for two inputs nothing, for a network's millions of parameters out of
+# reach, which is why second-order methods for networks use HVPs (conjugate gradients)
+# or approximations of $H$. Far from a minimum $H$ need not be positive definite, and
+# the pure step can go uphill; a damped step $x \leftarrow x + \alpha d$ with
+# $\alpha < 1$ is safer but loses the fast convergence.
+#
+# ### Newton against gradient descent, from anywhere
+#
+# Move the start point, gradient descent's learning rate and Newton's step size
+# $\alpha$ (damping). Both methods run in minigrad and in torch; the readout counts the
+# steps to within $10^{-6}$ of $(1, 1)$ (gradient descent stops at 200, Newton at 30)
+# and compares every point with torch's. Try a start on the other side, $a = 1.5,
+# b = -0.5$; and $\alpha = 0.5$, where Newton only halves its error each step.
+
+# %% tags=nbval-ignore-output
+newton_box = newton_widget(start=(-1.2, 1.0), lr=0.001, damping=1.0)
+display(check("the widget's Newton path", newton_box.race.newton, newton_box.race.newton_torch,
+              rtol=1e-10, atol=1e-12))
+newton_box
+
+# %% [markdown]
+# ## Exercises
+#
+# ### Exercise 15.1: a second derivative (2 points)
+#
+# Write `second_derivative(f, x)`: $f''(x)$ at a number `x`, for a function `f` of one
+# minigrad tensor (0-d) that returns a 0-d tensor, with minigrad's
+# `autograd.grad(..., create_graph=True)`. Return a number (or a 0-d tensor). The check
+# switches off `minigrad.func` and `autograd.functional` (the ready-made Hessians) and
+# torch, and compares with torch on functions and points of its own, to 10 digits (a
+# finite difference is not that close).
+#
+# <details><summary>Hint</summary>
+#
+# Make a leaf that requires grad, take the gradient with the graph recorded, then the
+# gradient of that gradient. `f` may be any function of `x`: `x.tanh()`, `x ** 3`...
+# </details>
+
+# %% solution=ex15-second-derivative
+def second_derivative(f, x):
+    ### BEGIN SOLUTION
+    x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
+    (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
+    (h,) = minigrad.autograd.grad(g, x)
+    return h.item()
+    ### END SOLUTION
+
+# %% test=ex15-second-derivative-test points=2
+import numpy as np
+import torch
+
+from minigrad.course.grading import graded
+
+with graded("Exercise 15.1", hint="x as a leaf with requires_grad=True; autograd.grad "
+            "with create_graph=True; then autograd.grad of that gradient") as g:
+    def torch_second(f, x0):
+        x = torch.tensor(x0, dtype=torch.float64, requires_grad=True)
+        (first,) = torch.autograd.grad(f(x), x, create_graph=True)
+        return torch.autograd.grad(first, x)[0]
+
+    def check_second(name, f, x0):
+        got = g.call(second_derivative, f, x0, forbid=["minigrad.func", "torch.func",
+                                                       "torch.autograd"])
+        g.check(f"f''({x0}) of {name}", got, torch_second(f, x0), rtol=1e-10, atol=1e-12)
+
+    check_second("tanh(x)", lambda t: t.tanh(), 0.5)
+    check_second("x**3", lambda t: t ** 3, 2.0)
+    ### BEGIN HIDDEN TESTS
+    check_second("x exp(x)", lambda t: t * t.exp(), -0.3)
+    check_second("sigmoid(x)", lambda t: t.sigmoid(), 1.2)
+    check_second("x**4 - 2x", lambda t: t ** 4 - 2 * t, 1.5)
+    check_second("tanh(x)", lambda t: t.tanh(), -1.7)
+    check_second("log(x) / x", lambda t: t.log() / t, 2.5)
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 15.2: a Hessian-vector product by double backward (3 points)
+#
+# Write `hvp(f, x, v)`: $H v$, for a function `f` of a 1-D minigrad tensor returning a
+# 0-d tensor, a point `x` and a vector `v` (minigrad tensors that do not require grad),
+# by double backward: exactly two backward passes (`autograd.grad` twice), never the
+# full Hessian. The check counts the backward passes, switches off `minigrad.func`,
+# `autograd.functional` (its `hvp` and `vhp`) and torch, and compares with torch's
+# `autograd.functional.hvp`, on functions and sizes of its own.
+#
+# <details><summary>Hint</summary>
+#
+# $H v = \nabla_x (\nabla f(x) \cdot v)$, with $v$ a constant. `x` does not require
+# grad: make a leaf from it first (`x.detach().requires_grad_()`).
+# </details>
+
+# %% solution=ex15-hvp
+def hvp(f, x, v):
+    ### BEGIN SOLUTION
+    x = x.detach().requires_grad_()
+    (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
+    (hv,) = minigrad.autograd.grad((g * v).sum(), x)
+    return hv
+    ### END SOLUTION
+
+# %% test=ex15-hvp-test points=3
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 15.2", hint="the gradient with create_graph=True, its dot product "
+            "with v, then one more autograd.grad: two passes") as g:
+    def check_hvp(name, f_of, x0, v0):
+        passes = g.calls.get("minigrad.autograd", 0)
+        got = g.call(hvp, f_of(minigrad), minigrad.tensor(x0), minigrad.tensor(v0),
+                     forbid=["minigrad.func", "torch.func", "torch.autograd"],
+                     count="minigrad.autograd")
+        passes = g.calls["minigrad.autograd"] - passes
+        g.require(f"{name}: two backward passes", passes == 2,
+                  f"your hvp ran {passes} backward passes; H v takes two (a gradient "
+                  "with its graph, then one pass through it), never the whole Hessian")
+        ref = torch.autograd.functional.hvp(f_of(torch), torch.tensor(x0),
+                                            torch.tensor(v0))[1]
+        g.check(f"{name}: H v", got, ref, rtol=1e-10, atol=1e-12)
+
+    def cubic(lib):
+        return lambda x: (x ** 2).sum() * x.sum() + x.exp().sum()
+
+    check_hvp("sum(x**2) sum(x) + sum(exp(x)), n = 3", cubic,
+              np.array([0.5, -1.0, 2.0]), np.array([1.0, 2.0, -1.0]))
+    ### BEGIN HIDDEN TESTS
+    rng = np.random.default_rng(152)
+
+    def net(A):
+        return lambda lib: (lambda x: ((lib.tensor(A) @ x).tanh() ** 2).sum())
+
+    A6 = rng.standard_normal((6, 6)) / 2
+    check_hvp("sum(tanh(A x)**2), n = 6", net(A6), rng.standard_normal(6),
+              rng.standard_normal(6))
+    check_hvp("cubic, n = 5", cubic, rng.standard_normal(5), rng.standard_normal(5))
+    Q = rng.standard_normal((4, 4))
+    quad = lambda lib: (lambda x: 0.5 * (x * (lib.tensor(Q) @ x)).sum())  # noqa: E731
+    x0, v0 = rng.standard_normal(4), rng.standard_normal(4)
+    got = g.call(hvp, quad(minigrad), minigrad.tensor(x0), minigrad.tensor(v0),
+                 forbid=["minigrad.func", "torch.func", "torch.autograd"])
+    g.check("quadratic x^T Q x / 2: H v = (Q + Q^T) v / 2", got, (Q + Q.T) @ v0 / 2,
+            rtol=1e-10, atol=1e-12, against="formula")
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 15.3: a Newton step (2 points)
+#
+# Write `newton_step(f, x)`: the point $x + d$ where $H d = -\nabla f(x)$, for a
+# function `f` of a 1-D minigrad tensor `x` (which does not require grad) returning a
+# 0-d tensor. Any minigrad route to the gradient and the Hessian is allowed
+# (`minigrad.func.grad` and `minigrad.func.hessian`, `autograd.grad` with
+# `create_graph=True`, your `hvp` from Exercise 15.2 column by column); solve the
+# system with `np.linalg.solve`. torch is switched off; the check compares with torch's
+# Newton step on functions and points of its own, and with the formula on a quadratic,
+# where one step lands on the minimum.
+#
+# <details><summary>Hint</summary>
+#
+# Solve, do not multiply: $d = -H^{-1} \nabla f$ is `np.linalg.solve(H, -g)` with
+# numpy arrays (`.numpy()`). Return the new point as an array or a tensor.
+# </details>
+
+# %% solution=ex15-newton-step
+def newton_step(f, x):
+    ### BEGIN SOLUTION
+    g = minigrad.func.grad(f)(x).numpy()
+    H = minigrad.func.hessian(f)(x).numpy()
+    return x.numpy() + np.linalg.solve(H, -g)
+    ### END SOLUTION
+
+# %% test=ex15-newton-step-test points=2
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 15.3", hint="g and H at x, then solve H d = -g with "
+            "np.linalg.solve and return x + d") as g:
+    def torch_newton_step(f, x0):
+        x = torch.tensor(x0, dtype=torch.float64)
+        grad, H = torch.func.grad(f)(x), torch.func.hessian(f)(x)
+        return x - torch.linalg.solve(H, grad)
+
+    def check_step(name, f, x0, rtol=1e-10):
+        got = g.call(newton_step, f, minigrad.tensor(np.array(x0, dtype=np.float64)),
+                     forbid=["torch.func", "torch.autograd"])
+        g.check(f"newton_step({name}) at {list(x0)}", got, torch_newton_step(f, x0),
+                rtol=rtol, atol=1e-12)
+        return got
+
+    def rosen(p):
+        return (1 - p[0]) ** 2 + 100 * (p[1] - p[0] ** 2) ** 2
+
+    check_step("Rosenbrock", rosen, [-1.2, 1.0])
+    got = check_step("the valley (u**2 + 20 v**2) / 2",
+                     lambda p: 0.5 * (p[0] ** 2 + 20 * p[1] ** 2), [-4.0, 1.0])
+    g.check("the valley: one step to (0, 0)", got, [0.0, 0.0], atol=1e-12, against="formula")
+    ### BEGIN HIDDEN TESTS
+    rng = np.random.default_rng(153)
+    check_step("Rosenbrock", rosen, [0.3, -0.4])
+    check_step("x0**2 x1 + exp(x1) x2 + x0 x2**3",
+               lambda x: x[0] ** 2 * x[1] + x[1].exp() * x[2] + x[0] * x[2] ** 3,
+               [1.0, 0.5, -1.0])
+    M = rng.standard_normal((3, 3))
+    Q, b = M @ M.T + np.eye(3), rng.standard_normal(3)
+
+    def quad(x):
+        return 0.5 * (x * (minigrad.tensor(Q) @ x)).sum() - (minigrad.tensor(b) * x).sum()
+
+    got = g.call(newton_step, quad, minigrad.tensor(rng.standard_normal(3)),
+                 forbid=["torch.func", "torch.autograd"])
+    g.check("x^T Q x / 2 - b^T x: one step to Q^-1 b", got, np.linalg.solve(Q, b),
+            rtol=1e-9, atol=1e-12, against="formula")
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Summary
+#
+# - `autograd.grad(y, x, create_graph=True)` (or `backward(create_graph=True)`) runs
+#   the backward pass as recorded operations: the gradient has a graph and can be
+#   differentiated again. Without it, the gradient has no `grad_fn` and a second
+#   `grad` raises "does not require grad". Chapter 01's $x^2$ at 3: $6$, then $2$;
+#   $\tanh'' = -2t(1 - t^2)$.
+# - The gradient's graph goes back through the forward graph's nodes to what they
+#   saved. torch uses fused nodes (`TanhBackwardBackward0`) and copies a leaf's `.grad`
+#   with `CopyBackwards`; minigrad spells each rule out with its own ops, and `.grad`'s
+#   node is the rule's last op. Same numbers, same higher derivatives.
+# - The Hessian's row $i$ is the gradient of $\partial f/\partial x_i$: $n$ passes
+#   through the recorded gradient, or `func.hessian` = `jacfwd(jacrev(f))`, or
+#   `autograd.functional.hessian`.
+# - $Hv = \nabla (\nabla f \cdot v)$ by double backward, or
+#   `func.jvp(func.grad(f), (x,), (v,))` forward over reverse: a small constant times
+#   one gradient, $n$ numbers. The Hessian is $n$ HVPs and $n^2$ numbers.
+# - `gradgradcheck` checks the backward pass itself against finite differences. A
+#   backward that uses a value computed in forward (a constant to the graph) instead of
+#   the saved input passes `gradcheck` and fails `gradgradcheck`.
+# - Newton's method solves $H d = -\nabla f$: one step on a quadratic, a handful on
+#   Rosenbrock where gradient descent needs thousands; each step costs a Hessian and a
+#   solve, and far from the minimum it may need damping.
+#
+# Next: chapter 16, extending autograd: custom `Function`s checked with `gradcheck` and
+# `gradgradcheck`, hooks, and gradient checkpointing.
