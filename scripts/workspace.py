@@ -38,9 +38,10 @@ def chapters():
     return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
-def student_versions(scratch=SCRATCH):
+def student_versions(scratch=None):
     """Generate the student version of every chapter (in the nbgrader course folder
-    ``scratch``, made afresh); return {name: path}."""
+    ``scratch``, made afresh; by default build/student); return {name: path}."""
+    scratch = scratch or SCRATCH
     if scratch.exists():
         shutil.rmtree(scratch)
     source = scratch / "source" / ASSIGNMENT
@@ -60,7 +61,7 @@ def student_versions(scratch=SCRATCH):
     return {p.name: p for p in sorted(release.glob("*.ipynb"))}
 
 
-def build(workspace=WORKSPACE, scratch=SCRATCH):
+def build(workspace=WORKSPACE, scratch=None):
     workspace.mkdir(exist_ok=True)
     new = []
     versions = None

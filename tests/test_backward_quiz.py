@@ -90,7 +90,9 @@ def test_step_update_then_step_finishes_the_step():
 
 def test_widget_choice_predict_and_check():
     z3 = Value(3.0, label="x")
-    box = backward_explorer({"example": chapter_04_example(), "b = x * x": square()})
+    used = square()
+    used.backward()  # x.grad is 6 in the learner's graph; the widget's copy starts from 0
+    box = backward_explorer({"example": chapter_04_example(), "b = x * x": used})
     row1, row2, image, readout = box.children
     choice, step, reset = row1.children
     predict, guess, check = row2.children
@@ -116,3 +118,4 @@ def test_widget_choice_predict_and_check():
     predict.value = False
     assert "3 steps to go" in readout.value
     assert z3.grad == 0.0 and bytes(image.value).startswith(b"\x89PNG")
+    assert used._prev[0].grad == 6.0  # the learner's graph is untouched

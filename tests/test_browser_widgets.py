@@ -21,7 +21,7 @@ from tests.browser_tools import (
     require_chromium,
     widget_area,
 )
-from tests.notebook_tools import ROOT
+from tests.notebook_tools import ROOT, nbgrader_meta
 
 CHAPTERS = sorted(p.stem[:2] for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 DRIVERS = sorted(p.stem[2:] for p in (ROOT / "tests" / "widget_drivers").glob("ch[0-9][0-9].py"))
@@ -49,12 +49,15 @@ def test_every_committed_chapter_carries_its_widgets_saved_state():
 
 
 def _raising_cells(name):
-    """Indices of the cells tagged raises-exception (they show an error on purpose)."""
+    """Indices of the cells that may show an error: tagged raises-exception (on purpose),
+    and, in the learner's unsolved copy, each exercise's answer stub and its test."""
     import json
 
     cells = json.loads((ROOT / "notebooks" / name).read_text())["cells"]
     return {i for i, c in enumerate(cells)
-            if "raises-exception" in c.get("metadata", {}).get("tags", [])}
+            if "raises-exception" in c.get("metadata", {}).get("tags", [])
+            or (c["cell_type"] == "code" and (nbgrader_meta(c).get("solution")
+                                              or nbgrader_meta(c).get("grade")))}
 
 
 def _run_cells(page, cells, last, raising):

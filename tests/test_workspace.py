@@ -22,6 +22,7 @@ def _workspace_module():
 @pytest.fixture(scope="module")
 def ws(tmp_path_factory):
     module = _workspace_module()
+    module.SCRATCH = tmp_path_factory.mktemp("student")  # not build/student: tests run at once
     folder = tmp_path_factory.mktemp("workspace")
     module.build(folder)
     return module, folder

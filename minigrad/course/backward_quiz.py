@@ -12,6 +12,7 @@ import math
 
 from minigrad.course.graph import draw_graph, node_names
 from minigrad.course.stepper import BackwardStepper, copy_graph, step_text
+from minigrad.value import backward_order
 
 __all__ = ["GradQuiz", "backward_explorer"]
 
@@ -73,7 +74,8 @@ def backward_explorer(graphs, dpi=80):
 
     Unticked, **Step** sends the gradient one node further as in :func:`stepper_widget`.
     Ticked, the learner types the next grad and presses **Check**: the widget says right
-    or wrong, then makes that update. Each graph is stepped on its own copy. CSS classes
+    or wrong, then makes that update. Each graph is stepped on its own copy, with every
+    grad at 0 to start (leaves too, even if the graph was backpropagated). CSS classes
     ``minigrad-ch04-`` + ``choice``, ``step``, ``reset``, ``predict``, ``guess``,
     ``check``, ``graph``, ``readout``. The VBox's ``state`` dict holds the stepper
     and the quiz of the graph shown.
@@ -83,6 +85,9 @@ def backward_explorer(graphs, dpi=80):
     from minigrad.course.stepper import _status
 
     copies = {name: copy_graph(root) for name, root in graphs.items()}
+    for root in copies.values():  # every pass starts from zero, whatever the graph held
+        for node in backward_order(root):
+            node.grad = 0.0
     choice = widgets.Dropdown(options=list(copies), description="graph")
     step_button = widgets.Button(description="Step")
     reset_button = widgets.Button(description="Reset")

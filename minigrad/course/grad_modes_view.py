@@ -231,13 +231,15 @@ def modes_widget(comparison=None, batch=8):
                                      description="batch", continuous_update=False)
     slider.add_class("minigrad-ch09-batch")
     readout = widgets.HTML().add_class("minigrad-ch09-table")
-    image = widgets.Image(format="png").add_class("minigrad-ch09-plot")
+    image = widgets.Image(format="png", layout=widgets.Layout(width="480px"))
+    image.add_class("minigrad-ch09-plot")
 
     def refresh(_=None):
         modes = tuple(m for m in MODES if toggles[m].value)
         rows = comparison.run(modes, slider.value)
-        readout.value = "<pre>" + html.escape(table_text(rows, modes, slider.value)) + "</pre>"
         image.value = _plot_png(comparison.saved_curve(modes), slider.value)
+        # The table last: when its text has changed, the picture has been sent too.
+        readout.value = "<pre>" + html.escape(table_text(rows, modes, slider.value)) + "</pre>"
 
     for control in [*toggles.values(), slider]:
         control.observe(refresh, names="value")

@@ -70,12 +70,13 @@ def node_names(root):
     return names
 
 
-def _box_width(name, fontsize):
+def _box_width(name, fontsize, numbers=True):
     """Inches a box may need: its name, two numbers of NUMBER_CHARS, the separators."""
-    return (len(name) + len(" | data  | grad ") + 2 * NUMBER_CHARS) * 0.6 * fontsize / 72
+    chars = len(name) + (len(" | data  | grad ") + 2 * NUMBER_CHARS if numbers else 1)
+    return chars * 0.6 * fontsize / 72
 
 
-def graph_layout(root, fontsize=9):
+def graph_layout(root, fontsize=9, numbers=True):
     """Return ``{id(node): (x, y)}``, in inches: the left end of each node's box.
 
     Column: one more than the rightmost parent; a leaf one less than its first use.
@@ -108,16 +109,19 @@ def graph_layout(root, fontsize=9):
         nodes = sorted(columns[c], key=lambda n: (mean_parent_row(n), rank[id(n)]))
         for k, node in enumerate(nodes):
             position[id(node)] = (left, (len(nodes) - 1) / 2 - k)
-        left += max(_box_width(names[id(n)], fontsize) for n in nodes)
+        left += max(_box_width(names[id(n)], fontsize, numbers) for n in nodes)
         left += 1.3  # room for the arrows and the next op's circle
     return position
 
 
-def _box_text(name, node):
+def _box_text(name, node, numbers=True):
+    if not numbers:
+        return name
     return f"{name} | data {format_number(node.data)} | grad {format_number(node.grad)}"
 
 
-def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9, fills=None, notes=None):
+def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9, fills=None, notes=None,
+               numbers=True):
     """Draw ``root``'s graph and return the figure (one inch per layout unit).
 
     Without ``ax`` the figure is a :class:`GraphFigure`, not one of pyplot's: Jupyter
@@ -126,15 +130,17 @@ def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9, fills=None
     ``highlight`` is a node to mark (the stepper's current node): its box and op turn
     yellow, the boxes of its parents light yellow. ``fills`` maps ``id(node)`` to a box
     colour and ``notes`` to a short text written above the box (the topological sort's
-    widget marks visited nodes and their places in the order this way).
+    widget marks visited nodes and their places in the order this way). With
+    ``numbers=False`` a box shows only the node's name.
     """
     fills, notes = fills or {}, notes or {}
-    position = graph_layout(root, fontsize)
+    position = graph_layout(root, fontsize, numbers)
     names = node_names(root)
     nodes = sorted(_first_seen(root), key=lambda n: position[id(n)])
     ys = [y for _, y in position.values()]
     x0 = -0.9  # room for the circle of an op whose box starts at 0
-    x1 = max(position[id(n)][0] + _box_width(names[id(n)], fontsize) for n in nodes) + 0.2
+    x1 = max(position[id(n)][0] + _box_width(names[id(n)], fontsize, numbers) for n in nodes)
+    x1 += 0.2
     y0, y1 = min(ys) - 0.6, max(ys) + (0.85 if notes else 0.6)  # notes sit above boxes
     if ax is None:
         fig = _graph_figure_class()(figsize=(x1 - x0, y1 - y0 + (0.3 if title else 0)))
@@ -154,7 +160,7 @@ def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9, fills=None
             ax.text(x + 0.1, y + 0.32, notes[id(node)], ha="left", va="bottom",
                     fontsize=fontsize - 1, color="#1b5e20", weight="bold")
         boxes[id(node)] = ax.text(
-            x, y, _box_text(names[id(node)], node), ha="left", va="center",
+            x, y, _box_text(names[id(node)], node, numbers), ha="left", va="center",
             family="monospace", fontsize=fontsize,
             bbox={"boxstyle": "round,pad=0.4", "fc": fill, "ec": "black",
                   "lw": 2.0 if node is highlight else 1.0})

@@ -143,7 +143,7 @@ def topo_sort_widget(root, dpi=80):
         fills.update({id(n): PLACED for n in stepper.order})
         notes = {id(n): f"#{k}" for k, n in enumerate(stepper.order, start=1)}
         event = stepper.events[-1] if stepper.events else None
-        fig = draw_graph(root, fills=fills, notes=notes,
+        fig = draw_graph(root, fills=fills, notes=notes, numbers=False, fontsize=12,
                          highlight=event.node if event and event.kind != "place" else None)
         buffer = io.BytesIO()
         fig.savefig(buffer, format="png", dpi=dpi)

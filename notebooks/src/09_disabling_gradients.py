@@ -16,8 +16,10 @@
 #    `grad_fn=None`, the same values;
 # 2. use `no_grad`, `inference_mode`, `enable_grad` and `set_grad_enabled` as context
 #    managers and as decorators, and predict which one wins when they nest;
-# 3. tell `model.eval()` from `no_grad()`;
-# 4. use `detach()` to stop the gradient along one path;
+# 3. tell `model.eval()` from `no_grad()` and `inference_mode()`, and know what torch
+#    refuses to do with a tensor made in inference mode;
+# 4. use `detach()` to stop the gradient along one path, and say why changing a tensor
+#    through `.data` gives wrong gradients where `detach()` does not;
 # 5. measure what a graph saves for backward, and how that grows with the batch.
 
 # %%
@@ -94,7 +96,8 @@ display(show_source(minigrad.grad_mode._GradMode.__enter__))
 display(show_source(minigrad.grad_mode._GradMode.__exit__))
 
 # %% [markdown]
-# (`no_grad` sets `mode = False`, `enable_grad` `mode = True`.) Every op goes through
+# (`no_grad` sets `mode = False`, `enable_grad` `mode = True`; `inference_mode` has its
+# own `__enter__`, which turns grad mode off and inference mode on.) Every op goes through
 # `Function.apply` (chapter 05), which reads the flag before it runs the forward pass.
 # Here are the lines of it that decide whether to record a node:
 
