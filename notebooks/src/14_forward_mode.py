@@ -365,7 +365,7 @@ plt.show()
 #
 # Try it. The sliders set $n_{in}$ and $n_{out}$; "step" runs one more pass of each
 # mode: forward mode fills a column (a JVP with $e_j$), reverse mode a row (a VJP with
-# $e_i$). The narrower side finishes first. Every entry is compared with
+# $e_i$). The mode with fewer passes to make finishes first. Every entry is compared with
 # `torch.func.jacrev`; "measure" times both on the whole Jacobian. The widget works on
 # its own function and tensors.
 
@@ -440,8 +440,8 @@ print(f"forward mode: {t_forward * 1e3:.3f} ms; double VJP: {t_double * 1e3:.3f}
 # from them. Expand $(a + \dot{a}\varepsilon)(b + \dot{b}\varepsilon)$ with
 # $\varepsilon^2 = 0$ for the first; for the second, $\tanh'(a) = 1 - \tanh^2(a)$ and
 # the chain rule. Work with floats and `math`: the check switches off autograd, forward
-# mode (torch's and minigrad's) and `minigrad.dual.Dual`'s own methods. It compares
-# with torch's forward mode on other functions and tangents too.
+# mode (torch's and minigrad's) and the `__mul__` and `tanh` of `minigrad.dual.Dual`.
+# It compares with torch's forward mode, on other functions and tangents too.
 #
 # <details><summary>Hint</summary>
 #
@@ -611,10 +611,10 @@ with graded("Exercise 14.2", hint="column j is the tangent of one minigrad.func.
 #
 # <details><summary>Hint</summary>
 #
-# Compute $y = f(x)$ with `x` a tensor that requires grad. Make `u`, a tensor of zeros
-# of $y$'s shape that requires grad. `(g,) = minigrad.autograd.grad(y, x, u,
-# create_graph=True)` is $J^\top u$, recorded; `minigrad.autograd.grad(g, u, v)` is
-# then $J v$.
+# Compute $y = f(x)$ once, with `x` a tensor that requires grad, and make `u`: zeros of
+# $y$'s shape, requiring grad. The first `grad` call goes from `y` to `x` with `u` as
+# `grad_outputs`, recorded (`create_graph=True`): $J^\top u$, a function of `u`. The
+# second goes from that result to `u`, with `v` as `grad_outputs`.
 # </details>
 
 # %% solution=ex14-double-vjp
@@ -693,4 +693,5 @@ with graded("Exercise 14.3", hint="u of y's shape requires grad; g = grad(y, x, 
 # Automatic Differentiation" (pytorch.org/tutorials), whose `dual_level` / `make_dual` /
 # `unpack_dual` this chapter uses.
 #
-# Next: 15 Gradients of gradients: `create_graph`, Hessians and Newton's method.
+# Next: [15 Gradients of gradients](15_gradients_of_gradients.ipynb): `create_graph`,
+# Hessians and Newton's method.
