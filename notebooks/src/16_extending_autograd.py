@@ -1,0 +1,912 @@
+# %% [markdown]
+# # 16 Extending autograd
+#
+# Autograd knows the derivative of every op it ships. This chapter is about the places
+# where you tell it something it does not know, or could not do well alone: an op of
+# your own with a backward you write (a `Function`), a backward that is deliberately
+# *not* the derivative (a straight-through estimator), a look at or a change to a
+# gradient as the backward pass computes it (hooks on tensors and on modules), and a
+# backward that recomputes what forward threw away (gradient checkpointing). Each is a
+# torch API; minigrad has the same names, and every result below is checked against
+# torch's.
+#
+# **Learning goals.** After this chapter you can
+#
+# 1. write a `Function` with `forward`, `backward` and `ctx.save_for_backward`, make its
+#    forward numerically stable, and test it with `gradcheck` and `gradgradcheck`;
+# 2. write a straight-through estimator and say why `gradcheck` rejects it;
+# 3. inspect, scale and clip a gradient with `register_hook`, remove a hook with its
+#    handle, and record a layer's activations and gradients with module hooks;
+# 4. trade memory for time with `checkpoint`, predict what it keeps and what it
+#    recomputes, and choose between `use_reentrant=True` and `False`.
+
+# %%
+import math
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+import torch.utils.checkpoint
+
+import minigrad
+from minigrad import check, check_all
+from minigrad.course.checkpoint_memory import CheckpointMemory, checkpoint_memory_widget
+from minigrad.utils.checkpoint import checkpoint
+
+# %% [markdown]
+# ## 1. A function of your own: a stable log-sum-exp
+#
+# $\mathrm{lse}(x) = \log \sum_i e^{x_i}$ turns scores into a log-probability
+# normaliser (cross-entropy is built on it). Written as it reads, it overflows: $e^{1000}$
+# is beyond float64 (about $1.8 \cdot 10^{308}$), so the sum is `inf` and so is its log,
+# although the answer, $1000 + \log 2$ for $x = (1000, 1000, -3)$, is an ordinary number.
+# The backward of the naive graph is worse: $e^{x_i} / \sum_j e^{x_j}$ becomes
+# $\infty / \infty$, which is `nan`. Both libraries agree (numpy warns "overflow
+# encountered in exp" in minigrad's forward; we silence it, the values say the same):
+
+# %%
+x0 = np.array([1000.0, 1000.0, -3.0])
+rows = {}
+for name, lib in [("minigrad", minigrad), ("torch", torch)]:
+    x = lib.tensor(x0, requires_grad=True)
+    with np.errstate(over="ignore", invalid="ignore"):
+        y = x.exp().sum().log()
+        y.backward()
+    rows[name] = (y, x.grad)
+    print(f"{name:8}: naive lse = {y.item()}, its gradient = {x.grad.tolist()}")
+check_all({"naive lse": (rows["minigrad"][0], rows["torch"][0]),
+           "its gradient (nan)": (rows["minigrad"][1], rows["torch"][1])}, equal_nan=True)
+
+# %% [markdown]
+# The fix is a shift: for any $m$, $\log \sum_i e^{x_i} = m + \log \sum_i e^{x_i - m}$.
+# With $m = \max_i x_i$ every exponent is at most $0$, so nothing overflows, and the
+# largest term is $e^0 = 1$, so the sum is at least $1$ and its log is finite. The
+# gradient is the softmax, $\partial\, \mathrm{lse} / \partial x_i = e^{x_i} / \sum_j
+# e^{x_j} = e^{x_i - \mathrm{lse}(x)}$, and that form is stable too: $x_i -
+# \mathrm{lse}(x) \le 0$.
+#
+# Autograd could differentiate the shifted forward op by op (`max` included), but we
+# know the whole backward in one line, and it needs only $x$ and the output. So we write
+# the op as a `Function` (chapter 05's shape): `forward(ctx, x)` computes the result and
+# keeps what backward needs with `ctx.save_for_backward`; `backward(ctx, grad_output)`
+# returns $\partial L / \partial x$ = `grad_output` times the local derivative.
+# minigrad's forward sees numpy arrays, torch's sees tensors (the one difference), so the
+# two forwards use `np` and `torch`; the backward, written with operators only, is the
+# same text in both.
+
+# %%
+class LogSumExp(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        m = x.max()
+        out = m + np.log(np.exp(x - m).sum())
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        return grad_output * math.e ** (x - out)  # the softmax, e^(x - lse) <= 1
+
+
+class TorchLogSumExp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        m = x.max()
+        out = m + torch.log(torch.exp(x - m).sum())
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        return grad_output * math.e ** (x - out)
+
+
+x = minigrad.tensor(x0, requires_grad=True)
+xt = torch.tensor(x0, requires_grad=True)
+y, yt = LogSumExp.apply(x), TorchLogSumExp.apply(xt)
+y.backward()
+yt.backward()
+reference = torch.tensor(x0, requires_grad=True)
+torch.logsumexp(reference, 0).backward()
+print("minigrad:", y, "  torch:", yt)
+check_all({"stable lse (1000, 1000, -3)": (y, yt),
+           "vs torch.logsumexp": (y, torch.logsumexp(torch.tensor(x0), 0)),
+           "1000 + log 2": (y, 1000 + math.log(2), "formula"),
+           "its gradient (1/2, 1/2, ~0)": (x.grad, xt.grad),
+           "gradient vs torch.logsumexp's": (x.grad, reference.grad)})
+
+# %% [markdown]
+# `apply` is how a `Function` is called, never `forward` directly: it runs `forward`
+# and, if an input requires grad, records the node, whose `backward` the engine calls.
+# Written by hand, a backward can be wrong with nothing to show for it. Chapter 11's
+# test finds out: `gradcheck` compares it with finite differences, element by element.
+# The PyTorch autograd tutorial (the introduction to autograd on pytorch.org) says
+# gradient checking "is useful when implementing custom layers or custom autograd
+# functions": this is that case. Since a backward pass can itself be differentiated
+# (chapter 15), `gradgradcheck` checks the *second* derivatives too. In both libraries
+# both pass on float64 inputs:
+
+# %%
+x = minigrad.tensor([0.5, -1.0, 2.0], dtype=minigrad.float64, requires_grad=True)
+xt = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+check_all({"gradcheck": (minigrad.autograd.gradcheck(LogSumExp.apply, (x,)),
+                         torch.autograd.gradcheck(TorchLogSumExp.apply, (xt,))),
+           "gradgradcheck": (minigrad.autograd.gradgradcheck(LogSumExp.apply, (x,)),
+                             torch.autograd.gradgradcheck(TorchLogSumExp.apply, (xt,)))})
+
+# %% [markdown]
+# How can the second derivative come out right when we only wrote the first? With
+# `create_graph=True` (chapter 15) minigrad calls this backward with *tensors* instead of
+# numpy arrays: `x` and `out` come back as the tensors they were, joined to the graph, so
+# `grad_output * math.e ** (x - out)` is recorded op by op and can be differentiated
+# again. Torch does the same. The Hessian of lse, $\mathrm{diag}(p) - p p^\top$ with $p$
+# the softmax, built row by row from the recorded gradient:
+
+# %%
+g, = minigrad.autograd.grad(LogSumExp.apply(x), x, create_graph=True)
+H = np.stack([minigrad.autograd.grad(g[i], x, retain_graph=True)[0].data for i in range(3)])
+p = torch.softmax(xt.detach(), 0)
+check_all({"Hessian of our lse": (H, torch.autograd.functional.hessian(
+               lambda t: torch.logsumexp(t, 0), xt.detach())),
+           "diag(p) - p p^T": (H, torch.diag(p) - torch.outer(p, p), "formula")})
+
+# %% [markdown]
+# That works because the backward is computed from what `saved_tensors` returns, the
+# input and the output, with differentiable operations (`*`, `**`, `-`). Here is a
+# version that looks just as good: forward computes the softmax $p$ and saves it,
+# backward returns `grad_output * p`. Its first derivatives are right, so `gradcheck`
+# passes. But $p$ was computed inside forward, where nothing is recorded: to the
+# recorded pass it is a constant, the gradient it returns does not depend on $x$ at
+# all (it does not even require grad), and `gradgradcheck` fails, in both libraries:
+
+# %%
+class LogSumExpSavesP(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        m = x.max()
+        out = m + np.log(np.exp(x - m).sum())
+        ctx.save_for_backward(np.exp(x - out))  # p, computed here: a constant later
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (p,) = ctx.saved_tensors
+        return grad_output * p
+
+
+class TorchLogSumExpSavesP(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        m = x.max()
+        out = m + torch.log(torch.exp(x - m).sum())
+        ctx.save_for_backward(torch.exp(x - out))
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (p,) = ctx.saved_tensors
+        return grad_output * p
+
+
+g, = minigrad.autograd.grad(LogSumExpSavesP.apply(x), x, create_graph=True)
+gt, = torch.autograd.grad(TorchLogSumExpSavesP.apply(xt), xt, create_graph=True)
+check_all({"gradcheck (True)": (
+               minigrad.autograd.gradcheck(LogSumExpSavesP.apply, (x,)),
+               torch.autograd.gradcheck(TorchLogSumExpSavesP.apply, (xt,))),
+           "the gradient requires grad (False)": (g.requires_grad, gt.requires_grad),
+           "gradgradcheck (False)": (
+               minigrad.autograd.gradgradcheck(LogSumExpSavesP.apply, (x,),
+                                               raise_exception=False),
+               torch.autograd.gradgradcheck(TorchLogSumExpSavesP.apply, (xt,),
+                                            raise_exception=False))})
+
+# %% [markdown]
+# So if your `Function` will be differentiated twice, compute backward from the saved
+# inputs and outputs, and run `gradgradcheck`. (In minigrad, also write it with
+# operators and tensor methods, not numpy functions: a recorded pass hands backward
+# tensors, and `np.exp` cannot record.)
+#
+# ## 2. A straight-through estimator
+#
+# Rounding is flat almost everywhere: its derivative is $0$ (and undefined at the
+# jumps). A network that rounds its weights or activations (quantization, binary
+# networks) would get no gradient through it and never learn. The *straight-through
+# estimator* keeps the rounding in forward and pretends in backward that it was the
+# identity: the gradient passes through unchanged. That is a `Function` whose backward
+# is deliberately *not* the derivative of its forward:
+
+# %%
+class RoundST(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return np.round(x)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output  # straight through: the identity's gradient
+
+
+class TorchRoundST(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return torch.round(x)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
+
+
+r0 = np.array([0.3, 1.7, -2.2])
+v = np.array([1.0, -2.0, 0.5])
+r, rt, rt_true = (minigrad.tensor(r0, requires_grad=True),
+                  torch.tensor(r0, requires_grad=True), torch.tensor(r0, requires_grad=True))
+y, yt = RoundST.apply(r), TorchRoundST.apply(rt)
+y.backward(minigrad.tensor(v))
+yt.backward(torch.tensor(v))
+torch.round(rt_true).backward(torch.tensor(v))
+check_all({"round(x)": (y, yt), "straight-through gradient": (r.grad, rt.grad),
+           "= the upstream gradient": (r.grad, v, "formula"),
+           "torch.round's own gradient (zero)": (rt_true.grad, np.zeros(3), "formula")})
+
+# %% [markdown]
+# The same trick without a `Function`, common in torch code: `x + (round(x) -
+# x).detach()`. Its value is `round(x)`; its gradient is that of `x` alone, since the
+# detached difference is a constant (chapter 09). Same numbers in both libraries:
+
+# %%
+r, rt = minigrad.tensor(r0, requires_grad=True), torch.tensor(r0, requires_grad=True)
+y = r + (minigrad.tensor(np.round(r0)) - r).detach()  # minigrad has no round op
+yt = rt + (torch.round(rt) - rt).detach()
+y.backward(minigrad.tensor(v))
+yt.backward(torch.tensor(v))
+check_all({"x + (round(x) - x).detach()": (y, yt), "its gradient": (r.grad, rt.grad)})
+
+# %% [markdown]
+# `gradcheck` compares backward with the true derivative, so it rejects a
+# straight-through estimator, in both libraries, and it is right to: finite differences
+# of `round` away from the jumps are $0$, backward says $1$. An STE is a choice of
+# training signal, not a derivative; test it by what it is meant to do (here: backward
+# returns `grad_output`), not with `gradcheck`.
+
+# %%
+r, rt = minigrad.tensor(r0, requires_grad=True), torch.tensor(r0, requires_grad=True)
+check("gradcheck of the STE (False)",
+      minigrad.autograd.gradcheck(RoundST.apply, (r,), raise_exception=False),
+      torch.autograd.gradcheck(TorchRoundST.apply, (rt,), raise_exception=False))
+
+# %% tags=raises-exception
+minigrad.autograd.gradcheck(RoundST.apply, (r,))
+
+# %% tags=raises-exception
+torch.autograd.gradcheck(TorchRoundST.apply, (rt,))
+
+# %% [markdown]
+# Both show the same two Jacobians: numerical all $0$, analytical the identity.
+# Exercise 16.3 writes a variant used in binary networks: `sign` in forward, and in
+# backward the gradient of $\mathrm{clip}(x, -1, 1)$ (pass where $|x| < 1$, stop
+# elsewhere).
+#
+# ## 3. Tensor hooks: look at a gradient, or change it
+#
+# `t.register_hook(fn)` asks the backward pass to call `fn(grad)` when it has computed
+# $\partial L / \partial t$. If `fn` returns `None` the gradient goes on unchanged (a
+# probe); if it returns a tensor, that tensor *replaces* the gradient from there on. The
+# call returns a handle; `handle.remove()` takes the hook away. We run each example in
+# both libraries with one function, `lib` being `minigrad` or `torch`.
+#
+# **Inspect.** $L = \sum_i (2 x_i)^2$ at $x = (3, -4)$; a probe on the intermediate
+# $y = 2x$ sees $\partial L / \partial y = 2y = (12, -16)$, and $x$ gets $4y = (24,
+# -32)$:
+
+# %%
+def probe(lib):
+    x = lib.tensor([3.0, -4.0], requires_grad=True)
+    y = 2 * x
+    seen = []
+    y.register_hook(lambda grad: seen.append(grad.tolist()))  # returns None: a probe
+    (y * y).sum().backward()
+    return seen, x.grad
+
+
+seen, grad = probe(minigrad)
+seen_t, grad_t = probe(torch)
+print("the hook saw", seen, "; x.grad =", grad)
+check_all({"what the hook saw": (seen, seen_t), "x.grad, unchanged": (grad, grad_t),
+           "dL/dy = 2y": (seen[0], [12.0, -16.0], "formula")})
+
+# %% [markdown]
+# **Scale and clip.** A hook that returns a tensor changes what flows on: here $y$'s
+# gradient is halved, then clipped to $[-5, 5]$ element by element (torch's
+# `grad.clamp(-5, 5)`; minigrad has no `clamp`, so its hook clips the numpy array),
+# and $x$ receives $2 \cdot$ the changed gradient. Hooks run in the order they were
+# registered. After `remove()`, the next backward is plain again:
+
+# %%
+def scale_and_clip(lib):
+    x = lib.tensor([3.0, -4.0, 0.5], requires_grad=True)
+    y = 2 * x
+    half = y.register_hook(lambda grad: grad * 0.5)
+    if lib is torch:
+        y.register_hook(lambda grad: grad.clamp(-5, 5))
+    else:
+        y.register_hook(lambda grad: minigrad.tensor(np.clip(grad.data, -5, 5)))
+    (y * y).sum().backward(retain_graph=True)
+    hooked = x.grad.clone()
+    half.remove()
+    x.grad = None
+    (y * y).sum().backward()
+    return hooked, x.grad
+
+
+hooked, clipped_only = scale_and_clip(minigrad)
+hooked_t, clipped_only_t = scale_and_clip(torch)
+check_all({"halved, then clipped: 2 clip(y, -5, 5)": (hooked, hooked_t),
+           "by hand": (hooked, [10.0, -10.0, 2.0], "by hand"),
+           "half removed: 2 clip(2y, -5, 5)": (clipped_only, clipped_only_t)})
+
+# %% [markdown]
+# Clipping the gradient of one tensor by its *norm* (scale it down to length
+# `max_norm` when it is longer, keep its direction) is Exercise 16.2.
+#
+# **A leaf's hook sees the summed gradient, once.** Chapter 08: when $x$ is used twice,
+# the two contributions are added before `.grad` is updated. A hook on the leaf $x$
+# runs once, on the sum, not once per use. $L = \sum x^2 + 3 \sum x$ at $x = (1, -3)$:
+# the contributions are $2x = (2, -6)$ and $(3, 3)$; the hook sees $(5, -3)$, once.
+# `register_post_accumulate_grad_hook` runs after `.grad` is written (optimizers use it
+# to step a parameter as soon as its gradient is ready):
+
+# %%
+def leaf_hooks(lib):
+    x = lib.tensor([1.0, -3.0], requires_grad=True)
+    seen, after = [], []
+    x.register_hook(lambda grad: seen.append(grad.tolist()))
+    x.register_post_accumulate_grad_hook(lambda t: after.append(t.grad.tolist()))
+    (x * x + 3 * x).sum().backward()
+    return seen, after
+
+
+seen, after = leaf_hooks(minigrad)
+seen_t, after_t = leaf_hooks(torch)
+print("hook calls:", seen, " post-accumulate:", after)
+check_all({"the leaf's hook: one call, the sum": (seen, seen_t),
+           "2x + 3 at (1, -3)": (seen, [[5.0, -3.0]], "formula"),
+           "post-accumulate hook sees .grad": (after, after_t)})
+
+# %% [markdown]
+# A tensor that does not require grad has no gradient to hook, and both libraries
+# refuse:
+
+# %% tags=raises-exception
+torch.tensor([1.0]).register_hook(print)
+
+# %% tags=raises-exception
+minigrad.tensor([1.0]).register_hook(print)
+
+# %% [markdown]
+# ## 4. Module hooks: a layer's activations and gradients
+#
+# A module's hooks see the module's inputs and outputs, without changing its code.
+# `register_forward_hook(hook)` calls `hook(module, args, output)` after each forward:
+# the usual way to record activations (to plot them, or to check for dead ReLUs).
+# `register_full_backward_hook(hook)` calls `hook(module, grad_input, grad_output)` once
+# the gradient with respect to the module's input is known: tuples of
+# $\partial L / \partial \text{input}$ and $\partial L / \partial \text{output}$. The
+# same two-layer network in both libraries, with torch's weights copied into minigrad's:
+
+# %%
+torch.manual_seed(16)
+net_t = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
+net_t = net_t.double()
+net = minigrad.nn.Sequential(minigrad.nn.Linear(3, 4, dtype=minigrad.float64),
+                             minigrad.nn.ReLU(),
+                             minigrad.nn.Linear(4, 2, dtype=minigrad.float64))
+for p, p_t in zip(net.parameters(), net_t.parameters(), strict=True):
+    p.data[...] = p_t.detach().numpy()
+X0 = np.random.default_rng(16).standard_normal((5, 3))
+
+
+def hooked_run(model, lib):
+    """Forward and backward with a forward hook on every layer and a backward hook on
+    the ReLU; returns what the hooks recorded."""
+    activations, grads, handles = {}, {}, []
+    for i in range(len(model)):
+        def record(module, args, output, i=i):
+            activations[i] = output.detach().clone()
+        handles.append(model[i].register_forward_hook(record))
+
+    def on_backward(module, grad_input, grad_output):
+        grads["input"], grads["output"] = grad_input[0].clone(), grad_output[0].clone()
+    handles.append(model[1].register_full_backward_hook(on_backward))
+    X = lib.tensor(X0, requires_grad=True)
+    (model(X) ** 2).mean().backward()
+    for handle in handles:
+        handle.remove()
+    return activations, grads
+
+
+acts, grads = hooked_run(net, minigrad)
+acts_t, grads_t = hooked_run(net_t, torch)
+relu_in = acts[0].data
+print("ReLU outputs that are zero:", int((acts[1].data == 0).sum()), "of", acts[1].data.size)
+check_all({**{f"activation of layer {i}": (acts[i], acts_t[i]) for i in range(3)},
+           "ReLU: grad_output": (grads["output"], grads_t["output"]),
+           "ReLU: grad_input": (grads["input"], grads_t["input"]),
+           "grad_input = grad_output * (input > 0)": (
+               grads["input"], grads["output"].data * (relu_in > 0), "formula")})
+
+# %% [markdown]
+# The backward hook got the ReLU's local rule in numbers: $\partial L / \partial
+# \text{input}$ is $\partial L / \partial \text{output}$ where the input was positive, $0$
+# elsewhere. (minigrad's full backward hook works on modules called with one tensor;
+# torch's on any number.)
+#
+# ## 5. Gradient checkpointing: memory for time
+#
+# Chapter 09 measured what a graph keeps for backward: for each op, the arrays its
+# backward needs, until backward frees them. In a deep network that is every layer's
+# activations, and it grows with the depth and the batch. `checkpoint(f, h)` runs the
+# block `f` *without* recording and keeps only its input `h`; when backward reaches the
+# block it runs `f(h)` again, this time recording, and backpropagates through that
+# small graph. The activations inside the block exist for a moment instead of from
+# forward to the end of backward. The price: one more forward pass of each checkpointed
+# block.
+#
+# Our network: blocks $h \mapsto \tanh(\tanh(h W_1) W_2)$, float64, batch 16, width 32.
+# The gradients are the same with and without checkpointing, in both libraries and with
+# both variants of `checkpoint` (`use_reentrant`, below):
+
+# %%
+memory = CheckpointMemory(depth=4, every=0)  # seeded weights and input, both libraries
+
+
+def weight_grads(lib, every, use_reentrant=True):
+    """The weights' gradients of sum(net(x)), with checkpoint every `every` blocks."""
+    params = memory._params(lib)
+    ckpt = checkpoint if lib is minigrad else torch.utils.checkpoint.checkpoint
+    x = lib.tensor(memory.x0, requires_grad=True)
+    h = x
+    memory.every = every
+    for indices in memory.segments():
+        run = memory._segment(params, indices)
+        h = ckpt(run, h, use_reentrant=use_reentrant) if every else run(h)
+    h.sum().backward()
+    return [w.grad for pair in params for w in pair]
+
+
+plain_t = weight_grads(torch, 0)
+rows = {}
+for every, reentrant in [(0, True), (1, True), (2, True), (1, False)]:
+    grads, grads_t = weight_grads(minigrad, every, reentrant), weight_grads(torch, every,
+                                                                            reentrant)
+    label = f"every {every}, use_reentrant={reentrant}" if every else "no checkpointing"
+    rows[f"W grads, {label}"] = (np.concatenate([g.data.ravel() for g in grads]),
+                                 torch.cat([g.ravel() for g in grads_t]))
+    rows[f"W grads, {label}, vs torch unchecked"] = (
+        np.concatenate([g.data.ravel() for g in grads]), torch.cat([g.ravel() for g in plain_t]))
+check_all(rows, rtol=1e-10)
+
+# %% [markdown]
+# What is kept, measured with chapter 09's `saved_bytes` (minigrad) and torch's
+# saved-tensor hooks (`torch_saved_tensors`), without the weights, which are kept
+# anyway. Without checkpointing each block keeps three activations (its input, for the
+# matrix product, and two `tanh` outputs, one of which is also the second product's
+# input): $2 \cdot \text{depth} + 1$ arrays of $16 \cdot 32 \cdot 8$ bytes $= 4$ KiB. With a
+# checkpoint every $k$ blocks only each segment's input is kept: $\lceil \text{depth} /
+# k \rceil$ arrays. During backward, one segment at a time is recorded again, $2k$
+# arrays more, so the *peak* is about $\text{depth}/k + 2k$ arrays, smallest near $k =
+# \sqrt{\text{depth}/2}$ (the classic $\sqrt{n}$ memory of checkpointing). Each point
+# below is measured; torch keeps the same bytes:
+
+# %%
+depths = list(range(1, 13))
+settings = [0, 1, 2, 4]
+kept, peak, rows = {}, {}, {}
+for every in settings:
+    kept[every], peak[every] = [], []
+    for depth in depths:
+        memory.set(depth, every)
+        r = memory.results
+        kept[every].append(r["kept"] / 1024)
+        peak[every].append(r["peak"] / 1024)
+        rows[f"depth {depth}, every {every}: bytes kept"] = (r["kept"], r["torch_kept"])
+        segments = -(-depth // every) if every else 2 * depth + 1
+        rows[f"depth {depth}, every {every}: arrays kept"] = (r["kept"] // 4096, segments,
+                                                              "formula")
+fig, axes = plt.subplots(1, 2, figsize=(10, 3.4), sharey=True)
+for every in settings:
+    label = f"every {every}" if every else "no checkpointing"
+    axes[0].plot(depths, kept[every], "o-", label=label)
+    axes[1].plot(depths, peak[every], "o-", label=label)
+axes[0].set_title("kept from forward to backward")
+axes[1].set_title("peak during backward (kept + one segment)")
+for ax in axes:
+    ax.set_xlabel("depth (blocks)")
+axes[0].set_ylabel("KiB (weights not counted)")
+axes[0].legend()
+fig.tight_layout()
+plt.show()
+table = check_all(rows)
+print(f"{len(rows)} measurements, all equal to torch's and to the formula")
+
+# %% [markdown]
+# Without checkpointing the memory grows by 8 KiB a block; checkpointing every block
+# halves it, every 4 blocks keeps an eighth of it, but its peak pays for the 4 blocks
+# recorded again at once. The time price is one more forward pass per checkpointed
+# block, counted by the model (every block ran twice) and timed (best of 5, after one
+# untimed run; your times will differ):
+
+# %% tags=nbval-ignore-output
+memory.set(12, 2)
+print("block forwards run again in backward:", memory.results["recomputed"])
+with_ckpt, without = memory.measure()
+print(f"forward + backward, 12 blocks: {with_ckpt * 1e3:.2f} ms with a checkpoint every 2 "
+      f"blocks, {without * 1e3:.2f} ms without ({with_ckpt / without:.2f}x)")
+
+# %% [markdown]
+# A forward of a block costs about as much as its backward here, so one more forward
+# per block adds up to about half again the time (your ratio may be larger: minigrad's
+# reentrant checkpoint also starts a backward pass per segment).
+
+# %%
+check("recomputed block forwards: every block once", memory.results["recomputed"], 12,
+      against="formula")
+
+# %% [markdown]
+# **`use_reentrant`.** Torch has two implementations. The original (*reentrant*) runs
+# the block under `no_grad` and gives the node only the block's inputs: if no input
+# requires grad, the node records nothing, torch warns, and the weights *inside* the
+# block get no gradient. The newer one (`use_reentrant=False`, torch's recommendation)
+# finds the weights itself and works in both cases (and with `autograd.grad`). Torch
+# asks you to choose: calling `checkpoint` without `use_reentrant` warns (and will
+# raise in a later torch). minigrad has both, with torch's warnings:
+
+# %%
+def reentrant_cases(lib, ckpt):
+    W = lib.tensor([[0.5, -1.0], [2.0, 0.3]], requires_grad=True)
+    x = lib.tensor([[1.0, 2.0]])  # does not require grad
+
+    def block(h):
+        return (h @ W).tanh()
+
+    out = {}
+    for case, kwargs in [("not passed", {}), ("True", {"use_reentrant": True}),
+                         ("False", {"use_reentrant": False})]:
+        W.grad = None
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            y = ckpt(block, x, **kwargs)
+        if y.requires_grad:
+            y.sum().backward()
+        out[case] = ([str(w.message)[:58] for w in caught],
+                     None if W.grad is None else W.grad.tolist())
+    return out
+
+
+mine = reentrant_cases(minigrad, checkpoint)
+theirs = reentrant_cases(torch, torch.utils.checkpoint.checkpoint)
+rows = {}
+for case, (messages, grad) in mine.items():
+    print(f"use_reentrant {case}: W.grad = {grad}")
+    for m in messages:
+        print("    warns:", m, "...")
+    messages_t, grad_t = theirs[case]
+    rows[f"use_reentrant {case}: torch's warnings, word for word"] = (
+        messages == messages_t, True, "by hand")
+    rows[f"use_reentrant {case}: W.grad is None"] = (grad is None, grad_t is None)
+    if grad is not None:
+        rows[f"use_reentrant {case}: W.grad"] = (grad, grad_t)
+check_all(rows)
+
+# %% [markdown]
+# So with `use_reentrant=True` make sure the block's input requires grad (the first
+# block's input is the data, which usually does not: `x.requires_grad_()` fixes it), or
+# use `use_reentrant=False`. The two also build different graphs in torch: the
+# reentrant variant leaves one node, `CheckpointFunctionBackward`, for the whole block;
+# the other leaves the block's last op as the output's `grad_fn`. minigrad uses its one
+# node for both (the gradients are the same, as above):
+
+# %%
+W, Wt = minigrad.ones(2, 2, requires_grad=True), torch.ones(2, 2, requires_grad=True)
+x, xt = minigrad.ones(1, 2, requires_grad=True), torch.ones(1, 2, requires_grad=True)
+for reentrant in (True, False):
+    y = checkpoint(lambda h: (h @ W).tanh(), x, use_reentrant=reentrant)
+    yt = torch.utils.checkpoint.checkpoint(lambda h: (h @ Wt).tanh(), xt,
+                                           use_reentrant=reentrant)
+    print(f"use_reentrant={reentrant}: minigrad {y.grad_fn.name()}, torch {yt.grad_fn.name()}")
+    check(f"use_reentrant={reentrant}: the output", y, yt)
+#
+# Try it. The sliders set the depth and the segment length $k$ ($0$: no checkpointing);
+# the readout shows what is kept (minigrad's bytes and torch's saved tensors), the peak
+# during backward, the blocks run again, whether the weights' gradients still match
+# torch's; "measure" times forward + backward. The widget works on its own network.
+
+# %%
+checkpoint_memory_widget(depth=6, every=0)
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise has a cell for your code and a locked cell that checks it. Replace
+# `raise NotImplementedError()` with your answer, run your cell, then run the check
+# cell below it: it calls your code on inputs of its own, compares with torch, and
+# shows a table, or one line saying what differs and a hint. When you hand the chapter
+# in, the grader runs the same checks and a few more on inputs you have not seen, so an
+# answer that only fits the examples here loses its points. The points of each
+# exercise are in its heading.
+#
+# ### Exercise 16.1: a stable softplus (3 points)
+#
+# $\mathrm{softplus}(x) = \log(1 + e^x)$, a smooth ReLU, is $\mathrm{lse}(0, x)$. Write
+# its `Function`: `forward(ctx, x)` gets a numpy array and returns softplus of each
+# element, without overflow or underflow to a wrong value (at $x = 800$, $e^x$ is `inf`;
+# at $x = -40$, $1 + e^x$ rounds to $1$ and its log to $0$, while the answer is $4.2
+# \cdot 10^{-18}$); `backward(ctx, grad_output)` returns `grad_output` times the
+# derivative, $\sigma(x) = e^x / (1 + e^x)$, computed stably too. Use numpy (`np.exp`,
+# `np.log1p`, `np.abs`, `np.maximum`) and `ctx.save_for_backward`. The check calls your
+# `forward` and `backward` directly with every backward pass switched off (minigrad's
+# and torch's), then through `Softplus.apply` and `backward()`, and compares with
+# torch's `torch.logaddexp(0, x)` to 12 digits, with no absolute slack.
+#
+# <details><summary>Hint</summary>
+#
+# Section 1's shift with $m = \max(x, 0)$: $\log(1 + e^x) = \max(x, 0) + \log(e^{-m} +
+# e^{x - m}) = \max(x, 0) + \mathrm{log1p}(e^{-|x|})$, and `np.log1p(u)` is exact for
+# tiny $u$ where `np.log(1 + u)` is not. For the derivative, as in section 1: $\sigma(x)
+# = e^{x - \mathrm{softplus}(x)}$, and $x - \mathrm{softplus}(x) \le 0$. Save what
+# backward needs (`x`, or `x` and the output).
+# </details>
+
+# %% solution=ex16-softplus
+class Softplus(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        """softplus of each element of the numpy array x, stably."""
+        ### BEGIN SOLUTION
+        out = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+        ctx.save_for_backward(x, out)
+        return out
+        ### END SOLUTION
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        """grad_output times sigmoid(x), stably."""
+        ### BEGIN SOLUTION
+        x, out = ctx.saved_tensors
+        return grad_output * np.exp(x - out)
+        ### END SOLUTION
+
+# %% test=ex16-softplus-test points=3
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 16.1", hint="forward: max(x, 0) + log1p(exp(-|x|)); backward: "
+            "grad_output * exp(x - softplus(x)), from what forward saved") as g:
+    def forward_then_backward(x0, v):
+        ctx = Softplus()
+        out = Softplus.forward(ctx, x0)
+        grad = Softplus.backward(ctx, v)
+        return out, grad[0] if isinstance(grad, tuple) else grad
+
+    forward_then_backward.__name__ = "Softplus.forward and backward"
+
+    def through_apply(x0, v):
+        x = minigrad.tensor(x0, requires_grad=True)
+        Softplus.apply(x).backward(minigrad.tensor(v))
+        return x.grad
+
+    through_apply.__name__ = "Softplus.apply"
+
+    def check_softplus(name, x0, v):
+        out, grad = g.call(forward_then_backward, x0.copy(), v.copy(), forbid="autograd")
+        grad_apply = g.call(through_apply, x0.copy(), v.copy(), forbid="torch.autograd")
+        xt = torch.tensor(x0, requires_grad=True)
+        reference = torch.logaddexp(torch.zeros_like(xt), xt)
+        reference.backward(torch.tensor(v))
+        g.check(f"{name}: forward", out, reference, rtol=1e-12, atol=0)
+        g.check(f"{name}: backward", grad, xt.grad, rtol=1e-12, atol=0)
+        g.check(f"{name}: x.grad after apply and backward()", grad_apply, xt.grad,
+                rtol=1e-12, atol=0)
+
+    check_softplus("x from -800 to 800", np.array([-800.0, -40.0, -2.0, 0.0, 0.5, 3.0,
+                                                   40.0, 800.0]),
+                   np.array([1.0, 2.0, -1.0, 0.5, 3.0, -2.0, 1.5, 0.25]))
+    ### BEGIN HIDDEN TESTS
+    check_softplus("x = -1000 and 1000", np.array([-1000.0, 1000.0]), np.array([0.7, -1.3]))
+    rng = np.random.default_rng(161)
+    check_softplus("a 3 x 4 batch", rng.standard_normal((3, 4)) * 10,
+                   rng.standard_normal((3, 4)))
+    check_softplus("small and large", np.array([-700.0, -35.5, -1e-8, 1e-8, 35.5, 700.0]),
+                   rng.standard_normal(6))
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 16.2: clip a gradient by its norm (2 points)
+#
+# Write `clip_hook(max_norm)`: it returns a hook for `register_hook` that leaves a
+# gradient $g$ unchanged if its norm $\lVert g \rVert = \sqrt{\sum g_i^2}$ is at most
+# `max_norm`, and otherwise returns $g \cdot \mathrm{max\_norm} / \lVert g \rVert$ (same
+# direction, length `max_norm`). The hook gets a minigrad tensor and must return one:
+# use tensor operators (`*`, `**`, `.sum()`) and `float(...)` or `.item()` for a number.
+# The check registers your hook on a leaf, runs a backward pass and compares the leaf's
+# `.grad` with torch's, computed with a torch hook that does the same (it switches off
+# torch's backward pass while yours runs). Its first example is section 3's $x = (3,
+# -4)$ with $L = \sum x_i^2$: $\partial L / \partial x = (6, -8)$, of norm $10$.
+#
+# <details><summary>Hint</summary>
+#
+# Inside `clip_hook`, define `def hook(grad): ...` and return it. `norm = float((grad *
+# grad).sum() ** 0.5)`; if `norm > max_norm`, return `grad * (max_norm / norm)`;
+# otherwise return `grad` (or `None`).
+# </details>
+
+# %% solution=ex16-clip-hook
+def clip_hook(max_norm):
+    """A tensor hook: the gradient, scaled down to norm max_norm if it is longer."""
+    ### BEGIN SOLUTION
+    def hook(grad):
+        norm = float((grad * grad).sum() ** 0.5)
+        if norm > max_norm:
+            return grad * (max_norm / norm)
+        return grad
+    return hook
+    ### END SOLUTION
+
+# %% test=ex16-clip-hook-test points=2
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 16.2", hint="norm = float((grad * grad).sum() ** 0.5); above "
+            "max_norm return grad * (max_norm / norm), else grad") as g:
+    def with_your_hook(x0, max_norm, loss):
+        x = minigrad.tensor(x0, requires_grad=True)
+        handle = x.register_hook(clip_hook(max_norm))
+        loss(x).backward()
+        handle.remove()
+        return x.grad
+
+    with_your_hook.__name__ = "clip_hook"
+
+    def check_clip(name, x0, max_norm, loss):
+        got = g.call(with_your_hook, x0.copy(), max_norm, loss, forbid="torch.autograd")
+        xt = torch.tensor(x0, requires_grad=True)
+        xt.register_hook(lambda grad: grad * min(1.0, max_norm / grad.norm().item()))
+        loss(xt).backward()
+        g.check(f"{name}: x.grad", got, xt.grad, rtol=1e-12, atol=1e-15)
+
+    check_clip("sum x**2 at (3, -4), max_norm 5", np.array([3.0, -4.0]), 5.0,
+               lambda x: (x * x).sum())
+    check_clip("sum x**2 at (3, -4), max_norm 20 (no clipping)", np.array([3.0, -4.0]),
+               20.0, lambda x: (x * x).sum())
+    ### BEGIN HIDDEN TESTS
+    rng = np.random.default_rng(162)
+    check_clip("a 3 x 2 leaf used twice", rng.standard_normal((3, 2)), 0.75,
+               lambda x: (x * x * x).sum() + (x * 2.5).sum())
+    check_clip("tanh of a polynomial, max_norm 0.1", rng.standard_normal(5), 0.1,
+               lambda x: (x * 0.7 - x * x).tanh().sum())
+    check_clip("norm exactly max_norm", np.array([0.0, 1.5, 2.0]), 5.0,
+               lambda x: (x * x).sum())
+    check_clip("a gradient below max_norm, 4 elements", np.array([0.1, -0.2, 0.3, 0.05]),
+               3.0, lambda x: (x * x).sum())
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 16.3: a straight-through sign (2 points)
+#
+# Write `SignST`, a `Function` used in binary networks: forward returns $\mathrm{sign}(x)$
+# ($-1$, $0$ or $1$ per element, `np.sign`); backward is the straight-through estimator
+# with a window: it passes `grad_output` where $-1 < x < 1$ and returns $0$ elsewhere,
+# the gradient of $\mathrm{clip}(x, -1, 1)$ (torch's `hardtanh`). The check calls your
+# `forward` and `backward` directly with every backward pass switched off, then through
+# `SignST.apply` and `backward()`, and compares with torch's detach trick of section 2,
+# `sign(x).detach() + hardtanh(x) - hardtanh(x).detach()`.
+#
+# <details><summary>Hint</summary>
+#
+# Save `x` in forward. In backward, `np.abs(x) < 1` is a boolean mask; `grad_output *
+# mask` keeps the gradient where it is `True`. Strictly less than $1$: at $x = \pm 1$
+# torch's `hardtanh` passes nothing.
+# </details>
+
+# %% solution=ex16-sign-st
+class SignST(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        """sign(x) of the numpy array x."""
+        ### BEGIN SOLUTION
+        ctx.save_for_backward(x)
+        return np.sign(x)
+        ### END SOLUTION
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        """grad_output where -1 < x < 1, zero elsewhere."""
+        ### BEGIN SOLUTION
+        (x,) = ctx.saved_tensors
+        return grad_output * (np.abs(x) < 1)
+        ### END SOLUTION
+
+# %% test=ex16-sign-st-test points=2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 16.3", hint="forward: np.sign(x), x saved; backward: grad_output * "
+            "(np.abs(x) < 1)") as g:
+    def forward_then_backward(x0, v):
+        ctx = SignST()
+        out = SignST.forward(ctx, x0)
+        grad = SignST.backward(ctx, v)
+        return out, grad[0] if isinstance(grad, tuple) else grad
+
+    forward_then_backward.__name__ = "SignST.forward and backward"
+
+    def through_apply(x0, v):
+        x = minigrad.tensor(x0, requires_grad=True)
+        SignST.apply(x).backward(minigrad.tensor(v))
+        return x.grad
+
+    through_apply.__name__ = "SignST.apply"
+
+    def check_sign(name, x0, v):
+        out, grad = g.call(forward_then_backward, x0.copy(), v.copy(), forbid="autograd")
+        grad_apply = g.call(through_apply, x0.copy(), v.copy(), forbid="torch.autograd")
+        xt = torch.tensor(x0, requires_grad=True)
+        reference = torch.sign(xt).detach() + F.hardtanh(xt) - F.hardtanh(xt).detach()
+        reference.backward(torch.tensor(v))
+        g.check(f"{name}: forward", out, reference, rtol=1e-12, atol=1e-15)
+        g.check(f"{name}: backward", grad, xt.grad, rtol=1e-12, atol=1e-15)
+        g.check(f"{name}: x.grad after apply and backward()", grad_apply, xt.grad,
+                rtol=1e-12, atol=1e-15)
+
+    check_sign("x from -1.5 to 2", np.array([-1.5, -1.0, -0.3, 0.0, 0.4, 1.0, 2.0]),
+               np.array([1.0, 2.0, -3.0, 0.5, 2.0, -1.0, 4.0]))
+    ### BEGIN HIDDEN TESTS
+    rng = np.random.default_rng(163)
+    check_sign("a 4 x 3 batch", rng.standard_normal((4, 3)) * 1.5,
+               rng.standard_normal((4, 3)))
+    check_sign("near the window's edges", np.array([-1.0001, -0.9999, 0.9999, 1.0001]),
+               np.array([0.3, -0.6, 1.2, 2.4]))
+    check_sign("all inside", np.array([-0.5, 0.25, 0.75]), np.array([-1.0, 0.5, 3.0]))
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Summary
+#
+# - A `Function` is an op of your own: `forward(ctx, ...)` computes and saves with
+#   `ctx.save_for_backward`, `backward(ctx, grad_output)` returns one gradient per
+#   input, and `apply` runs it. Write it when you know a better backward than the one
+#   autograd would trace, or a more stable forward: log-sum-exp with the max shift is
+#   $1000 + \log 2$ at $(1000, 1000, -3)$ where the naive graph gives `inf` and a `nan`
+#   gradient.
+# - Test a hand-written backward with `gradcheck`, and with `gradgradcheck` if it will
+#   be differentiated again; a backward written with differentiable operations on what
+#   `saved_tensors` returns gives correct second derivatives for free.
+# - A straight-through estimator (round or sign forward, identity or clipped identity
+#   backward) is deliberately not the derivative: `gradcheck` rejects it, rightly.
+# - `register_hook` calls a function on a tensor's gradient; returning a tensor
+#   replaces it (scale, clip), `handle.remove()` undoes it. A leaf's hook sees the sum
+#   of its contributions, once. Module hooks record a layer's activations
+#   (`register_forward_hook`) and gradients (`register_full_backward_hook`).
+# - `checkpoint` keeps a block's input instead of its activations and runs the block
+#   again in backward: with a checkpoint every $k$ blocks, $\text{depth}/k$ inputs are
+#   kept and the peak is about $\text{depth}/k + 2k$ activations here, for one more
+#   forward per block. Pass `use_reentrant` explicitly; with `True`, the block's input
+#   must require grad.
+#
+# Where this comes from: PyTorch's tutorial "Extending PyTorch" and "Double Backward
+# with Custom Functions" (pytorch.org), the documentation of `torch.utils.checkpoint`,
+# Bengio, Léonard and Courville (2013) for the straight-through estimator, and Chen et
+# al., "Training Deep Nets with Sublinear Memory Cost" (2016), for the $\sqrt{n}$
+# checkpointing schedule.

@@ -1,0 +1,32 @@
+"""Chapter 16's widget in the browser: the "every k" slider turns checkpointing on (less
+kept, blocks recomputed); the depth slider adds blocks; "measure" times both."""
+
+from tests.browser_tools import move_slider, output_text, wait_for_change
+from tests.widget_drivers import Widget
+
+NOTEBOOK = "16_extending_autograd.ipynb"
+
+
+def memory(page, cell, index):
+    before = output_text(cell)
+    assert "6 blocks of tanh(tanh(h W1) W2)" in before and "no checkpointing" in before
+    assert "kept for backward (minigrad)    52.0 KiB" in before
+    assert "block forwards run again in backward: 0" in before
+    move_slider(page, cell, "minigrad-ch16-every")
+    wait_for_change(page, index, before)
+    checkpointed = output_text(cell)
+    assert "checkpoint every 1 block(s): 6 segment(s)" in checkpointed
+    assert "kept for backward (minigrad)    24.0 KiB" in checkpointed
+    assert "kept for backward (torch)       24.0 KiB in 6 saved tensors" in checkpointed
+    assert "block forwards run again in backward: 6" in checkpointed
+    assert "weight gradients match torch's" in checkpointed
+    move_slider(page, cell, "minigrad-ch16-depth")
+    wait_for_change(page, index, checkpointed)
+    deeper = output_text(cell)
+    assert "7 blocks" in deeper and "block forwards run again in backward: 7" in deeper
+    cell.locator(".minigrad-ch16-measure").first.click()
+    wait_for_change(page, index, deeper)
+    assert "measured (best of 5): forward + backward" in output_text(cell)
+
+
+WIDGETS = [Widget("memory", "checkpoint_memory_widget(depth=6, every=0)", memory)]

@@ -1,0 +1,231 @@
+"""Wrong answers to chapter 16's exercises."""
+
+from tests.wrong_answers import Wrong
+
+_RIGHT_FORWARD = '''
+    @staticmethod
+    def forward(ctx, x):
+        out = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+        ctx.save_for_backward(x, out)
+        return out
+'''
+
+_RIGHT_BACKWARD = '''
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        return grad_output * np.exp(x - out)
+'''
+
+
+def _softplus(forward=_RIGHT_FORWARD, backward=_RIGHT_BACKWARD):
+    return ("import numpy as np\nimport minigrad\n"
+            "class Softplus(minigrad.autograd.Function):\n" + forward + backward)
+
+
+def _clip(body):
+    return "def clip_hook(max_norm):\n    def hook(grad):\n" + body + "    return hook\n"
+
+
+_RIGHT_SIGN_FORWARD = '''
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.sign(x)
+'''
+
+_RIGHT_SIGN_BACKWARD = '''
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * (np.abs(x) < 1)
+'''
+
+
+def _sign(forward=_RIGHT_SIGN_FORWARD, backward=_RIGHT_SIGN_BACKWARD):
+    return ("import numpy as np\nimport minigrad\n"
+            "class SignST(minigrad.autograd.Function):\n" + forward + backward)
+
+
+WRONG = {
+    "ex16-softplus": [
+        Wrong("the naive log(1 + exp(x)): inf at 800", "slip", _softplus(forward='''
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(over="ignore"):
+            out = np.log(1 + np.exp(x))
+        ctx.save_for_backward(x, out)
+        return out
+''')),
+        Wrong("the shift without abs: exp(-x) overflows at -800", "slip", _softplus(forward='''
+    @staticmethod
+    def forward(ctx, x):
+        with np.errstate(over="ignore"):
+            out = np.maximum(x, 0) + np.log1p(np.exp(-x))
+        ctx.save_for_backward(x, out)
+        return out
+''')),
+        Wrong("log(1 + u) instead of log1p(u): 0 at x = -40", "slip", _softplus(forward='''
+    @staticmethod
+    def forward(ctx, x):
+        out = np.maximum(x, 0) + np.log(1 + np.exp(-np.abs(x)))
+        ctx.save_for_backward(x, out)
+        return out
+''')),
+        Wrong("backward returns softplus itself, not its derivative", "slip",
+              _softplus(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        return grad_output * out
+''')),
+        Wrong("backward with sigmoid(-x)", "slip", _softplus(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        return grad_output * np.exp(-out)  # sigmoid(-x) = e^(-softplus(x))
+''')),
+        Wrong("backward from e^(out - x), upside down", "slip", _softplus(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        return grad_output * np.exp(np.minimum(out - x, 700))
+''')),
+        Wrong("ignores grad_output: the local derivative alone", "ignores",
+              _softplus(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        return np.exp(x - out)
+''')),
+        Wrong("the visible forward values looked up", "hardcoded", _softplus(forward='''
+    @staticmethod
+    def forward(ctx, x):
+        known = np.array([0.0, 4.248354255291589e-18, 0.1269280110429725,
+                          0.6931471805599453, 0.9740769841801067, 3.048587351573742,
+                          40.0, 800.0])
+        out = known if x.shape == (8,) else np.zeros_like(x)
+        ctx.save_for_backward(x, out)
+        return out
+''')),
+        Wrong("backward through minigrad's autograd of the naive formula", "bypass",
+              _softplus(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        t = minigrad.tensor(x, requires_grad=True)
+        (g,) = minigrad.autograd.grad((t.exp() + 1).log(), t, minigrad.tensor(grad_output))
+        return g.data
+''')),
+        Wrong("backward through torch's softplus and autograd", "bypass",
+              _softplus(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        import torch
+        x, out = ctx.saved_tensors
+        t = torch.tensor(x, requires_grad=True)
+        (g,) = torch.autograd.grad(torch.nn.functional.softplus(t), t,
+                                   torch.tensor(grad_output))
+        return g.numpy()
+''')),
+    ],
+    "ex16-clip-hook": [
+        Wrong("clips each element to [-max_norm, max_norm]", "slip", _clip('''
+        return minigrad.tensor(np.clip(grad.data, -max_norm, max_norm))
+''')),
+        Wrong("always scales to max_norm, even a shorter gradient", "slip", _clip('''
+        norm = float((grad * grad).sum() ** 0.5)
+        return grad * (max_norm / norm)
+''')),
+        Wrong("the squared norm in place of the norm", "slip", _clip('''
+        norm = float((grad * grad).sum())
+        if norm > max_norm:
+            return grad * (max_norm / norm)
+        return grad
+''')),
+        Wrong("computes the clipped gradient but returns nothing", "slip", _clip('''
+        norm = float((grad * grad).sum() ** 0.5)
+        if norm > max_norm:
+            grad = grad * (max_norm / norm)
+''')),
+        Wrong("scales by norm / max_norm, upside down", "slip", _clip('''
+        norm = float((grad * grad).sum() ** 0.5)
+        if norm > max_norm:
+            return grad * (norm / max_norm)
+        return grad
+''')),
+        Wrong("ignores max_norm: clips to norm 1", "ignores", _clip('''
+        norm = float((grad * grad).sum() ** 0.5)
+        if norm > 1.0:
+            return grad * (1.0 / norm)
+        return grad
+''')),
+        Wrong("the visible answer", "hardcoded", _clip('''
+        if grad.shape == (2,) and max_norm == 5.0:
+            return minigrad.tensor([3.0, -4.0])
+        return grad
+''')),
+        Wrong("torch's clip_grad_norm_ on a copy (its eps shifts the scale)", "bypass", _clip('''
+        import torch
+        t = torch.zeros(grad.shape, dtype=torch.float64, requires_grad=True)
+        t.grad = torch.tensor(grad.data)
+        torch.nn.utils.clip_grad_norm_([t], max_norm)
+        return minigrad.tensor(t.grad.numpy().copy())
+''')),
+    ],
+    "ex16-sign-st": [
+        Wrong("plain straight-through: the gradient passes everywhere", "slip",
+              _sign(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
+''')),
+        Wrong("the window includes its edges, |x| <= 1", "slip", _sign(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * (np.abs(x) <= 1)
+''')),
+        Wrong("the true derivative of sign: zero", "slip", _sign(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * 0.0
+''')),
+        Wrong("round in place of sign", "slip", _sign(forward='''
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.round(x)
+''')),
+        Wrong("the window on the output, not the input", "slip", _sign(forward='''
+    @staticmethod
+    def forward(ctx, x):
+        out = np.sign(x)
+        ctx.save_for_backward(out)
+        return out
+''')),
+        Wrong("ignores grad_output: the mask alone", "ignores", _sign(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return (np.abs(x) < 1).astype(float)
+''')),
+        Wrong("the visible gradient looked up", "hardcoded", _sign(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        if grad_output.shape == (7,):
+            return np.array([0.0, 0.0, -3.0, 0.5, 2.0, 0.0, 0.0])
+        return grad_output
+''')),
+        Wrong("backward through torch's hardtanh and autograd", "bypass", _sign(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        import torch
+        (x,) = ctx.saved_tensors
+        t = torch.tensor(x, requires_grad=True)
+        (g,) = torch.autograd.grad(torch.nn.functional.hardtanh(t), t,
+                                   torch.tensor(grad_output))
+        return g.numpy()
+''')),
+    ],
+}
