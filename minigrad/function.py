@@ -39,6 +39,13 @@ FREED = (
 )
 
 
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead "
+    "of `torch.inference_mode()`. Fix: p.clone() outside inference_mode, or no_grad().")
+
+
 class Function:
     """Base class of every op; an instance is both ``ctx`` and the graph node."""
 
@@ -154,6 +161,8 @@ def _version_checks(saved, args, result, Tensor):
             continue
         for k, a in enumerate(args):
             if isinstance(a, Tensor) and a.data is array:
+                if a._is_inference:
+                    raise RuntimeError(INFERENCE_SAVED)
                 counter = a._version_counter
                 checks.append((i, counter, counter[0], k))
                 break

@@ -14,12 +14,12 @@ inference mode off).
 The mode belongs to the thread, as in torch: ``no_grad()`` in one thread does not stop
 another from recording.
 
-Unlike torch, minigrad does not mark the tensors made inside ``inference_mode()`` as
-*inference tensors*. torch lets such a tensor ``p`` into a later recorded computation
-that saves nothing of it (``p + w``), but refuses to save it for backward (``p * w``:
-"Inference tensors cannot be saved for backward") and to change it in place outside
+As torch, the tensors made inside ``inference_mode()`` are *inference tensors*
+(``t.is_inference()``): such a tensor ``p`` may enter a later recorded computation that
+saves nothing of it (``p + w``), but may not be saved for backward (``p * w``:
+"Inference tensors cannot be saved for backward") nor changed in place outside
 inference mode ("Inplace update to inference tensor outside InferenceMode is not
-allowed"); minigrad allows both (see the README's table of differences).
+allowed"); ``p.clone()`` outside it is a normal tensor.
 """
 
 import functools

@@ -32,12 +32,21 @@ LEAF_INPLACE = (
     "also works: it builds a new tensor).")
 
 
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details. Fix: q = p.clone(), then "
+    "change q.")
+
+
 class InplaceMethods:
     """The in-place methods of ``Tensor``."""
 
     __slots__ = ()
 
     def _inplace(self, op, other, numpy_op, true_divide=False, cast=False):
+        if self._is_inference and not GRAD_ENABLED.inference:
+            raise RuntimeError(INFERENCE_INPLACE)
         other_data = getattr(other, "data", other)
         shape = np.shape(other_data)
         if shape and shape != self.data.shape:

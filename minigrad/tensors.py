@@ -23,6 +23,7 @@ import numpy as np
 from minigrad import engine
 from minigrad.copying import CopyMethods
 from minigrad.dtypes import Size, from_numpy, to_dtype
+from minigrad.grad_mode import GRAD_ENABLED
 from minigrad.inplace import InplaceMethods
 from minigrad.ops.methods import TensorMethods
 from minigrad.printing import tensor_repr
@@ -47,6 +48,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
     __slots__ = ("data", "_grad", "grad_fn", "_requires_grad", "_version_counter",
                  "_accumulator", "_base", "_view_chain", "_views", "__dict__", "__weakref__")
     _fw_tangent = None  # forward mode: the tangent, inside a dual_level (forward_ad.py)
+    _is_inference = False  # made inside inference_mode() (grad_mode.py)
     __array_ufunc__ = None  # numpy_array * tensor calls Tensor.__rmul__
     __hash__ = object.__hash__  # == is elementwise, as in torch; hash by identity
 
@@ -70,6 +72,8 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         self._version_counter = [0]
         self._accumulator = None
         self._base = self._views = None
+        if GRAD_ENABLED.inference:
+            self._is_inference = True
         if requires_grad:
             self.requires_grad = True
 
@@ -107,6 +111,11 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         """Set ``requires_grad`` in place; returns the tensor."""
         self.requires_grad = requires_grad
         return self
+
+    def is_inference(self):
+        """Made inside ``inference_mode()``: it may not be saved for backward, nor changed
+        in place outside inference mode (grad_mode.py)."""
+        return self._is_inference
 
     @property
     def is_leaf(self):
@@ -163,6 +172,8 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         """The same data (shared, not copied), cut from the graph: a leaf without grad."""
         out = make(self.data, None)
         out._version_counter = self._version_counter
+        if self._is_inference:
+            out._is_inference = True
         return out
 
     # --- conversions ----------------------------------------------------------
@@ -281,4 +292,6 @@ def make(data, grad_fn):
     t._version_counter = [0]
     t._accumulator = None
     t._base = t._views = None
+    if GRAD_ENABLED.inference:
+        t._is_inference = True
     return t

@@ -71,15 +71,6 @@ def test_value_refuses_where_torch_returns_inf_or_nan():
     assert math.isinf(torch.tensor(0.0).pow(-1).item())
 
 
-def test_inference_mode_does_not_mark_tensors():
-    x = minigrad.ones(2, requires_grad=True)
-    with minigrad.inference_mode():
-        y = minigrad.ones(2)
-    (x.exp() * y).sum().backward()  # torch: "Inference tensors cannot be saved for backward"
-    assert x.grad is not None
-    assert "inference tensors" in minigrad.grad_mode.__doc__
-
-
 def test_tensor_of_sizes_is_zeros_and_takes_requires_grad():
     t = minigrad.Tensor(2, 3)
     assert tuple(t.shape) == (2, 3) and not t.data.any()  # torch: uninitialized

@@ -38,10 +38,7 @@ def test_every_row_equals_torch_under_every_combination_of_modes(comparison, mod
     rows = comparison.run(modes, batch=4)
     assert [row.name for row in rows] == list(QUANTITIES)
     for row in rows:
-        if row.name == "inference tensor":
-            assert row.minigrad is None  # minigrad does not mark tensors
-        else:
-            assert row.minigrad == row.torch, (modes, row)
+        assert row.minigrad == row.torch, (modes, row)
 
 
 def test_what_each_mode_changes(comparison):
@@ -102,10 +99,10 @@ def test_dropout_matches_torch_in_eval_and_in_its_gradient():
     assert torch.nn.functional.dropout(torch.ones(3), 0.25, training=False).tolist() == [1.0] * 3
 
 
-def test_table_text_names_modes_and_marks_the_missing_mark(comparison):
+def test_table_text_names_modes(comparison):
     text = table_text(comparison.run(("inference_mode",), 2), ("inference_mode",), 2)
     assert text.splitlines()[0] == "modes: inference_mode; batch 2"
-    assert "not marked" in text and "DIFFERENT" not in text
+    assert "DIFFERENT" not in text
     assert "none (training)" in table_text(comparison.run((), 2))
 
 

@@ -220,3 +220,24 @@ def test_a_removed_module_hook_is_gone():
         handle.remove()
         m(lib.ones(1, 3))
         assert seen == [1]
+
+
+def test_inference_tensors_are_marked_and_refused_where_torch_refuses_them():
+    """Not a hook: chapter 09's inference tensors, kept with the other engine extensions."""
+    for lib in LIBS.values():
+        w = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.inference_mode():
+            p = lib.tensor([3.0, 4.0]) * 2
+        assert p.is_inference() and p.detach().is_inference()
+        assert not lib.ones(2).is_inference()
+        assert (p + w).requires_grad  # the gradient of a sum saves neither operand
+        with pytest.raises(RuntimeError, match="Inference tensors cannot be saved for "
+                                               "backward"):
+            p * w
+        with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside "
+                                               "InferenceMode is not allowed"):
+            p.add_(1)
+        q = p.clone()
+        assert not q.is_inference()
+        (q * w).sum().backward()
+        assert w.grad.tolist() == p.tolist()  # (torch changes p before refusing add_)

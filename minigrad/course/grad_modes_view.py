@@ -8,8 +8,7 @@ each measured by running the library, never assumed:
 
 * ``grad_fn recorded``: does the output have a ``grad_fn``?
 * ``requires_grad`` of the output;
-* ``inference tensor``: torch's ``is_inference()``; minigrad does not mark tensors (its
-  column is None, shown as "not marked");
+* ``inference tensor``: ``is_inference()``, in both libraries;
 * ``bytes saved by the forward``: what the forward pass saved for backward, parameters
   left out (``graph_memory``: minigrad's graph walked, torch's saved-tensor hooks). With
   ``detach`` it is counted before the output is detached: detaching afterwards does not

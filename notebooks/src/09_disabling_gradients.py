@@ -166,7 +166,7 @@ check("pred", pred, pred_t, atol=1e-6)
 # And the `inference_mode` version. For the computation itself it does what `no_grad`
 # does: the same values, no graph. torch's `inference_mode` also marks the tensors it
 # makes as *inference tensors* and skips some bookkeeping for them (version counters)
-# to run faster. minigrad does not mark them; the results are the same.
+# to run faster. minigrad marks them too (`is_inference()`); the values are the same.
 
 # %%
 model.eval()
@@ -176,9 +176,9 @@ with minigrad.inference_mode():
 model_t.eval()
 with torch.inference_mode():
     pred_t = model_t(X_t)
-print("minigrad:", flags(pred), " torch:", flags(pred_t), " torch inference tensor:",
-      pred_t.is_inference())
-check("pred", pred, pred_t, atol=1e-6)
+print("minigrad:", flags(pred), " torch:", flags(pred_t))
+check_all({"pred": (pred, pred_t), "an inference tensor": (pred.is_inference(),
+                                                            pred_t.is_inference())}, atol=1e-6)
 
 # %% [markdown]
 # What the mark costs later: an inference tensor `p` may still enter a recorded
@@ -196,38 +196,47 @@ p_t, p = made_in_inference_mode(torch), made_in_inference_mode(minigrad)
 w_t = torch.tensor([1.0, 2.0], requires_grad=True)
 w = minigrad.tensor([1.0, 2.0], requires_grad=True)
 print("torch:   ", p_t + w_t, " p is an inference tensor:", p_t.is_inference())
-print("minigrad:", p + w)
+print("minigrad:", p + w, " p is an inference tensor:", p.is_inference())
 check("p + w", p + w, p_t + w_t)
 
 # %% [markdown]
 # But torch refuses to *save* an inference tensor for backward: the gradient of
-# `p * w` with respect to `w` is `p`, so `p` would have to be saved.
+# `p * w` with respect to `w` is `p`, so `p` would have to be saved. minigrad refuses
+# with torch's message and adds the fix:
 
 # %% tags=raises-exception
 p_t = made_in_inference_mode(torch)
 p_t * w_t
 
+# %% tags=raises-exception
+p = made_in_inference_mode(minigrad)
+p * w
+
 # %% [markdown]
-# And torch refuses to change an inference tensor in place outside inference mode:
+# And both refuse to change an inference tensor in place outside inference mode:
 
 # %% tags=raises-exception
 p_t = made_in_inference_mode(torch)
 p_t.add_(1.0)
 
+# %% tags=raises-exception
+p = made_in_inference_mode(minigrad)
+p.add_(1.0)
+
 # %% [markdown]
-# minigrad has no inference tensors, so it does both (one of the differences the
-# README lists). Its results are what torch gives after the fix its message suggests,
-# a `clone()`, which makes a normal tensor:
+# The fix both messages suggest, a `clone()` outside inference mode, makes a normal
+# tensor, which may be saved and changed:
 
 # %%
 p_t, p = made_in_inference_mode(torch), made_in_inference_mode(minigrad)
-product, product_t = p * w, p_t.clone() * w_t
-p.add_(1.0)
-p_t = p_t.clone().add_(1.0)
-print("minigrad:", product, p)
-print("torch:   ", product_t, p_t)
-check_all({"p * w (torch: p.clone() * w)": (product, product_t),
-           "p.add_(1) (torch: p.clone().add_(1))": (p, p_t)})
+q_t, q = p_t.clone(), p.clone()
+product, product_t = q * w, q_t * w_t
+q.add_(1.0)
+q_t.add_(1.0)
+print("minigrad:", product, q, q.is_inference())
+print("torch:   ", product_t, q_t, q_t.is_inference())
+check_all({"p.clone() * w": (product, product_t), "p.clone().add_(1)": (q, q_t),
+           "the clone is an inference tensor": (q.is_inference(), q_t.is_inference())})
 
 # %% [markdown]
 # **`eval()` is not `no_grad()`.** `model.eval()` only sets `model.training = False`,
@@ -910,8 +919,8 @@ with graded("Exercise 9.3", hint="use set_grad_enabled with the mode you are giv
 # - Under `no_grad()` ops compute the same values but record nothing: results have
 #   `requires_grad=False` and `grad_fn=None`, and `backward()` through them refuses.
 # - `inference_mode()` is the stricter torch variant for pure inference: its tensors
-#   are marked, and torch refuses to save one for backward or change it in place
-#   later (minigrad does not mark them). `enable_grad()` turns recording back on;
+#   are marked, and both libraries refuse to save one for backward or change it in
+#   place later (`clone()` makes a normal tensor). `enable_grad()` turns recording on;
 #   `set_grad_enabled(mode)` takes a bool. All of them work as context managers and
 #   decorators, per thread. Nested, the innermost grad-mode switch wins, except inside
 #   `inference_mode()`, where even `enable_grad()` records nothing.
