@@ -5,7 +5,12 @@ import numpy as np
 import pytest
 import torch
 
-from minigrad.course.jacobian_modes import JacobianModes, best_time, jacobian_modes_widget
+from minigrad.course.jacobian_modes import (
+    JacobianModes,
+    best_time,
+    draw_modes,
+    jacobian_modes_widget,
+)
 
 
 def torch_jacobians(modes):
@@ -62,7 +67,7 @@ def test_widget_controls():
     box = jacobian_modes_widget()
     n_in, n_out = box.children[0].children
     step, reset, measure = box.children[1].children
-    readout = box.children[2]
+    readout = box.children[3]
     assert "0 of 3 passes" in readout.value
     step.click()
     assert "1 of 3 passes" in readout.value and "1 of 2 passes" in readout.value
@@ -77,3 +82,25 @@ def test_widget_controls():
     assert box.modes.reference.shape == (1, 6)
     measure.click()
     assert "measured" in readout.value
+
+
+def test_drawing_masks_what_is_not_filled():
+    import time
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    modes = JacobianModes(3, 2)
+    modes.step()
+    start = time.perf_counter()
+    fig = draw_modes(modes)
+    assert time.perf_counter() - start < 1.0
+    left, right = fig.axes[:2]
+    assert left.get_title() == "forward mode: 1 of 3 columns"
+    assert right.get_title() == "reverse mode: 1 of 2 rows"
+    shown = left.get_images()[0].get_array()
+    assert shown.mask[:, 1:].all() and not shown.mask[:, 0].any()
+    np.testing.assert_allclose(shown[:, 0], torch_jacobians(modes)[0][:, 0], rtol=1e-12)
+    plt.close(fig)

@@ -11,7 +11,8 @@ For :math:`y = \tanh(W x)`, :math:`W` a seeded random ``(n_out, n_in)`` matrix:
   ``torch.func.jacrev``. ``measure()`` times ``minigrad.func.jacfwd`` and ``jacrev`` on the
   whole Jacobian, best of ``repeats`` runs after one untimed run.
 
-:func:`jacobian_modes_widget` draws it: two sliders (sizes), "step", "reset", "measure".
+:func:`draw_modes` draws the two Jacobians as filled so far; :func:`jacobian_modes_widget`
+adds two sliders (sizes), "step", "reset" and "measure".
 """
 
 import html
@@ -22,7 +23,7 @@ import numpy as np
 import minigrad
 from minigrad import func
 
-__all__ = ["JacobianModes", "best_time", "jacobian_modes_widget"]
+__all__ = ["JacobianModes", "best_time", "draw_modes", "jacobian_modes_widget"]
 
 
 def best_time(fn, repeats=5):
@@ -134,14 +135,38 @@ class JacobianModes:
         return "\n".join(lines)
 
 
+def draw_modes(modes):
+    """The two Jacobians as filled so far, side by side: a matplotlib figure."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(7.2, 2.6))
+    for ax, mode, done, total, what in [
+            (axes[0], "forward", len(modes.columns), modes.n_in, "columns"),
+            (axes[1], "reverse", len(modes.rows), modes.n_out, "rows")]:
+        J = np.ma.masked_invalid(modes.filled(mode))
+        ax.set_facecolor("#e8e8e8")  # not filled yet
+        ax.imshow(J, cmap="RdBu_r", vmin=-1.5, vmax=1.5)
+        ax.set_title(f"{mode} mode: {done} of {total} {what}", fontsize=9)
+        ax.set_xticks(range(modes.n_in))
+        ax.set_yticks(range(modes.n_out))
+        ax.set_xlabel("input j", fontsize=8)
+        ax.set_ylabel("output i", fontsize=8)
+        ax.tick_params(labelsize=7)
+    fig.tight_layout()
+    return fig
+
+
 def jacobian_modes_widget(n_in=3, n_out=2, seed=14):
-    """Sliders for the sizes, "step", "reset" and "measure" buttons, the two Jacobians.
+    """Sliders for the sizes, "step", "reset" and "measure" buttons, the two Jacobians
+    drawn and printed.
 
     CSS classes: ``minigrad-ch14-n-in``, ``minigrad-ch14-n-out``, ``minigrad-ch14-step``,
-    ``minigrad-ch14-reset``, ``minigrad-ch14-measure``, ``minigrad-ch14-readout``. The
-    VBox's ``modes`` is the model.
+    ``minigrad-ch14-reset``, ``minigrad-ch14-measure``, ``minigrad-ch14-readout``,
+    ``minigrad-ch14-plot``. The VBox's ``modes`` is the model.
     """
     import ipywidgets as widgets
+    import matplotlib.pyplot as plt
+    from IPython.display import display
 
     modes = JacobianModes(n_in, n_out, seed)
     n_in_slider = widgets.IntSlider(value=n_in, min=1, max=8, description="n_in")
@@ -152,10 +177,16 @@ def jacobian_modes_widget(n_in=3, n_out=2, seed=14):
     reset = widgets.Button(description="reset").add_class("minigrad-ch14-reset")
     measure = widgets.Button(description="measure").add_class("minigrad-ch14-measure")
     readout = widgets.HTML().add_class("minigrad-ch14-readout")
+    plot = widgets.Output().add_class("minigrad-ch14-plot")
 
     def show():
         readout.value = "<pre>" + html.escape(modes.text()) + "</pre>"
         step.disabled = modes.done
+        with plot:
+            plot.clear_output(wait=True)
+            fig = draw_modes(modes)
+            display(fig)
+            plt.close(fig)
 
     def on_sizes(_):
         modes.set_sizes(n_in_slider.value, n_out_slider.value)
@@ -181,6 +212,6 @@ def jacobian_modes_widget(n_in=3, n_out=2, seed=14):
     measure.on_click(on_measure)
     show()
     box = widgets.VBox([widgets.HBox([n_in_slider, n_out_slider]),
-                        widgets.HBox([step, reset, measure]), readout])
+                        widgets.HBox([step, reset, measure]), plot, readout])
     box.modes = modes
     return box

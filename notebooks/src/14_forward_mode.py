@@ -356,9 +356,10 @@ plt.show()
 # {c_{f} + n_{out}\, c_{\mathrm{vjp}}},$$
 #
 # with $c_{\mathrm{jvp}}$ the cost of one pass carrying a tangent, $c_f$ the recorded
-# forward pass and $c_{\mathrm{vjp}}$ one backward pass, all of the same order (a few
-# times the plain forward pass). In the right panel the solid lines (jacfwd) grow with
-# $n_{in}$ and do not care about $n_{out}$; the dashed ones (jacrev) do the opposite.
+# forward pass and $c_{\mathrm{vjp}}$ one backward pass, all of the same order (each a
+# small multiple of one plain forward pass). In the right panel the solid lines (jacfwd)
+# grow with $n_{in}$ and do not care about $n_{out}$; the dashed ones (jacrev) do the
+# opposite.
 # Torch's `torch.func.jacfwd` and `jacrev` batch their passes with `vmap`, one
 # vectorized pass for all the one-hot vectors, which changes the constants, not which
 # mode does less work.
@@ -366,10 +367,10 @@ plt.show()
 # Try it. The sliders set $n_{in}$ and $n_{out}$; "step" runs one more pass of each
 # mode: forward mode fills a column (a JVP with $e_j$), reverse mode a row (a VJP with
 # $e_i$). The mode with fewer passes to make finishes first. Every entry is compared with
-# `torch.func.jacrev`; "measure" times both on the whole Jacobian. The widget works on
-# its own function and tensors.
+# `torch.func.jacrev`; grey squares are not computed yet. "measure" times both on the
+# whole Jacobian. The widget works on its own function and tensors.
 
-# %%
+# %% tags=nbval-ignore-output
 jacobian_modes_widget(n_in=3, n_out=2)
 
 # %% [markdown]
