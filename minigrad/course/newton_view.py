@@ -153,15 +153,9 @@ class NewtonRace:
                 f"minigrad's points: {mark} (max abs diff {self.max_diff:.1e})")
 
 
-_GRID = None
-
-
 def _grid():
-    global _GRID
-    if _GRID is None:
-        a, b = np.meshgrid(np.linspace(-2, 2, 60), np.linspace(-1, 3, 60))
-        _GRID = a, b, np.log10(_f((a, b)) + 1e-3)
-    return _GRID
+    a, b = np.meshgrid(np.linspace(-2, 2, 60), np.linspace(-1, 3, 60))
+    return a, b, np.log10(_f((a, b)) + 1e-3)
 
 
 def _draw(race, figsize=(9.5, 3.6)):

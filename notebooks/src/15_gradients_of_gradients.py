@@ -147,9 +147,12 @@ draw_side_by_side(g, g_t, titles=("minigrad: the graph of g", "torch: the graph 
 # %%
 def grad_node_after_backward(lib):
     x = lib.tensor(3.0, dtype=lib.float64, requires_grad=True)
+    always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)  # torch warns once per process unless told otherwise
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         (x ** 3).backward(create_graph=True)
+    torch.set_warn_always(always)
     (second,) = lib.autograd.grad(x.grad, x)
     node = repr(x.grad.grad_fn).split()[0].lstrip("<")  # the class name, both libraries
     return x.grad, node, second, str(caught[0].message)
@@ -233,9 +236,10 @@ check_all({
 #   $v$, a Jacobian-vector product of $\nabla f$, so `func.jvp(func.grad(f), (x,), (v,))`
 #   (chapter 14's forward mode, carried through a backward pass).
 #
-# On a function of $n = 64$ inputs with a full Hessian, $f(x) = \sum_i \tanh((Ax)_i)^2$,
-# both against torch's `autograd.functional.hvp` and against $H v$ from the full
-# Hessian:
+# `minigrad.autograd.functional.hvp(f, x, v)` (as torch's) computes the first, with two
+# backward passes; you write it yourself in Exercise 15.2. On a function of $n = 64$
+# inputs with a full Hessian, $f(x) = \sum_i \tanh((Ax)_i)^2$, both against torch's
+# `autograd.functional.hvp` and against $H v$ from the full Hessian:
 
 # %%
 rng = np.random.default_rng(15)
@@ -251,10 +255,7 @@ def tanh_net(lib, A):
 
 
 def hvp_double_backward(f, x, v):
-    x = x.detach().requires_grad_()
-    (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
-    (hv,) = minigrad.autograd.grad((g * v).sum(), x)
-    return hv
+    return minigrad.autograd.functional.hvp(f, x, v)[1]
 
 
 def hvp_forward_over_reverse(f, x, v):
@@ -608,56 +609,62 @@ newton_box
 # %% [markdown]
 # ## Exercises
 #
-# ### Exercise 15.1: a second derivative (2 points)
+# ### Exercise 15.1: the n-th derivative (2 points)
 #
-# Write `second_derivative(f, x)`: $f''(x)$ at a number `x`, for a function `f` of one
-# minigrad tensor (0-d) that returns a 0-d tensor, with minigrad's
-# `autograd.grad(..., create_graph=True)`. Return a number (or a 0-d tensor). The check
-# switches off `minigrad.func` and `autograd.functional` (the ready-made Hessians) and
-# torch, and compares with torch on functions and points of its own, to 10 digits (a
-# finite difference is not that close).
+# Section 1 went two levels deep. Write `nth_derivative(f, x, n)`: the `n`-th derivative
+# $f^{(n)}(x)$ at a number `x` (`n = 0` gives $f(x)$), for a function `f` of one minigrad
+# tensor (0-d) that returns a 0-d tensor, with minigrad's `autograd.grad`. Return a
+# number (or a 0-d tensor). The check switches off `minigrad.func` and
+# `autograd.functional` and torch, and compares with torch on functions, points and
+# orders of its own, to 10 digits (a finite difference is not that close).
 #
 # <details><summary>Hint</summary>
 #
-# Make a leaf that requires grad, take the gradient with the graph recorded, then the
-# gradient of that gradient. `f` may be any function of `x`: `x.tanh()`, `x ** 3`...
+# A loop: each pass differentiates the previous result, and a pass that another pass
+# follows must record its graph (`create_graph=True`). $\tanh'''(x)$ takes three passes.
 # </details>
 
-# %% solution=ex15-second-derivative
-def second_derivative(f, x):
+# %% solution=ex15-nth-derivative
+def nth_derivative(f, x, n):
     ### BEGIN SOLUTION
     x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
-    (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
-    (h,) = minigrad.autograd.grad(g, x)
-    return h.item()
+    y = f(x)
+    for _ in range(n):
+        (y,) = minigrad.autograd.grad(y, x, create_graph=True)
+    return y.item()
     ### END SOLUTION
 
-# %% test=ex15-second-derivative-test points=2
+# %% test=ex15-nth-derivative-test points=2
 import numpy as np
 import torch
 
 from minigrad.course.grading import graded
 
-with graded("Exercise 15.1", hint="x as a leaf with requires_grad=True; autograd.grad "
-            "with create_graph=True; then autograd.grad of that gradient") as g:
-    def torch_second(f, x0):
+with graded("Exercise 15.1", hint="x as a leaf with requires_grad=True; n passes of "
+            "autograd.grad, each on the previous result, each with create_graph=True") as g:
+    def torch_nth(f, x0, n):
         x = torch.tensor(x0, dtype=torch.float64, requires_grad=True)
-        (first,) = torch.autograd.grad(f(x), x, create_graph=True)
-        return torch.autograd.grad(first, x)[0]
+        y = f(x)
+        for _ in range(n):
+            y = torch.autograd.grad(y, x, create_graph=True)[0]
+        return y.detach()
 
-    def check_second(name, f, x0):
-        got = g.call(second_derivative, f, x0, forbid=["minigrad.func", "torch.func",
+    def check_nth(name, f, x0, n):
+        got = g.call(nth_derivative, f, x0, n, forbid=["minigrad.func", "torch.func",
                                                        "torch.autograd"])
-        g.check(f"f''({x0}) of {name}", got, torch_second(f, x0), rtol=1e-10, atol=1e-12)
+        g.check(f"order {n} at {x0} of {name}", got, torch_nth(f, x0, n), rtol=1e-10,
+                atol=1e-12)
 
-    check_second("tanh(x)", lambda t: t.tanh(), 0.5)
-    check_second("x**3", lambda t: t ** 3, 2.0)
+    check_nth("tanh(x)", lambda t: t.tanh(), 0.5, 2)
+    check_nth("tanh(x)", lambda t: t.tanh(), 0.5, 3)
+    check_nth("x**3", lambda t: t ** 3, 2.0, 1)
     ### BEGIN HIDDEN TESTS
-    check_second("x exp(x)", lambda t: t * t.exp(), -0.3)
-    check_second("sigmoid(x)", lambda t: t.sigmoid(), 1.2)
-    check_second("x**4 - 2x", lambda t: t ** 4 - 2 * t, 1.5)
-    check_second("tanh(x)", lambda t: t.tanh(), -1.7)
-    check_second("log(x) / x", lambda t: t.log() / t, 2.5)
+    check_nth("x**5", lambda t: t ** 5, 1.3, 5)
+    check_nth("x exp(x)", lambda t: t * t.exp(), -0.3, 4)
+    check_nth("sigmoid(x)", lambda t: t.sigmoid(), 1.2, 2)
+    check_nth("x**4 - 2x", lambda t: t ** 4 - 2 * t, 1.5, 0)
+    check_nth("tanh(x)", lambda t: t.tanh(), -1.7, 4)
+    check_nth("log(x) / x", lambda t: t.log() / t, 2.5, 3)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -736,25 +743,28 @@ with graded("Exercise 15.2", hint="the gradient with create_graph=True, its dot 
 #
 # Write `newton_step(f, x)`: the point $x + d$ where $H d = -\nabla f(x)$, for a
 # function `f` of a 1-D minigrad tensor `x` (which does not require grad) returning a
-# 0-d tensor. Any minigrad route to the gradient and the Hessian is allowed
-# (`minigrad.func.grad` and `minigrad.func.hessian`, `autograd.grad` with
-# `create_graph=True`, your `hvp` from Exercise 15.2 column by column); solve the
-# system with `np.linalg.solve`. torch is switched off; the check compares with torch's
-# Newton step on functions and points of its own, and with the formula on a quadratic,
-# where one step lands on the minimum.
+# 0-d tensor. Build the gradient and the Hessian with `minigrad.autograd.grad` (the
+# Hessian row by row as in section 3, or column by column with your `hvp` from
+# Exercise 15.2); `minigrad.func` and `autograd.functional` are switched off, and so is
+# torch. Solve the system with `np.linalg.solve`. The check compares with torch's Newton
+# step on functions and points of its own, and with the formula on a quadratic, where
+# one step lands on the minimum.
 #
 # <details><summary>Hint</summary>
 #
 # Solve, do not multiply: $d = -H^{-1} \nabla f$ is `np.linalg.solve(H, -g)` with
-# numpy arrays (`.numpy()`). Return the new point as an array or a tensor.
+# numpy arrays (`.numpy()`, after `.detach()` for a tensor that requires grad). Return
+# the new point as an array or a tensor.
 # </details>
 
 # %% solution=ex15-newton-step
 def newton_step(f, x):
     ### BEGIN SOLUTION
-    g = minigrad.func.grad(f)(x).numpy()
-    H = minigrad.func.hessian(f)(x).numpy()
-    return x.numpy() + np.linalg.solve(H, -g)
+    x = x.detach().requires_grad_()
+    (grad,) = minigrad.autograd.grad(f(x), x, create_graph=True)
+    H = np.stack([minigrad.autograd.grad(grad[i], x, retain_graph=True)[0].numpy()
+                  for i in range(x.numel())])
+    return x.detach().numpy() + np.linalg.solve(H, -grad.detach().numpy())
     ### END SOLUTION
 
 # %% test=ex15-newton-step-test points=2
@@ -773,7 +783,7 @@ with graded("Exercise 15.3", hint="g and H at x, then solve H d = -g with "
 
     def check_step(name, f, x0, rtol=1e-10):
         got = g.call(newton_step, f, minigrad.tensor(np.array(x0, dtype=np.float64)),
-                     forbid=["torch.func", "torch.autograd"])
+                     forbid=["minigrad.func", "torch.func", "torch.autograd"])
         g.check(f"newton_step({name}) at {list(x0)}", got, torch_newton_step(f, x0),
                 rtol=rtol, atol=1e-12)
         return got
@@ -798,7 +808,7 @@ with graded("Exercise 15.3", hint="g and H at x, then solve H d = -g with "
         return 0.5 * (x * (minigrad.tensor(Q) @ x)).sum() - (minigrad.tensor(b) * x).sum()
 
     got = g.call(newton_step, quad, minigrad.tensor(rng.standard_normal(3)),
-                 forbid=["torch.func", "torch.autograd"])
+                 forbid=["minigrad.func", "torch.func", "torch.autograd"])
     g.check("x^T Q x / 2 - b^T x: one step to Q^-1 b", got, np.linalg.solve(Q, b),
             rtol=1e-9, atol=1e-12, against="formula")
     ### END HIDDEN TESTS

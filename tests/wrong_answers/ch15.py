@@ -2,61 +2,92 @@
 
 from tests.wrong_answers import Wrong
 
+# g and H by autograd.grad, as Exercise 15.3 allows: the slips below go wrong only after
+GH = '''def _gh(f, x):
+    x = x.detach().requires_grad_()
+    (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
+    H = np.stack([minigrad.autograd.grad(g[i], x, retain_graph=True)[0].numpy()
+                  for i in range(x.numel())])
+    return x.detach().numpy(), g.detach().numpy(), H
+'''
+
 WRONG = {
-    "ex15-second-derivative": [
+    "ex15-nth-derivative": [
+        Wrong("create_graph only on the first pass", "slip", """
+def nth_derivative(f, x, n):
+    x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
+    y = f(x)
+    for k in range(n):
+        (y,) = minigrad.autograd.grad(y, x, create_graph=(k == 0))
+    return y.item()
+"""),
         Wrong("create_graph forgotten: the gradient has no graph", "slip", """
-def second_derivative(f, x):
+def nth_derivative(f, x, n):
     x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
-    (g,) = minigrad.autograd.grad(f(x), x)
-    (h,) = minigrad.autograd.grad(g, x)
-    return h.item()
+    y = f(x)
+    for _ in range(n):
+        (y,) = minigrad.autograd.grad(y, x)
+    return y.item()
 """),
-        Wrong("returns the first derivative", "slip", """
-def second_derivative(f, x):
+        Wrong("one pass too few", "slip", """
+def nth_derivative(f, x, n):
+    x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
+    y = f(x)
+    for _ in range(n - 1):
+        (y,) = minigrad.autograd.grad(y, x, create_graph=True)
+    return y.item()
+"""),
+        Wrong("every pass differentiates f, not the last result", "slip", """
+def nth_derivative(f, x, n):
+    x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
+    y = f(x)
+    out = y
+    for _ in range(n):
+        (out,) = minigrad.autograd.grad(y, x, create_graph=True)
+    return out.item()
+"""),
+        Wrong("backward into x.grad each pass: the derivatives pile up", "slip", """
+def nth_derivative(f, x, n):
+    x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
+    y = f(x)
+    for _ in range(n):
+        y.backward(create_graph=True)
+        y = x.grad
+    return y.item()
+"""),
+        Wrong("ignores n: always the second derivative", "ignores", """
+def nth_derivative(f, x, n):
     x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
     (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
-    return g.item()
-"""),
-        Wrong("backward twice into x.grad: f' + f''", "slip", """
-def second_derivative(f, x):
-    x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
-    f(x).backward(create_graph=True)
-    x.grad.backward()
-    return x.grad.item()
-"""),
-        Wrong("ignores x: always at 0.5", "ignores", """
-def second_derivative(f, x):
-    x = minigrad.tensor(0.5, dtype=minigrad.float64, requires_grad=True)
-    (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
-    (h,) = minigrad.autograd.grad(g, x)
-    return h.item()
+    return minigrad.autograd.grad(g, x)[0].item()
 """),
         Wrong("the visible examples hard-coded", "hardcoded", """
-def second_derivative(f, x):
-    if x == 0.5:
-        return -0.7268619813835873
-    return 12.0
+def nth_derivative(f, x, n):
+    if n == 1:
+        return 12.0
+    return {2: -0.7268619813835873, 3: -0.5652092882597705}[n]
 """),
-        Wrong("a second difference of f (numerical)", "bypass", """
-def second_derivative(f, x, h=1e-4):
+        Wrong("finite differences of f (numerical)", "bypass", """
+from math import comb
+def nth_derivative(f, x, n, h=1e-3):
     value = lambda t: f(minigrad.tensor(float(t), dtype=minigrad.float64)).item()
-    return (value(x + h) - 2 * value(x) + value(x - h)) / h ** 2
+    return sum((-1) ** k * comb(n, k) * value(x + (n / 2 - k) * h)
+               for k in range(n + 1)) / h ** n
 """),
-        Wrong("minigrad.func.hessian", "bypass", """
-def second_derivative(f, x):
-    return minigrad.func.hessian(f)(minigrad.tensor(float(x), dtype=minigrad.float64)).item()
-"""),
-        Wrong("minigrad.func.grad twice", "bypass", """
-def second_derivative(f, x):
-    return minigrad.func.grad(minigrad.func.grad(f))(
-        minigrad.tensor(float(x), dtype=minigrad.float64)).item()
+        Wrong("minigrad.func.grad nested", "bypass", """
+def nth_derivative(f, x, n):
+    for _ in range(n):
+        f = minigrad.func.grad(f)
+    return f(minigrad.tensor(float(x), dtype=minigrad.float64)).item()
 """),
         Wrong("torch's autograd (f works on torch tensors too)", "bypass", """
 import torch
-def second_derivative(f, x):
+def nth_derivative(f, x, n):
     t = torch.tensor(float(x), dtype=torch.float64, requires_grad=True)
-    (g,) = torch.autograd.grad(f(t), t, create_graph=True)
-    return torch.autograd.grad(g, t)[0].item()
+    y = f(t)
+    for _ in range(n):
+        (y,) = torch.autograd.grad(y, t, create_graph=True)
+    return y.item()
 """),
     ],
     "ex15-hvp": [
@@ -112,27 +143,25 @@ def hvp(f, x, v):
 """),
     ],
     "ex15-newton-step": [
-        Wrong("multiplies by H instead of solving", "slip", """
+        Wrong("multiplies by H instead of solving", "slip", GH + """
 def newton_step(f, x):
-    g = minigrad.func.grad(f)(x).numpy()
-    H = minigrad.func.hessian(f)(x).numpy()
-    return x.numpy() - H @ g
+    x, g, H = _gh(f, x)
+    return x - H @ g
 """),
-        Wrong("the wrong sign: x + H^-1 g", "slip", """
+        Wrong("the wrong sign: x + H^-1 g", "slip", GH + """
 def newton_step(f, x):
-    g = minigrad.func.grad(f)(x).numpy()
-    H = minigrad.func.hessian(f)(x).numpy()
-    return x.numpy() + np.linalg.solve(H, g)
+    x, g, H = _gh(f, x)
+    return x + np.linalg.solve(H, g)
 """),
-        Wrong("the diagonal of H only", "slip", """
+        Wrong("the diagonal of H only", "slip", GH + """
 def newton_step(f, x):
-    g = minigrad.func.grad(f)(x).numpy()
-    H = minigrad.func.hessian(f)(x).numpy()
-    return x.numpy() - g / np.diag(H)
+    x, g, H = _gh(f, x)
+    return x - g / np.diag(H)
 """),
-        Wrong("a gradient step, no Hessian", "slip", """
+        Wrong("a gradient step, no Hessian", "slip", GH + """
 def newton_step(f, x):
-    return x.numpy() - minigrad.func.grad(f)(x).numpy()
+    x, g, H = _gh(f, x)
+    return x - g
 """),
         Wrong("ignores f: always Rosenbrock's formulas", "ignores", """
 def newton_step(f, x):
@@ -146,6 +175,12 @@ def newton_step(f, x):
     if x.numpy()[0] == -1.2:
         return np.array([-1.1752808988764045, 1.3806741573033707])
     return np.zeros(2)
+"""),
+        Wrong("minigrad.func.grad and minigrad.func.hessian", "bypass", """
+def newton_step(f, x):
+    g = minigrad.func.grad(f)(x).numpy()
+    H = minigrad.func.hessian(f)(x).numpy()
+    return x.numpy() - np.linalg.solve(H, g)
 """),
         Wrong("torch.func on copies", "bypass", """
 import torch
