@@ -179,14 +179,14 @@ def jacobian_modes_widget(n_in=3, n_out=2, seed=14):
     readout = widgets.HTML().add_class("minigrad-ch14-readout")
     plot = widgets.Output().add_class("minigrad-ch14-plot")
 
-    def show():
-        readout.value = "<pre>" + html.escape(modes.text()) + "</pre>"
-        step.disabled = modes.done
+    def show():  # the figure first: once the text has changed, the figure has too
         with plot:
             plot.clear_output(wait=True)
             fig = draw_modes(modes)
             display(fig)
             plt.close(fig)
+        readout.value = "<pre>" + html.escape(modes.text()) + "</pre>"
+        step.disabled = modes.done
 
     def on_sizes(_):
         modes.set_sizes(n_in_slider.value, n_out_slider.value)
