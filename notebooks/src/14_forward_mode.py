@@ -242,6 +242,25 @@ value_t, jvp_t = torch.func.jvp(f_torch, (torch.tensor(x0),), (torch.tensor(v),)
 check_all({"func.jvp: f(x)": (value, value_t), "func.jvp: J v": (jvp, jvp_t)})
 
 # %% [markdown]
+# The PyTorch autograd tutorial's example, $y = x^2$ at $x = (1, 2, 3)$ (chapter 06 ran
+# its `y.backward(torch.tensor([1.0, 1.0, 1.0]))`), in forward mode: the Jacobian
+# $\mathrm{diag}(2x)$ is diagonal, so $J v$ and $v^\top J$ are the same vector, and with
+# $v$ all ones the tangent is the tutorial's $(2, 4, 6)$. For a $J$ that is not symmetric
+# the two differ (chapter 06's $4 \times 3$ one above does not even give them the same
+# length).
+
+# %%
+_, jvp_sq = minigrad.func.jvp(lambda t: t ** 2, (minigrad.tensor([1.0, 2.0, 3.0]),),
+                              (minigrad.ones(3),))
+xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(xt ** 2).backward(torch.tensor([1.0, 1.0, 1.0]))
+_, jvp_sq_t = torch.func.jvp(lambda t: t ** 2, (torch.tensor([1.0, 2.0, 3.0]),),
+                             (torch.ones(3),))
+print(jvp_sq)  # tensor([2., 4., 6.])
+check_all({"J v, x**2 at (1, 2, 3), v = ones": (jvp_sq, jvp_sq_t),
+           "the same as the tutorial's x.grad": (jvp_sq, xt.grad)})
+
+# %% [markdown]
 # ## 3. A Jacobian by columns or by rows
 #
 # With $v = e_j$, the one-hot vector of input $j$, $J e_j$ is column $j$ of the
@@ -534,9 +553,10 @@ with graded("Exercise 14.1", hint="the product's tangent is a' b + a b' (eps**2 
 #
 # <details><summary>Hint</summary>
 #
-# Column $j$ is $J e_j$, the tangent that comes out of `minigrad.func.jvp(f,
-# (minigrad.tensor(x0),), (minigrad.tensor(e_j),))`. Stack the columns with
-# `np.stack(..., axis=1)`, so that each one is a column, not a row.
+# Column $j$ is $J e_j$: the tangent `minigrad.func.jvp` returns when the tangent you
+# give it is the one-hot $e_j$ (primals and tangents go in as tuples, one tensor each).
+# Stack the columns with `np.stack(..., axis=1)`, so that each one is a column, not a
+# row.
 # </details>
 
 # %% solution=ex14-jacobian-columns
