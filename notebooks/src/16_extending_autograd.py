@@ -617,7 +617,8 @@ for reentrant in (True, False):
                                            use_reentrant=reentrant)
     print(f"use_reentrant={reentrant}: minigrad {y.grad_fn.name()}, torch {yt.grad_fn.name()}")
     check(f"use_reentrant={reentrant}: the output", y, yt)
-#
+
+# %% [markdown]
 # Try it. The sliders set the depth and the segment length $k$ ($0$: no checkpointing);
 # the readout shows what is kept (minigrad's bytes and torch's saved tensors), the peak
 # during backward, the blocks run again, whether the weights' gradients still match
@@ -665,17 +666,17 @@ class Softplus(minigrad.autograd.Function):
     def forward(ctx, x):
         """softplus of each element of the numpy array x, stably."""
         ### BEGIN SOLUTION
-        out = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
-        ctx.save_for_backward(x, out)
-        return out
+        y = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+        ctx.save_for_backward(x, y)
+        return y
         ### END SOLUTION
 
     @staticmethod
     def backward(ctx, grad_output):
         """grad_output times sigmoid(x), stably."""
         ### BEGIN SOLUTION
-        x, out = ctx.saved_tensors
-        return grad_output * np.exp(x - out)
+        x, y = ctx.saved_tensors
+        return grad_output * np.exp(x - y)  # sigmoid(x), with x - y <= 0
         ### END SOLUTION
 
 # %% test=ex16-softplus-test points=3
@@ -749,12 +750,12 @@ with graded("Exercise 16.1", hint="forward: max(x, 0) + log1p(exp(-|x|)); backwa
 def clip_hook(max_norm):
     """A tensor hook: the gradient, scaled down to norm max_norm if it is longer."""
     ### BEGIN SOLUTION
-    def hook(grad):
-        norm = float((grad * grad).sum() ** 0.5)
-        if norm > max_norm:
-            return grad * (max_norm / norm)
-        return grad
-    return hook
+    def clip(grad):
+        length = float(((grad * grad).sum()) ** 0.5)
+        if length <= max_norm:
+            return grad
+        return grad * (max_norm / length)
+    return clip
     ### END SOLUTION
 
 # %% test=ex16-clip-hook-test points=2
@@ -793,9 +794,9 @@ with graded("Exercise 16.2", hint="norm = float((grad * grad).sum() ** 0.5); abo
     check_clip("tanh of a polynomial, max_norm 0.1", rng.standard_normal(5), 0.1,
                lambda x: (x * 0.7 - x * x).tanh().sum())
     check_clip("norm exactly max_norm", np.array([0.0, 1.5, 2.0]), 5.0,
-               lambda x: (x * x).sum())
+               lambda x: (x ** 2).sum())
     check_clip("a gradient below max_norm, 4 elements", np.array([0.1, -0.2, 0.3, 0.05]),
-               3.0, lambda x: (x * x).sum())
+               3.0, lambda x: (x ** 2).sum() * 0.5)
     ### END HIDDEN TESTS
 
 # %% [markdown]
