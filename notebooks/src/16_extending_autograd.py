@@ -546,9 +546,9 @@ print(f"forward + backward, 12 blocks: {with_ckpt * 1e3:.2f} ms with a checkpoin
       f"blocks, {without * 1e3:.2f} ms without ({with_ckpt / without:.2f}x)")
 
 # %% [markdown]
-# A forward of a block costs about as much as its backward here, so one more forward
-# per block adds up to about half again the time (your ratio may be larger: minigrad's
-# reentrant checkpoint also starts a backward pass per segment).
+# That ratio (between 1.5 and 2 when this chapter was built; yours will differ) is the
+# price of the memory saved: 12 block forwards run again, and each checkpoint node
+# starts a small backward pass of its own for its segment.
 
 # %%
 check("recomputed block forwards: every block once", memory.results["recomputed"], 12,
