@@ -14,7 +14,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 # The longest test files run first, one on each worker, so neither is left for the end.
-LONGEST = ("test_nbgrader_roundtrip.py", "test_wrong_answers.py")
+LONGEST = ("test_nbgrader_roundtrip.py", "test_wrong_answers.py", "test_browser_widgets.py",
+           "test_browser_widgets_2.py")
 
 
 def pytest_collection_modifyitems(items):

@@ -1,7 +1,9 @@
 """Shared helpers for the notebook tests: where the chapters are, and the builder."""
 
+import configparser
 import importlib.util
 import pathlib
+import re
 
 from jupyter_client.manager import start_new_kernel
 
@@ -16,6 +18,37 @@ def load_builder():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _sanitizers():
+    parser = configparser.ConfigParser()
+    parser.read(ROOT / "tests" / "sanitize.cfg")
+    return [(re.compile(parser[s]["regex"]), parser[s]["replace"]) for s in parser.sections()]
+
+
+SANITIZE = _sanitizers()
+
+
+def output_text(outputs):
+    """What a cell showed (streams joined as nbval joins them, results, displays, an
+    error's type), after the same sanitizing nbval applies: for comparing two runs."""
+    parts = []
+    for kind, content in outputs:
+        if kind == "stream":  # a stream may arrive in chunks: join them, as nbval does
+            line = f"{content['name']}: "
+            if parts and parts[-1].startswith(line):
+                parts[-1] += content["text"]
+            else:
+                parts.append(line + content["text"])
+        elif kind == "error":
+            parts.append(f"error: {content['ename']}")
+        else:
+            data = content.get("data", {})
+            parts.append(data.get("text/plain", "") + data.get("text/html", ""))
+    text = "\n".join(parts)
+    for regex, replace in SANITIZE:
+        text = regex.sub(replace, text)
+    return text
 
 
 def code_cells(nb):

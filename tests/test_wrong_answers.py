@@ -1,5 +1,5 @@
 """Every exercise's test fails every wrong answer in ``tests/wrong_answers/`` and passes
-the reference solution.
+the reference solution; and every code cell gives the same result when run again.
 
 One Jupyter kernel a chapter runs the chapter's cells in order, as a learner would (after
 the integrity guard that ``nbgrader autograde`` installs first). At each exercise the
@@ -9,6 +9,12 @@ test cell (hidden tests out, as the learner sees it); after each, the namespace 
 patched module are put back. The reference solution passes both before and after the
 wrong answers (so a wrong answer cannot break the state the next one runs in), and the
 chapter goes on with it.
+
+The same pass checks that a learner can run any cell again: every code cell (the
+reference solutions and full tests included) runs twice in a row, and the two runs'
+outputs (streams, results, displays, an error's type, sanitized as nbval does) must
+agree, except in cells whose output nbval ignores (widgets, timings). One kernel pass a
+chapter does both, instead of two.
 """
 
 import functools
@@ -18,7 +24,7 @@ import re
 import nbformat
 import pytest
 
-from tests.notebook_tools import NOTEBOOKS, Kernel, nbgrader_meta
+from tests.notebook_tools import NOTEBOOKS, Kernel, nbgrader_meta, output_text
 from tests.wrong_answers import GENERIC_CHEATS
 
 pytestmark = pytest.mark.slow
@@ -100,6 +106,18 @@ def chapter_results(number):
     solution_ids = {id(c) for _, (sols, _) in exercises.items() for c in sols}
     results = {}
     kernel = Kernel(nb_path.parent)
+
+    def twice(cell, source):
+        """Run ``source`` twice; note in results if the two runs showed different things."""
+        runs = []
+        for _ in range(2):
+            outputs = []
+            ok, error = kernel.run(source, outputs=outputs)
+            runs.append(output_text(outputs))
+        if runs[0] != runs[1] and "nbval-ignore-output" not in cell.metadata.get("tags", []):
+            results[("run again", cell.id)] = (runs[0], runs[1])
+        return ok, error
+
     try:
         assert kernel.run(SETUP)[0]
         for index, cell in enumerate(nb.cells):
@@ -108,7 +126,7 @@ def chapter_results(number):
             if index not in exercises:
                 if not cell.source.strip():
                     continue
-                ok, error = kernel.run(cell.source)
+                ok, error = twice(cell, cell.source)
                 tagged = "raises-exception" in cell.metadata.get("tags", [])
                 assert ok or tagged, f"chapter {number}, cell {cell.id}: {error}"
                 continue
@@ -139,8 +157,8 @@ def chapter_results(number):
                 results[(grade_id, answer.label)] = (full, shown)
             results[(grade_id, "reference after the wrong answers")] = (
                 attempt(reference, test.source), None)
-            for source in (reference, test.source):
-                ok, error = kernel.run(source)
+            for cell_, source in ((solutions[-1], reference), (test, test.source)):
+                ok, error = twice(cell_, source)
                 assert ok, f"{grade_id}: the reference fails: {error}"
     finally:
         kernel.close()
@@ -170,6 +188,20 @@ def test_reference_solutions_pass(number):
         assert shown == (True, ""), f"{grade_id}: reference fails the visible test: {shown[1]}"
         after, _ = results[(grade_id, "reference after the wrong answers")]
         assert after == (True, ""), f"{grade_id}: state broken by a wrong answer: {after[1]}"
+
+
+@pytest.mark.parametrize("number", sorted(CHAPTERS))
+def test_every_cell_gives_the_same_result_when_run_again(number):
+    """A learner who runs a cell again, or runs a widget and then the next cell, sees what
+    the chapter shows."""
+    differ = [f"cell {cell_id}:\n  first:  {first[:300]!r}\n  second: {second[:300]!r}"
+              for (kind, cell_id), (first, second) in chapter_results(number).items()
+              if kind == "run again"]
+    assert not differ, "run twice, these cells differ:\n" + "\n".join(differ)
+
+
+def test_every_chapter_is_checked():
+    assert sorted(CHAPTERS) == [p.stem[:2] for p in NOTEBOOKS]
 
 
 @pytest.mark.parametrize("number", sorted(CHAPTERS))
