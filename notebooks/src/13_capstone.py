@@ -962,5 +962,5 @@ with graded("Exercise 13.7", hint="forward: three lin, two relu, log_softmax and
 #   stays far below and logistic regression below.
 #
 # This is what `loss.backward()` does for you, for every op, in every network: the
-# course's chapters 05 to 12 showed how minigrad (and torch) organise it. Back to
-# the start: [01 Derivatives](01_derivatives.ipynb).
+# course's chapters 05 to 12 showed how minigrad (and torch) organise it. Next, past
+# first derivatives: [14 Forward mode](14_forward_mode.ipynb).

@@ -837,5 +837,5 @@ with graded("Exercise 15.3", hint="g and H at x, then solve H d = -g with "
 #   Rosenbrock where gradient descent needs thousands; each step costs a Hessian and a
 #   solve, and far from the minimum it may need damping.
 #
-# Next: chapter 16, extending autograd: custom `Function`s checked with `gradcheck` and
-# `gradgradcheck`, hooks, and gradient checkpointing.
+# Next: [16 Extending autograd](16_extending_autograd.ipynb): custom `Function`s checked
+# with `gradcheck` and `gradgradcheck`, hooks, and gradient checkpointing.
