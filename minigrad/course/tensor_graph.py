@@ -47,11 +47,12 @@ tests each):
   ``(bias, x, TBackward0 -> W)``; minigrad's is one fused node, also named
   ``AddmmBackward0``, with edges ``(x, W, bias)`` and no ``TBackward0``. Saved tensors
   and bytes are the same (``mat1`` = x, ``mat2`` = W).
-* ``x @ W`` where only one operand requires grad: torch saves only the operand the other
-  one's gradient needs; minigrad's ``MmBackward0`` keeps both.
-* ``mse_loss``: torch saves ``self`` and ``target``; minigrad saves their difference,
-  ``diff``, once. ``cross_entropy``: torch has two nodes (``LogSoftmaxBackward0``, then
-  ``NllLossBackward0``), minigrad one (``NllLossBackward0``).
+* ``cross_entropy``: torch has two nodes (``LogSoftmaxBackward0``, then
+  ``NllLossBackward0``), minigrad one (``NllLossBackward0``, saving the logits and the
+  targets).
+
+``x @ W`` keeps only the operand the other one's gradient needs, and ``mse_loss`` keeps
+``self`` and ``target``, in both libraries.
 """
 
 from dataclasses import dataclass, field
@@ -79,7 +80,7 @@ SAVED_NAMES = {
     "ReluBackward0": ("result",),
     "ReciprocalBackward0": ("result",),
     "MaxBackward1": ("self", "result"),
-    "MseLossBackward0": ("diff",),
+    "MseLossBackward0": ("self", "target"),
     "NllLossBackward0": ("exp", "total", "target"),
 }
 LEAF, INNER, ROOT, EDGE = "#e3f2fd", "#f5f5f5", "#e8f5e9", "#546e7a"
