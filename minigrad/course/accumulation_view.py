@@ -15,9 +15,10 @@ slider, and a readout (ipywidgets + matplotlib, imported when called).
 """
 
 import html
-import io
 
 import numpy as np
+
+from minigrad.course.graph import png_bytes
 
 __all__ = ["ZeroGradRuns", "zero_grad_widget"]
 
@@ -120,9 +121,7 @@ def zero_grad_widget(steps=40, start_step=5, dpi=72):
     readout = widgets.HTML().add_class("minigrad-ch08-readout")
 
     def refresh(_=None):
-        buffer = io.BytesIO()
-        _draw(runs, slider.value).savefig(buffer, format="png", dpi=dpi)
-        image.value = buffer.getvalue()
+        image.value = png_bytes(_draw(runs, slider.value), dpi)
         readout.value = "<pre>" + html.escape(runs.text(slider.value)) + "</pre>"
 
     slider.observe(refresh, names="value")

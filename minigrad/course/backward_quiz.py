@@ -7,10 +7,9 @@ with a choice of graphs; unticked, the widget is a plain stepper.
 """
 
 import html
-import io
 import math
 
-from minigrad.course.graph import draw_graph, node_names
+from minigrad.course.graph import draw_graph, node_names, png_bytes
 from minigrad.course.stepper import BackwardStepper, copy_graph, step_text
 from minigrad.value import backward_order
 
@@ -114,9 +113,7 @@ def backward_explorer(graphs, dpi=80):
         stepper, quiz = state["stepper"], state["quiz"]
         current = stepper.current if not stepper.partial else None
         fig = draw_graph(state["root"], highlight=current.node if current else None)
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=dpi)
-        image.value = buffer.getvalue()
+        image.value = png_bytes(fig, dpi)
         if predict.value:
             lines = [state["verdict"]] if state["verdict"] else []
             question = quiz.question()

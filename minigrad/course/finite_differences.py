@@ -159,10 +159,10 @@ def eps_explorer(fn, x, label="f(x)", eps=1e-4, steps=None, dpi=90):
     ``minigrad-ch11-kind``, ``minigrad-ch11-readout``, ``minigrad-ch11-plot``. The VBox's
     ``fd`` attribute is its :class:`FiniteDifference` (it holds ``fn`` and ``x`` only).
     """
-    import io
-
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
+
+    from minigrad.course.graph import png_bytes
 
     fd = FiniteDifference(fn, x, label)
     steps = np.logspace(-1, -12, 45) if steps is None else np.asarray(steps)
@@ -201,9 +201,7 @@ def eps_explorer(fn, x, label="f(x)", eps=1e-4, steps=None, dpi=90):
         marker.set_data([e.eps], [max(abs(e.error), 1e-17)])
         marker.set_label(f"eps = {e.eps:.2e}")
         ax.legend(fontsize=7, loc="lower left", ncols=2)
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=dpi)
-        plot.value = buffer.getvalue()
+        plot.value = png_bytes(fig, dpi)
 
     for control in (slider, dtype, kind):
         control.observe(draw, names="value")

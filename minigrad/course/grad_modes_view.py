@@ -28,12 +28,12 @@ the table and a plot of bytes saved against batch size.
 
 import contextlib
 import html
-import io
 from dataclasses import dataclass
 
 import numpy as np
 
 import minigrad
+from minigrad.course.graph import png_bytes
 from minigrad.course.graph_memory import saved_bytes, torch_saved_tensors
 
 __all__ = ["MODES", "QUANTITIES", "BATCHES", "Dropout", "ModesComparison", "Row",
@@ -205,9 +205,7 @@ def _plot_png(curve, batch, dpi=72):
     ax.set_xticks(sizes, [str(b) for b in sizes])
     ax.legend(loc="upper left", fontsize=8)
     fig.subplots_adjust(left=0.14, right=0.97, bottom=0.17, top=0.89)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
-    return buffer.getvalue()
+    return png_bytes(fig, dpi)
 
 
 def modes_widget(comparison=None, batch=8):

@@ -28,9 +28,7 @@ def _graph_figure_class():
             """A figure that Jupyter shows as a PNG even when pyplot was never imported."""
 
             def _repr_png_(self):
-                buffer = io.BytesIO()
-                self.savefig(buffer, format="png", dpi=100)
-                return buffer.getvalue()
+                return png_bytes(self)
 
         GraphFigure.__qualname__ = "GraphFigure"
         globals()["GraphFigure"] = GraphFigure
@@ -118,6 +116,13 @@ def _box_text(name, node, numbers=True):
     if not numbers:
         return name
     return f"{name} | data {format_number(node.data)} | grad {format_number(node.grad)}"
+
+
+def png_bytes(fig, dpi=100):
+    """A matplotlib figure as PNG bytes (for Jupyter's display or a widget's Image)."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=dpi)
+    return buffer.getvalue()
 
 
 def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9, fills=None, notes=None,

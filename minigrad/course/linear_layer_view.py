@@ -21,9 +21,10 @@ imported when called).
 """
 
 import html
-import io
 
 import numpy as np
+
+from minigrad.course.graph import png_bytes
 
 __all__ = ["LayerTouches", "ReductionScale", "layer_widget", "reduction_widget"]
 
@@ -143,12 +144,6 @@ class ReductionScale:
                 + f"\nsum / mean = {total / mean:.1f} = N x m = {N} x {self.m}")
 
 
-def _png(fig, dpi):
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
-    return buffer.getvalue()
-
-
 def _draw_layer(view, name):
     """The layer as a bipartite graph: inputs left, outputs right, biases below."""
     from matplotlib.figure import Figure
@@ -203,7 +198,7 @@ def layer_widget(X, w, b, G, start="w_21", dpi=72):
     readout = widgets.HTML().add_class("minigrad-ch07-touches")
 
     def refresh(_=None):
-        image.value = _png(_draw_layer(view, pick.value), dpi)
+        image.value = png_bytes(_draw_layer(view, pick.value), dpi)
         readout.value = "<pre>" + html.escape(view.text(pick.value)) + "</pre>"
 
     pick.observe(refresh, names="value")
@@ -249,7 +244,7 @@ def reduction_widget(max_batch=32, start=8, dpi=72):
     readout = widgets.HTML().add_class("minigrad-ch07-scale-readout")
 
     def refresh(_=None):
-        image.value = _png(_draw_reduction(scale, slider.value), dpi)
+        image.value = png_bytes(_draw_reduction(scale, slider.value), dpi)
         readout.value = "<pre>" + html.escape(scale.text(slider.value)) + "</pre>"
 
     slider.observe(refresh, names="value")

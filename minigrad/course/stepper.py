@@ -13,10 +13,9 @@ such as ``local 2 × upstream 1 = 2 → x.grad 0 → 2``.
 """
 
 import html
-import io
 from dataclasses import dataclass
 
-from minigrad.course.graph import draw_graph, node_names
+from minigrad.course.graph import draw_graph, node_names, png_bytes
 from minigrad.value import backward_order
 
 __all__ = ["BackwardStepper", "ParentUpdate", "Step", "copy_graph", "stepper_widget",
@@ -181,6 +180,30 @@ def _status(stepper, names):
     return lines + (["done: every grad is what backward() gives"] if stepper.done else [])
 
 
+def wire_step_controls(stepper, refresh, step_button, reset_button, slider):
+    """Connect a step button, a reset button and a position slider to any stepper with
+    ``step()``, ``reset()``, ``goto(n)``, ``position`` and ``done``; draw once."""
+
+    def on_step(_):
+        if not stepper.done:
+            stepper.step()
+        refresh()
+
+    def on_reset(_):
+        stepper.reset()
+        refresh()
+
+    def on_slide(change):
+        if change["new"] != stepper.position:
+            stepper.goto(change["new"])
+            refresh()
+
+    step_button.on_click(on_step)
+    reset_button.on_click(on_reset)
+    slider.observe(on_slide, names="value")
+    refresh()
+
+
 def stepper_widget(root, gradient=1.0, dpi=80):
     """Buttons Step and Reset, a slider, the graph and a readout; returns a VBox.
 
@@ -205,31 +228,12 @@ def stepper_widget(root, gradient=1.0, dpi=80):
     def refresh():
         current = stepper.current
         fig = draw_graph(root, highlight=current.node if current else None)
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=dpi)
-        image.value = buffer.getvalue()
+        image.value = png_bytes(fig, dpi)
         readout.value = "<pre>" + html.escape("\n".join(_status(stepper, names))) + "</pre>"
         next_button.disabled = stepper.done
         slider.value = stepper.position
 
-    def on_next(_):
-        if not stepper.done:
-            stepper.step()
-        refresh()
-
-    def on_reset(_):
-        stepper.reset()
-        refresh()
-
-    def on_slide(change):
-        if change["new"] != stepper.position:
-            stepper.goto(change["new"])
-            refresh()
-
-    next_button.on_click(on_next)
-    reset_button.on_click(on_reset)
-    slider.observe(on_slide, names="value")
-    refresh()
+    wire_step_controls(stepper, refresh, next_button, reset_button, slider)
     box = widgets.VBox([widgets.HBox([next_button, reset_button, slider]), image, readout])
     box.stepper = stepper
     return box

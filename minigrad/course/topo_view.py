@@ -9,10 +9,9 @@ above it; the second time, all its parents are in the order, so it joins the ord
 """
 
 import html
-import io
 from dataclasses import dataclass
 
-from minigrad.course.graph import draw_graph, node_names
+from minigrad.course.graph import draw_graph, node_names, png_bytes
 
 __all__ = ["TopoSortStepper", "TopoEvent", "topo_sort_widget", "topo_text"]
 
@@ -125,7 +124,7 @@ def topo_sort_widget(root, dpi=80):
     """
     import ipywidgets as widgets
 
-    from minigrad.course.stepper import copy_graph
+    from minigrad.course.stepper import copy_graph, wire_step_controls
 
     root = copy_graph(root)
     stepper = TopoSortStepper(root)
@@ -145,32 +144,13 @@ def topo_sort_widget(root, dpi=80):
         event = stepper.events[-1] if stepper.events else None
         fig = draw_graph(root, fills=fills, notes=notes, numbers=False, fontsize=12,
                          highlight=event.node if event and event.kind != "place" else None)
-        buffer = io.BytesIO()
-        fig.savefig(buffer, format="png", dpi=dpi)
-        image.value = buffer.getvalue()
+        image.value = png_bytes(fig, dpi)
         lines = [f"step {stepper.position} of {total}"] + topo_text(stepper, names)
         readout.value = "<pre>" + html.escape("\n".join(lines)) + "</pre>"
         step_button.disabled = stepper.done
         slider.value = stepper.position
 
-    def on_step(_):
-        if not stepper.done:
-            stepper.step()
-        refresh()
-
-    def on_reset(_):
-        stepper.reset()
-        refresh()
-
-    def on_slide(change):
-        if change["new"] != stepper.position:
-            stepper.goto(change["new"])
-            refresh()
-
-    step_button.on_click(on_step)
-    reset_button.on_click(on_reset)
-    slider.observe(on_slide, names="value")
-    refresh()
+    wire_step_controls(stepper, refresh, step_button, reset_button, slider)
     box = widgets.VBox([widgets.HBox([step_button, reset_button, slider]), image, readout])
     box.stepper = stepper
     return box
