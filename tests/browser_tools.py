@@ -173,12 +173,32 @@ def output_text(cell):
 
 
 def wait_for_change(page, cell_index, before, timeout=30_000):
-    """Wait until the text of cell ``cell_index``'s output differs from ``before``."""
+    """Wait until the text of cell ``cell_index``'s output differs from ``before``. Any change
+    counts, a slider's own label too, which moves before the kernel redraws: follow it with
+    :func:`wait_for_text` for what the kernel writes."""
     page.wait_for_function(
         "([i, before]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
         " const o = c && c.querySelector('.jp-Cell-outputArea');"
         " return o && o.innerText !== before; }",
         arg=[cell_index, before], timeout=timeout)
+
+
+def wait_for_text(page, cell_index, *needles, timeout=60_000):
+    """Wait until cell ``cell_index``'s output holds every one of ``needles`` (a widget
+    redraws in parts, a check prints its table and its hint apart); on timeout fail with
+    what it shows instead."""
+    try:
+        page.wait_for_function(
+            "([i, needles]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
+            " const o = c && c.querySelector('.jp-Cell-outputArea');"
+            " return o && needles.every(n => o.innerText.includes(n)); }",
+            arg=[cell_index, list(needles)], timeout=timeout)
+    except Exception as error:  # playwright's TimeoutError: say what was there instead
+        shown = page.evaluate(
+            "i => document.querySelectorAll('.jp-Notebook .jp-Cell')[i]"
+            "?.querySelector('.jp-Cell-outputArea')?.innerText", cell_index)
+        raise AssertionError(f"cell {cell_index} never showed {needles}; it shows:\n{shown}") \
+            from error
 
 
 def move_slider(page, cell, css_class, presses=1, key="ArrowRight"):

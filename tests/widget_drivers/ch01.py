@@ -1,19 +1,11 @@
 """Chapter 01's widgets in the browser: the secant's h slider, and the tangent explorer
 (its x slider, then its choice of function)."""
 
-from tests.browser_tools import move_slider, output_text, wait_for_change
+from tests.browser_tools import move_slider, output_text, wait_for_change, wait_for_text
 from tests.widget_drivers import Widget
 
 NOTEBOOK = "01_derivatives.ipynb"
 
-
-def wait_for_text(page, cell_index, needle, timeout=30_000):
-    """Wait until cell ``cell_index``'s output contains ``needle``."""
-    page.wait_for_function(
-        "([i, needle]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
-        " const o = c && c.querySelector('.jp-Cell-outputArea');"
-        " return o && o.innerText.includes(needle); }",
-        arg=[cell_index, needle], timeout=timeout)
 
 
 def secant(page, cell, index):

@@ -1,19 +1,11 @@
 """Chapter 02's widgets in the browser: partial derivatives as slopes of slices (the x
 slider), and a step's actual change against g . s (the theta slider, then r)."""
 
-from tests.browser_tools import move_slider, output_text
+from tests.browser_tools import move_slider, output_text, wait_for_text
 from tests.widget_drivers import Widget
 
 NOTEBOOK = "02_gradients.ipynb"
 
-
-def wait_for_text(page, cell_index, needle, timeout=30_000):
-    """Wait until cell ``cell_index``'s output contains ``needle``."""
-    page.wait_for_function(
-        "([i, needle]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
-        " const o = c && c.querySelector('.jp-Cell-outputArea');"
-        " return o && o.innerText.includes(needle); }",
-        arg=[cell_index, needle], timeout=timeout)
 
 
 def slices(page, cell, index):

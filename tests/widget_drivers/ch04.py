@@ -1,19 +1,11 @@
 """Chapter 04's widget in the browser: the backward stepper over a choice of graphs, with
 the predict-the-next-grad mode."""
 
-from tests.browser_tools import output_text
+from tests.browser_tools import output_text, wait_for_text
 from tests.widget_drivers import Widget
 
 NOTEBOOK = "04_local_and_upstream.ipynb"
 
-
-def wait_for_text(page, cell_index, text, timeout=30_000):
-    """Wait until cell ``cell_index``'s output shows ``text`` (a widget redraws in parts)."""
-    page.wait_for_function(
-        "([i, text]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
-        " const o = c && c.querySelector('.jp-Cell-outputArea');"
-        " return o && o.innerText.includes(text); }",
-        arg=[cell_index, text], timeout=timeout)
 
 
 def predict(page, cell, index):

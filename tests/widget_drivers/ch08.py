@@ -1,16 +1,7 @@
 """Chapter 08's widget in the browser: SGD with and without zero_grad() in weight space."""
 
-from tests.browser_tools import move_slider, output_text
+from tests.browser_tools import move_slider, output_text, wait_for_text
 from tests.widget_drivers import Widget
-
-
-def wait_for_text(page, cell_index, text, timeout=30_000):
-    """Wait until cell ``cell_index``'s output shows ``text`` (a slider's own label changes
-    at once, before the kernel redraws the readout, so any change is not enough)."""
-    page.wait_for_function(
-        "([i, text]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
-        " const o = c && c.querySelector('.jp-Cell-outputArea');"
-        " return o && o.innerText.includes(text); }", arg=[cell_index, text], timeout=timeout)
 
 NOTEBOOK = "08_accumulation.ipynb"
 

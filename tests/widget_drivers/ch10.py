@@ -1,6 +1,6 @@
 """Chapter 10's widget in the browser: the valley, lr pushed past the stability limit."""
 
-from tests.browser_tools import move_slider, output_text, wait_for_change
+from tests.browser_tools import move_slider, output_text, wait_for_change, wait_for_text
 from tests.widget_drivers import Widget
 
 NOTEBOOK = "10_optimizers_and_training.ipynb"
@@ -12,10 +12,10 @@ def valley(page, cell, index):
     assert "same as torch's optim.SGD" in before and "= 0.100" in before
     move_slider(page, cell, "minigrad-ch10-lr", presses=2)      # 0.09 -> 0.11 > 2 / 20
     wait_for_change(page, index, before)
-    page.wait_for_function(
-        "([i]) => document.querySelectorAll('.jp-Notebook .jp-Cell')[i]"
-        ".querySelector('.jp-Cell-outputArea').innerText.includes('lr = 0.11')",
-        arg=[index], timeout=30_000)
+    wait_for_text(page, index,
+                  "lr = 0.11, momentum = 0.00: diverges",
+                  "effective step lr / (1 - momentum) = 0.110",
+                  "same as torch's optim.SGD", timeout=30_000)
     after = output_text(cell)
     assert "lr = 0.11, momentum = 0.00: diverges" in after
     assert "effective step lr / (1 - momentum) = 0.110" in after

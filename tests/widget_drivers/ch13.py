@@ -1,6 +1,6 @@
 """Chapter 13's widget in the browser: a box that breaks one line of the backward."""
 
-from tests.browser_tools import output_text, wait_for_change
+from tests.browser_tools import output_text, wait_for_change, wait_for_text
 from tests.widget_drivers import Widget
 
 NOTEBOOK = "13_capstone.ipynb"
@@ -13,6 +13,7 @@ def breaks(page, cell, index):
     box.scroll_into_view_if_needed()
     box.click()
     wait_for_change(page, index, before)
+    wait_for_text(page, index, "broken: relu mask; first wrong gradient: l1.g")
     after = output_text(cell)
     assert "broken: relu mask; first wrong gradient: l1.g" in after
     assert after.count("FAIL") == 3

@@ -1,20 +1,11 @@
 """Chapter 16's widget in the browser: the "every k" slider turns checkpointing on (less
 kept, blocks recomputed); the depth slider adds blocks; "measure" times both."""
 
-from tests.browser_tools import move_slider, output_text, wait_for_change
+from tests.browser_tools import move_slider, output_text, wait_for_change, wait_for_text
 from tests.widget_drivers import Widget
 
 NOTEBOOK = "16_extending_autograd.ipynb"
 
-
-def wait_for_text(page, cell_index, needle, timeout=30_000):
-    """Wait until cell ``cell_index``'s output contains ``needle`` (the kernel's readout,
-    which changes after the slider's own label)."""
-    page.wait_for_function(
-        "([i, needle]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
-        " const o = c && c.querySelector('.jp-Cell-outputArea');"
-        " return o && o.innerText.includes(needle); }",
-        arg=[cell_index, needle], timeout=timeout)
 
 
 def memory(page, cell, index):
