@@ -13,6 +13,9 @@ HEADER = """\
 # Exact versions of every package in .venv, passed with -c on every install.
 # torch is the CPU build; a bare 'torch' would pull a CUDA build of several GB.
 # Regenerate: make constraints (after changing pyproject.toml).
+# jsonschema stays at 4.24.1: 4.25+ pulls rfc3987-syntax, which compiles ~40 Lark grammars
+# at import, 1.7 s in every process that imports nbformat (each nbgrader command, nbval,
+# JupyterLab); python-jsonschema/jsonschema#1428. Nothing here validates an IRI.
 """
 
 

@@ -18,7 +18,12 @@ from tests.wrong_answers import GENERIC_CHEATS
 pytestmark = pytest.mark.slow
 
 CHAPTER = NOTEBOOKS[0]  # 01_derivatives
-CHEATS = {f"cheat{i}": w for i, w in enumerate(GENERIC_CHEATS)}
+# One cheat of each way in: a module's function (numpy), a class's method (the grader),
+# a builtin. tests/test_wrong_answers.py runs all of GENERIC_CHEATS against every
+# chapter's first exercise under the same guard; here they go through nbgrader itself.
+CHEATS = {f"cheat{i}": w for i, w in enumerate(GENERIC_CHEATS)
+          if w.label in ("numpy's isclose always true", "the grader's check replaced",
+                         "a builtin shadowed")}
 
 
 def _classroom():
@@ -34,9 +39,9 @@ def _cell(nb, grade_id):
 
 
 def _submissions():
-    """{student: notebook} built from the instructor's chapter (answers right)."""
-    honest = nbformat.read(CHAPTER, as_version=4)
-    subs = {"honest": honest}
+    """{student: notebook} built from the instructor's chapter (answers right). The honest
+    submission is the renamer's (below): full marks under a name nbgrader does not expect."""
+    subs = {}
 
     noisy = nbformat.read(CHAPTER, as_version=4)
     _cell(noisy, "ex01-central-slope").source += (
@@ -106,11 +111,10 @@ def test_every_submission_is_graded(course):
     assert not failed
 
 
-def test_honest_and_renamed_submissions_get_full_marks(course):
-    for student in ("honest", "renamer"):
-        rows = _by(course, student)
-        assert rows and all(r["status"] == "passed" for r in rows.values()), rows
-        assert _total(course, student) == sum(r["max"] for r in rows.values()) == 5
+def test_an_honest_submission_under_another_name_gets_full_marks(course):
+    rows = _by(course, "renamer")
+    assert rows and all(r["status"] == "passed" for r in rows.values()), rows
+    assert _total(course, "renamer") == sum(r["max"] for r in rows.values()) == 5
 
 
 def test_stderr_from_a_right_answer_costs_nothing(course):

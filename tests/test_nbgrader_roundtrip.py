@@ -1,7 +1,7 @@
 """The instructor round trip, with nbgrader's own commands, on every chapter.
 
-For each chapter: ``nbgrader generate_assignment`` makes the student version, and
-``nbgrader autograde`` grades three submissions:
+One course holds every chapter: ``nbgrader generate_assignment`` makes the student versions,
+and ``nbgrader autograde`` grades, for each chapter:
 
 - ``instructor``: the chapter as committed (solutions in) -> full marks;
 - ``untouched``: the student version as released -> zero on every exercise, and every
@@ -62,44 +62,62 @@ def _solution_lines(cell):
     return lines
 
 
-@pytest.fixture(scope="module", params=NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def graded(request, tmp_path_factory):
-    """Run the round trip for one chapter; return what the tests below look at."""
-    source_nb = request.param
-    assignment = f"ch{source_nb.stem[:2]}"
-    course = tmp_path_factory.mktemp(assignment)
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """One nbgrader course with every chapter as an assignment, generated with one
+    ``generate_assignment "*"`` and graded with one ``autograde "*"`` (two nbgrader
+    processes in all, not two a chapter)."""
+    course = tmp_path_factory.mktemp("course")
     shutil.copy(ROOT / "instructor" / "nbgrader_config.py", course / "nbgrader_config.py")
-    (course / "source" / assignment).mkdir(parents=True)
-    shutil.copy(source_nb, course / "source" / assignment / source_nb.name)
-    _run(["generate_assignment", assignment, "--force"], course)
-    released_path = course / "release" / assignment / source_nb.name
-    released = nbformat.read(released_path, as_version=4)
+    for source_nb in NOTEBOOKS:
+        folder = course / "source" / _assignment(source_nb)
+        folder.mkdir(parents=True)
+        shutil.copy(source_nb, folder / source_nb.name)
+    _run(["generate_assignment", "*", "--force"], course)
 
-    def submit(student, nb):
-        folder = course / "submitted" / student / assignment
+    def submit(student, source_nb, nb):
+        folder = course / "submitted" / student / _assignment(source_nb)
         folder.mkdir(parents=True)
         nbformat.write(nb, folder / source_nb.name)
 
-    submit("instructor", nbformat.read(source_nb, as_version=4))
-    submit("untouched", released)
-    students = ["instructor", "untouched"]
-    if source_nb == NOTEBOOKS[0]:
-        students.append("tamperer")
-    tampered = nbformat.read(released_path, as_version=4)
+    for source_nb in NOTEBOOKS:
+        released = nbformat.read(_released(course, source_nb), as_version=4)
+        submit("instructor", source_nb, nbformat.read(source_nb, as_version=4))
+        submit("untouched", source_nb, released)
+    tampered = nbformat.read(_released(course, TAMPERED), as_version=4)
     tests = [c for c in tampered.cells if _is_test(c)]
     tests[0].source = "pass  # the student replaced the test"
     tampered.cells.remove(tests[-1])
-    if "tamperer" in students:
-        submit("tamperer", tampered)
-    _run(["autograde", assignment, "--force"], course)
+    submit("tamperer", TAMPERED, tampered)
+    _run(["autograde", "*", "--force"], course)
+    return course
 
+
+def _assignment(source_nb):
+    return f"ch{source_nb.stem[:2]}"
+
+
+def _released(course, source_nb):
+    return course / "release" / _assignment(source_nb) / source_nb.name
+
+
+TAMPERED = NOTEBOOKS[0]  # one chapter shows it: nbgrader restores tests the same way in all
+
+
+@pytest.fixture(params=NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def graded(request, course):
+    """What the tests below look at, for one chapter of the course."""
+    source_nb = request.param
+    assignment = _assignment(source_nb)
+    students = ["instructor", "untouched"] + (["tamperer"] if source_nb == TAMPERED else [])
     with Gradebook(f"sqlite:///{course}/gradebook.db") as gb:
         scores = {student: gb.find_submission_notebook(source_nb.stem, assignment, student)
                   for student in students}
         scores = {s: (nb.score, nb.max_score) for s, nb in scores.items()}
     autograded = {s: nbformat.read(course / "autograded" / s / assignment / source_nb.name,
                                    as_version=4) for s in students[1:]}
-    return {"source": nbformat.read(source_nb, as_version=4), "released": released,
+    return {"source": nbformat.read(source_nb, as_version=4),
+            "released": nbformat.read(_released(course, source_nb), as_version=4),
             "scores": scores, "autograded": autograded}
 
 
