@@ -333,14 +333,14 @@ check("x.grad after two backward passes", xm.grad, xt.grad)
 # multiplication and one addition; per node of the forward pass, one operation. So the
 # backward pass costs a small constant times the forward pass, however many leaves
 # there are (the "cheap gradient" principle: at most about 4 to 5 times the forward's
-# arithmetic). Measured on a chain of 20,000 tanh steps, best of five runs (timings vary
+# arithmetic). Measured on a chain of 5,000 tanh steps, best of five runs (timings vary
 # from machine to machine). On single numbers the time goes to bookkeeping rather than
 # arithmetic (minigrad's forward makes a Python object per operation; torch dispatches
 # every operation in both directions), so each library's ratio differs, but it stays a
 # small constant:
 
 # %% tags=nbval-ignore-output
-def tanh_chain(x, w, steps=20_000):
+def tanh_chain(x, w, steps=5_000):
     v = x
     for _ in range(steps):
         v = (v * w + x).tanh()
@@ -592,16 +592,16 @@ with graded("Exercise 3.2", hint="keep the nodes still to visit in a list used a
     (m3t * m2t + m1t * st).backward()
     g.check("s.grad in your order", s.grad, st.grad)
     g.check("t.grad in your order", t.grad, tt.grad)
-    # 20,000 steps, two leaves feeding every step.
+    # 5,000 steps (far past the recursion limit), two leaves feeding every step.
     u, v = Value(0.2), Value(1.0001)
     deep = u
-    for _ in range(20_000):
+    for _ in range(5_000):
         deep = deep * v + u * 1e-4
-    backward_by_hand(deep, checked_order("a chain of 20,000 steps", deep))
+    backward_by_hand(deep, checked_order("a chain of 5,000 steps", deep))
     ut = torch.tensor(0.2, dtype=torch.float64, requires_grad=True)
     vt = torch.tensor(1.0001, dtype=torch.float64, requires_grad=True)
     deep_t = ut
-    for _ in range(20_000):
+    for _ in range(5_000):
         deep_t = deep_t * vt + ut * 1e-4
     deep_t.backward()
     g.check("d deep / d u in your order", u.grad, ut.grad)
