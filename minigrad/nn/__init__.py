@@ -1,8 +1,9 @@
-"""``minigrad.nn``: modules and loss functions, as ``torch.nn`` (chapters 07 and 10)."""
+"""``minigrad.nn``: modules and loss functions, as ``torch.nn`` (chapters 07, 09 and 10)."""
 
 from minigrad.nn import functional
-from minigrad.nn.module import Linear, Module, Parameter, ReLU, Sequential
+from minigrad.nn.module import Dropout, Linear, Module, Parameter, ReLU, Sequential
 
 F = functional
 
-__all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential", "functional", "F"]
+__all__ = ["Module", "Parameter", "Linear", "ReLU", "Dropout", "Sequential", "functional",
+           "F"]

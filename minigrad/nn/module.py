@@ -1,4 +1,5 @@
-r"""``Module``, ``Parameter``, ``Linear``, ``ReLU``, ``Sequential`` (chapters 07 and 10).
+r"""``Module``, ``Parameter``, ``Linear``, ``ReLU``, ``Dropout``, ``Sequential`` (chapters
+07, 09 and 10).
 
 A module registers what is assigned to it: a :class:`Parameter` becomes one of its
 ``parameters()``, another module one of its children (whose parameters are found
@@ -14,7 +15,8 @@ under ``no_grad()`` (chapter 10); a child module likewise only by a module or No
 ``Linear(in_features, out_features)`` holds ``weight`` of shape ``(out, in)`` and
 ``bias`` of shape ``(out,)``, both drawn, as torch does, from
 :math:`U(-1/\sqrt{\text{in}}, 1/\sqrt{\text{in}})` (minigrad's generator: the same
-distribution, not the same numbers).
+distribution, not the same numbers). ``Dropout(p)`` zeroes elements in training only
+(``ops/dropout.py``); ``model.eval()`` switches it off.
 """
 
 import math
@@ -24,10 +26,11 @@ import numpy as np
 from minigrad.factories import GENERATOR, as_array
 from minigrad.nn import module_hooks
 from minigrad.ops.activations import relu
+from minigrad.ops.dropout import check_probability, dropout
 from minigrad.ops.linear import linear
 from minigrad.tensors import Tensor
 
-__all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential"]
+__all__ = ["Module", "Parameter", "Linear", "ReLU", "Dropout", "Sequential"]
 
 
 class Parameter(Tensor):
@@ -231,6 +234,23 @@ class Linear(Module):
 class ReLU(Module):
     def forward(self, x):
         return relu(x)
+
+
+class Dropout(Module):
+    """In training, zero each element with probability ``p`` and scale the others by
+    ``1 / (1 - p)``; in eval, return the input."""
+
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        check_probability(p)
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, x):
+        return dropout(x, self.p, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
 
 
 class Sequential(Module):
