@@ -17,10 +17,10 @@ each measured by running the library, never assumed:
 
 The modes: ``no_grad`` and ``inference_mode`` wrap the forward pass, ``detach`` detaches
 its output, ``eval`` calls ``model.eval()`` first (``model.train()`` otherwise).
-minigrad has no dropout layer; :class:`Dropout` here is one, as torch's on the CPU: in
-training it multiplies its input by a mask of zeros (probability ``p``) and ``1 / (1 -
-p)``, so the product's node (``MulBackward0``) saves the mask, a float array the size of
-the input; in eval it returns its input.
+The dropout layer is ``minigrad.nn.Dropout`` (re-exported here as :class:`Dropout`), as
+torch's on the CPU: in training it multiplies its input by a mask of zeros (probability
+``p``) and ``1 / (1 - p)``, so the product's node (``MulBackward0``) saves the mask, a
+float array the size of the input; in eval it returns its input.
 
 :func:`modes_widget` puts a comparison behind four toggles and a batch-size slider, with
 the table and a plot of bytes saved against batch size.
@@ -29,8 +29,6 @@ the table and a plot of bytes saved against batch size.
 import contextlib
 import html
 from dataclasses import dataclass
-
-import numpy as np
 
 import minigrad
 from minigrad.course.graph import png_bytes
@@ -45,20 +43,7 @@ QUANTITIES = ("grad_fn recorded", "requires_grad", "inference tensor",
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 
 
-class Dropout(minigrad.nn.Module):
-    """torch's ``nn.Dropout(p)`` for minigrad; its masks come from ``numpy`` with ``seed``."""
-
-    def __init__(self, p=0.5, seed=0):
-        super().__init__()
-        self.p = p
-        self.rng = np.random.default_rng(seed)
-
-    def forward(self, x):
-        if not self.training or self.p == 0:
-            return x
-        keep = self.rng.random(x.shape) >= self.p
-        noise = (keep / (1.0 - self.p)).astype(x.data.dtype)
-        return x * minigrad.tensor(noise)
+Dropout = minigrad.nn.Dropout  # this module defined its own before minigrad had one
 
 
 @dataclass(frozen=True)
@@ -82,7 +67,8 @@ class ModesComparison:
     """The same small network in minigrad and torch, run under chosen modes.
 
     Each call to :meth:`run` makes its own batch (seeded by its size) and reseeds both
-    dropout generators, so the same arguments give the same rows on every call.
+    dropout generators (torch's and minigrad's global ones), so the same arguments give
+    the same rows on every call.
     """
 
     def __init__(self, n_in=16, hidden=32, n_out=4, p=0.5, seed=0):
@@ -94,7 +80,7 @@ class ModesComparison:
             torch.nn.Linear(n_in, hidden), torch.nn.ReLU(), torch.nn.Dropout(p),
             torch.nn.Linear(hidden, n_out))
         self.model = minigrad.nn.Sequential(
-            minigrad.nn.Linear(n_in, hidden), minigrad.nn.ReLU(), Dropout(p, seed),
+            minigrad.nn.Linear(n_in, hidden), minigrad.nn.ReLU(), minigrad.nn.Dropout(p),
             minigrad.nn.Linear(hidden, n_out))
         self.model.load_state_dict(self.torch_model.state_dict())
         self.n_in = n_in
@@ -121,7 +107,7 @@ class ModesComparison:
         torch.manual_seed(self.seed + batch)
         x_t = torch.randn(batch, self.n_in)
         x = minigrad.tensor(x_t.numpy().copy())
-        self.model[2].rng = np.random.default_rng(self.seed + batch)
+        minigrad.manual_seed(self.seed + batch)
         for model in (self.model, self.torch_model):
             model.train("eval" not in modes)
         params = list(self.model.parameters())
