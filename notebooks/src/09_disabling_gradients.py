@@ -569,11 +569,10 @@ for lib, net, rows in [(minigrad, mlp, batch), (torch, mlp_t, batch_t)]:
 # `ReLU`, `Dropout(0.5)`, `Linear(32, 4)`, the same weights in both libraries) under
 # each, and measure in both: does the output have a `grad_fn`, does it require grad,
 # is it an inference tensor, how many bytes did the forward pass save for backward
-# (parameters left out), and did dropout change anything? minigrad has no dropout
-# layer; `minigrad.course.grad_modes_view` defines one that works as torch's does on the
-# CPU: it multiplies by a random mask of zeros and $1 / (1 - p) = 2$, and the product's
-# node saves the mask. The table shows torch's values; minigrad's are checked against
-# them below it (minigrad marks no inference tensors, so that row has no check).
+# (parameters left out), and did dropout change anything? minigrad's `nn.Dropout` works
+# as torch's does on the CPU: it multiplies by a random mask of zeros and
+# $1 / (1 - p) = 2$, and the product's node (`MulBackward0`) saves the mask. The table
+# shows torch's values; minigrad's are checked against them below it.
 
 # %%
 settings = [(), ("no_grad",), ("inference_mode",), ("detach",), ("eval",)]
