@@ -137,11 +137,20 @@ def _open(browser, site, path):
 
     page.route("**/*", route)
     page.goto(f"{site}/{path}", wait_until="load")
+    redirect = REFRESH.search((BOOK / path).read_text())
+    if redirect:  # index.html sends the reader on: check the page they land on
+        target = urllib.parse.urljoin(f"{site}/{path}", redirect[1])
+        page.wait_for_url(target, wait_until="load", timeout=30_000)
+    # A page with math sets window.MathJax to its configuration at once and loads MathJax
+    # itself deferred: wait for MathJax's startup to exist, then for it to finish.
     page.wait_for_function("() => !window.MathJax || window.MathJax.startup?.promise",
                            timeout=30_000)
-    page.evaluate("() => window.MathJax ? MathJax.startup.promise : null")
+    page.evaluate("() => window.MathJax?.startup?.promise ?? null")
     page.wait_for_load_state("networkidle")
     return page, errors, outside
+
+
+REFRESH = re.compile(r'<meta http-equiv="Refresh" content="0; url=([^"]+)"', re.IGNORECASE)
 
 
 @pytest.mark.parametrize("path", PAGES)
