@@ -11,7 +11,7 @@ never as a test.
 import argparse
 import pathlib
 import sys
-import time
+from datetime import datetime
 
 import nbformat
 from nbclient import NotebookClient
@@ -19,20 +19,12 @@ from nbclient import NotebookClient
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-class TimedClient(NotebookClient):
-    """nbclient, with each code cell's wall time kept in ``times``."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.times = []
-
-    async def async_execute_cell(self, cell, cell_index, *args, **kwargs):
-        start = time.perf_counter()
-        result = await super().async_execute_cell(cell, cell_index, *args, **kwargs)
-        if cell.cell_type == "code":
-            first = next((line for line in cell.source.splitlines() if line.strip()), "")
-            self.times.append((time.perf_counter() - start, cell_index, first[:60]))
-        return result
+def cell_seconds(cell):
+    """A code cell's run time from the timestamps nbclient records (busy to idle)."""
+    times = cell.metadata["execution"]
+    busy, idle = (datetime.fromisoformat(times[k].replace("Z", "+00:00"))
+                  for k in ("iopub.status.busy", "iopub.status.idle"))
+    return (idle - busy).total_seconds()
 
 
 def main(argv=None):
@@ -46,12 +38,15 @@ def main(argv=None):
     rows = []
     for path in paths:
         nb = nbformat.read(path, as_version=4)
-        client = TimedClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
-                             resources={"metadata": {"path": str(path.parent)}})
-        client.execute()
-        rows += [(seconds, path.name[:2], index, first) for seconds, index, first in client.times]
-        print(f"{path.name}: {sum(t for t, *_ in client.times):.1f} s in "
-              f"{len(client.times)} code cells", file=sys.stderr)
+        NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
+                       record_timing=True,
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+        timed = [(cell_seconds(cell), path.name[:2], index,
+                  next((line for line in cell.source.splitlines() if line.strip()), "")[:60])
+                 for index, cell in enumerate(nb.cells) if cell.cell_type == "code"]
+        rows += timed
+        print(f"{path.name}: {sum(t for t, *_ in timed):.1f} s in {len(timed)} code cells",
+              file=sys.stderr)
     print(f"{'seconds':>8}  ch  cell  first line")
     for seconds, chapter, index, first in sorted(rows, reverse=True)[:args.top]:
         print(f"{seconds:8.2f}  {chapter}  {index:4d}  {first}")

@@ -1,11 +1,12 @@
 """Chapter 05's widget in the browser: another input shape, other axes summed."""
 
+from tests.browser_tools import output_text, wait_for_change, wait_for_text
 from tests.widget_drivers import Widget
+
+NOTEBOOK = "05_tensor_gradients.ipynb"
 
 
 def broadcast(page, cell, index):
-    from tests.browser_tools import output_text, wait_for_change, wait_for_text
-
     before = output_text(cell)
     assert "x (3, 1) -> (2, 3, 4)" in before and "sums G over axes (0, 2)" in before
     cell.locator(".minigrad-ch05-in-shape select").first.select_option(label="(1, 4)")
@@ -16,5 +17,4 @@ def broadcast(page, cell, index):
     assert "each element of x is used 6 times" in after and "matches torch" in after
 
 
-NOTEBOOK = "05_tensor_gradients.ipynb"
 WIDGETS = [Widget("broadcast", "broadcast_widget((3, 1), (2, 3, 4))", broadcast)]
