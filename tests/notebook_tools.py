@@ -12,12 +12,17 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 SOURCES = sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
 
 
-def load_builder():
-    spec = importlib.util.spec_from_file_location(
-        "build_notebooks", ROOT / "scripts" / "build_notebooks.py")
+def load_module(relative):
+    """A module of the repository that is not a package (scripts/, instructor/)."""
+    path = ROOT / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_builder():
+    return load_module("scripts/build_notebooks.py")
 
 
 def _sanitizers():

@@ -6,13 +6,11 @@ The course folder is made by ``instructor/classroom.py setup`` and graded by its
 ``grade`` command (both cores, one thread each), as an instructor would.
 """
 
-import importlib.util
-
 import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from tests.notebook_tools import NOTEBOOKS, ROOT, nbgrader_meta
+from tests.notebook_tools import NOTEBOOKS, load_module, nbgrader_meta
 from tests.wrong_answers import GENERIC_CHEATS
 
 pytestmark = pytest.mark.slow
@@ -24,14 +22,6 @@ CHAPTER = NOTEBOOKS[0]  # 01_derivatives
 CHEATS = {f"cheat{i}": w for i, w in enumerate(GENERIC_CHEATS)
           if w.label in ("numpy's isclose always true", "the grader's check replaced",
                          "a builtin shadowed")}
-
-
-def _classroom():
-    spec = importlib.util.spec_from_file_location("classroom",
-                                                  ROOT / "instructor" / "classroom.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _cell(nb, grade_id):
@@ -75,7 +65,7 @@ def _submissions():
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    classroom = _classroom()
+    classroom = load_module("instructor/classroom.py")
     course = tmp_path_factory.mktemp("course")
     classroom.setup(course, [CHAPTER])
     with (course / "nbgrader_config.py").open("a") as f:

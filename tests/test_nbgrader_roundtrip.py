@@ -1,7 +1,8 @@
 """The instructor round trip, with nbgrader's own commands, on every chapter.
 
-One course holds every chapter: ``nbgrader generate_assignment`` makes the student versions,
-and ``nbgrader autograde`` grades, for each chapter:
+The instructor's course folder (``instructor/classroom.py``) holds every chapter:
+``nbgrader generate_assignment`` makes the student versions, and ``nbgrader autograde``
+grades, for each chapter:
 
 - ``instructor``: the chapter as committed (solutions in) -> full marks;
 - ``untouched``: the student version as released -> zero on every exercise, and every
@@ -11,29 +12,13 @@ and ``nbgrader autograde`` grades, for each chapter:
   deleted -> still zero, because nbgrader grades with the original tests.
 """
 
-import os
-import pathlib
-import shutil
-import subprocess
-import sys
-
 import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from tests.notebook_tools import NOTEBOOKS, ROOT, nbgrader_meta
+from tests.notebook_tools import NOTEBOOKS, load_module, nbgrader_meta
 
 pytestmark = pytest.mark.slow
-NBGRADER = [sys.executable, "-m", "nbgrader"]
-
-
-def _run(args, cwd):
-    # As with an activated .venv: nbgrader runs `alembic` from PATH.
-    path = os.pathsep.join([str(pathlib.Path(sys.executable).parent), os.environ["PATH"]])
-    result = subprocess.run(NBGRADER + args, cwd=cwd, capture_output=True, text=True,
-                            env={**os.environ, "PATH": path}, timeout=1800)
-    assert result.returncode == 0, f"nbgrader {' '.join(args)} failed:\n{result.stderr[-3000:]}"
-    return result
 
 
 def _exercise_cells(nb):
@@ -62,21 +47,23 @@ def _solution_lines(cell):
     return lines
 
 
+CLASSROOM = load_module("instructor/classroom.py")
+TAMPERED = NOTEBOOKS[0]  # one chapter shows it: nbgrader restores tests the same way in all
+
+
+def _released(course, source_nb):
+    return course / "release" / CLASSROOM.assignment_of(source_nb) / source_nb.name
+
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    """One nbgrader course with every chapter as an assignment, generated with one
-    ``generate_assignment "*"`` and graded with one ``autograde "*"`` (two nbgrader
-    processes in all, not two a chapter)."""
+    """The instructor's course folder (``instructor/classroom.py setup``: every chapter an
+    assignment, one ``generate_assignment "*"``), graded with one ``autograde "*"``."""
     course = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "instructor" / "nbgrader_config.py", course / "nbgrader_config.py")
-    for source_nb in NOTEBOOKS:
-        folder = course / "source" / _assignment(source_nb)
-        folder.mkdir(parents=True)
-        shutil.copy(source_nb, folder / source_nb.name)
-    _run(["generate_assignment", "*", "--force"], course)
+    CLASSROOM.setup(course, NOTEBOOKS)
 
     def submit(student, source_nb, nb):
-        folder = course / "submitted" / student / _assignment(source_nb)
+        folder = course / "submitted" / student / CLASSROOM.assignment_of(source_nb)
         folder.mkdir(parents=True)
         nbformat.write(nb, folder / source_nb.name)
 
@@ -89,26 +76,15 @@ def course(tmp_path_factory):
     tests[0].source = "pass  # the student replaced the test"
     tampered.cells.remove(tests[-1])
     submit("tamperer", TAMPERED, tampered)
-    _run(["autograde", "*", "--force"], course)
+    CLASSROOM.nbgrader(["autograde", "*", "--force"], course)
     return course
-
-
-def _assignment(source_nb):
-    return f"ch{source_nb.stem[:2]}"
-
-
-def _released(course, source_nb):
-    return course / "release" / _assignment(source_nb) / source_nb.name
-
-
-TAMPERED = NOTEBOOKS[0]  # one chapter shows it: nbgrader restores tests the same way in all
 
 
 @pytest.fixture(params=NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def graded(request, course):
     """What the tests below look at, for one chapter of the course."""
     source_nb = request.param
-    assignment = _assignment(source_nb)
+    assignment = CLASSROOM.assignment_of(source_nb)
     students = ["instructor", "untouched"] + (["tamperer"] if source_nb == TAMPERED else [])
     with Gradebook(f"sqlite:///{course}/gradebook.db") as gb:
         scores = {student: gb.find_submission_notebook(source_nb.stem, assignment, student)
