@@ -9,9 +9,9 @@
 # compute its own derivative. Every result is checked against PyTorch in the cell
 # that computes it.
 #
-# The examples come from the course's reference tutorial (see Sources), a short text on
-# how PyTorch computes gradients; chapters 01 to 08 follow its examples, with the same
-# numbers, chapter by chapter.
+# The examples come from the course's reference tutorial (see
+# [Sources](../book/sources.md)), a short text on how PyTorch computes gradients;
+# chapters 01 to 08 follow its examples, with the same numbers, chapter by chapter.
 #
 # **Learning goals.** After this chapter you can
 #

@@ -29,7 +29,7 @@ from minigrad.course.slices import slices_widget
 # %% [markdown]
 # ## 1. Partial derivatives: one input at a time
 #
-# Take the loss from the course's reference tutorial (see Sources),
+# Take the loss from the course's reference tutorial (see [Sources](../book/sources.md)),
 #
 # $$L(x, y) = x^2 + 3y .$$
 #
@@ -123,13 +123,13 @@ check_all({"df/dx = y": (xm.grad, xt.grad), "df/dy = x + 3y**2": (ym.grad, yt.gr
 
 # %% [markdown]
 # **The partial derivative of $xy$ is $y$: a spreadsheet.** The fast.ai forum thread
-# "Understanding gradient calculation" (see Sources), on writing a network's backward
-# pass by hand, ends with a learner who was
-# "amazed that the gradient really was just x's multiplicator (y)" and checked it in a
-# spreadsheet: for $g = x y$ with $y = -4$, increase $x$ by a tiny amount row after row,
-# keep $y$ fixed, and record the change of $g$. "For every tiny increase in x, g
-# decrements by y's value (-4)." The post gives $y = -4$, not $x$; we start at $x = 3$ and
-# step by $0.001$ (any start gives the same column of changes):
+# "Understanding gradient calculation" (see [Sources](../book/sources.md)), on writing a
+# network's backward pass by hand, ends with a learner who was "amazed that the gradient
+# really was just x's multiplicator (y)" and checked it in a spreadsheet: for $g = x y$
+# with $y = -4$, increase $x$ by a tiny amount row after row, keep $y$ fixed, and record
+# the change of $g$. "For every tiny increase in x, g decrements by y's value (-4)." The
+# post gives $y = -4$, not $x$; we start at $x = 3$ and step by $0.001$ (any start gives
+# the same column of changes):
 
 # %%
 def product(x, y):

@@ -32,9 +32,10 @@ from minigrad.course.topo_view import topo_sort_widget
 # %% [markdown]
 # ## 1. A composition
 #
-# The example of the course's reference tutorial (see Sources): $z = (x + 1)^2$. Name the inner piece, $y = x + 1$, so that
-# $z = y^2$. Each piece has an easy derivative: $\frac{dy}{dx} = 1$ and
-# $\frac{dz}{dy} = 2y$. The *chain rule* multiplies them:
+# The example of the course's reference tutorial (see [Sources](../book/sources.md)):
+# $z = (x + 1)^2$. Name the inner piece, $y = x + 1$, so that $z = y^2$. Each piece has
+# an easy derivative: $\frac{dy}{dx} = 1$ and $\frac{dz}{dy} = 2y$. The *chain rule*
+# multiplies them:
 #
 # $$\frac{dz}{dx} = \frac{dz}{dy} \cdot \frac{dy}{dx} = 2y \cdot 1 = 2(x + 1).$$
 #
@@ -350,14 +351,14 @@ check("x.grad after two passes through x + 1", xm.grad, xt.grad)
 # %% [markdown]
 # What does one backward pass cost? Per edge of the graph, one local gradient, one
 # multiplication and one addition; per node of the forward pass, one operation. So the
-# backward pass costs a small constant times the forward pass, however many leaves
-# there are. This is the "cheap gradient" principle (Baur and Strassen; Griewank): in a
-# model that counts arithmetic operations, the forward and the backward pass *together*
-# cost at most about 4 to 5 times the forward pass alone. Measured on a chain of 5,000
-# tanh steps, best of five runs (timings vary from machine to machine). On single numbers the time goes to bookkeeping rather than
-# arithmetic (minigrad's forward makes a Python object per operation; torch dispatches
-# every operation in both directions), so each library's ratio differs, but it stays a
-# small constant:
+# backward pass costs a small constant times the forward pass, however many leaves there
+# are. This is the "cheap gradient" principle (Baur and Strassen; Griewank): in a model
+# that counts arithmetic operations, the forward and the backward pass *together* cost
+# at most about 4 to 5 times the forward pass alone. Measured on a chain of 5,000 tanh
+# steps, best of five runs (timings vary from machine to machine). On single numbers the
+# time goes to bookkeeping rather than arithmetic (minigrad's forward makes a Python
+# object per operation; torch dispatches every operation in both directions), so each
+# library's ratio differs, but it stays a small constant:
 
 # %% tags=nbval-ignore-output
 def tanh_chain(x, w, steps=5_000):

@@ -32,8 +32,8 @@ from minigrad.course.stepper import step_text
 # %% [markdown]
 # ## 1. One node: local times upstream
 #
-# The example of the course's reference tutorial (see Sources): $z = (x + y)^2$ at
-# $(x, y) = (2, 3)$. Call the
+# The example of the course's reference tutorial (see [Sources](../book/sources.md)):
+# $z = (x + y)^2$ at $(x, y) = (2, 3)$. Call the
 # sum $a = x + y$, so $z = a^2$ and $a = 5$.
 #
 # - The *local* gradient of $z = a^2$ with respect to its input $a$ is

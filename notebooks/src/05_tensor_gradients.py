@@ -81,9 +81,9 @@ print(a.grad, at.grad)
 # %% [markdown]
 # ## 2. The gradient has the tensor's shape
 #
-# The example of the course's reference tutorial (see Sources): a random $3 \times 4$
-# matrix $W$ and the loss $L = \sum_{i,j} W_{ij}^2$. First in torch, exactly as the
-# reference tutorial writes it:
+# The example of the course's reference tutorial (see [Sources](../book/sources.md)): a
+# random $3 \times 4$ matrix $W$ and the loss $L = \sum_{i,j} W_{ij}^2$. First in torch,
+# exactly as the reference tutorial writes it:
 
 # %%
 torch.manual_seed(0)

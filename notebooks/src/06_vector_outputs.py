@@ -16,8 +16,9 @@
 #    and read the error it raises otherwise;
 # 2. reduce a vector output with `.sum()` and predict the resulting gradient;
 # 3. say what the `gradient` argument of `backward()` means, as a vector-Jacobian
-#    product $v^\top J$, and compute one by hand (the `mm` example of the PyTorch forum
-#    thread "'gradient' argument in out.backward(gradient)", see Sources);
+#    product $v^\top J$, and compute one by hand: the `mm` example of the PyTorch forum
+#    thread "'gradient' argument in out.backward(gradient)"
+#    (see [Sources](../book/sources.md));
 # 4. build a full Jacobian row by row with one backward pass per output, and explain
 #    why that cost is avoided in training;
 # 5. split a network in two and run its backward pass in two halves, passing
@@ -37,8 +38,8 @@ from minigrad.course.vjp_view import vjp_widget
 # %% [markdown]
 # ## 1. Why backward needs a single number
 #
-# The example of the course's reference tutorial (see Sources): $x = (1, 2, 3)$ and
-# $y = x^2$ elementwise. The output $y$ holds
+# The example of the course's reference tutorial (see [Sources](../book/sources.md)):
+# $x = (1, 2, 3)$ and $y = x^2$ elementwise. The output $y$ holds
 # three numbers. Backpropagation answers "how does *one number* change when each input
 # changes?", and $y$ is not one number: $\frac{\partial y}{\partial x}$ is a $3 \times
 # 3$ matrix (a Jacobian), not a vector the shape of $x$. Torch will not guess which
@@ -173,10 +174,10 @@ check("x.grad ((v * y).sum())", x.grad, xt.grad)
 #
 # ## 4. The forum thread's `mm` example
 #
-# The PyTorch forum thread "'gradient' argument in out.backward(gradient)" (see Sources;
-# a learner asks what the argument is for, and several answers follow) starts with this
-# test (old torch spelling: `Variable` and `FloatTensor` are today just tensors; torch
-# still accepts them):
+# In the PyTorch forum thread "'gradient' argument in out.backward(gradient)" (see
+# [Sources](../book/sources.md)) a learner asks what the argument is for, and several
+# answers follow. It starts with this test (old torch spelling: `Variable` and
+# `FloatTensor` are today just tensors; torch still accepts them):
 
 # %%
 from torch.autograd import Variable

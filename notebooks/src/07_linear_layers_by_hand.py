@@ -12,16 +12,18 @@
 #
 # They come from fast.ai's course (Part 2, "deep learning from the foundations"), and
 # this chapter derives them the way **the fast.ai forum thread "Understanding gradient
-# calculation"** (see Sources) does: a thread on forums.fast.ai where students of that
-# course asked how these lines work and got element-by-element answers. One element at a time, with the chain rule, until the
-# matrices appear by themselves. Then we write a whole backward pass by hand in the
-# `.g` style (mean squared error, ReLU, two linear layers), check every gradient against
-# torch's autograd, refactor it into small classes as fast.ai does, and take the one
-# step from those classes to minigrad's `Function`. On the way we answer the thread's
-# questions: why the bias gradient is a `sum(0)`, where the $1/\text{batch}$ of a mean
-# loss goes, whether the `.g` lines work in place, and when anyone needs the gradient of
-# the *input*. Last, we meet `nn.Linear` (with the example of the course's reference
-# tutorial, see Sources), its graph in torch, and minigrad's own fused backward for it.
+# calculation"** (see [Sources](../book/sources.md)) does: a thread on forums.fast.ai
+# where students of that course asked how these lines work and got element-by-element
+# answers. One element at a time, with the chain rule, until the matrices appear by
+# themselves. Then we write a whole backward pass by hand in the `.g` style (mean
+# squared error, ReLU, two linear layers), check every gradient against torch's
+# autograd, refactor it into small classes as fast.ai does, and take the one step from
+# those classes to minigrad's `Function`. On the way we answer the thread's questions:
+# why the bias gradient is a `sum(0)`, where the $1/\text{batch}$ of a mean loss goes,
+# whether the `.g` lines work in place, and when anyone needs the gradient of the
+# *input*. Last, we meet `nn.Linear`, with the example of the course's reference
+# tutorial (see [Sources](../book/sources.md)), its graph in torch, and minigrad's own
+# fused backward for it.
 #
 # **Learning goals.** After this chapter you can
 #
