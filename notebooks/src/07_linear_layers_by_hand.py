@@ -495,18 +495,18 @@ check_all({"weight.grad (mean)": (mean_w, tmean_w), "weight.grad (sum)": (sum_w,
            "bias.grad (sum)": (sum_b, tsum_b), "sum = 8 x mean": (sum_w, 8 * tmean_w)})
 
 # %% [markdown]
-# So the choice only rescales the gradient. With plain SGD a learning rate absorbs
-# that: a step of $\eta$ on the mean's gradient is a step of $\eta / 8$ on the sum's.
-# Not once other parts of training look at the gradient's size: clipping to a fixed
+# So the choice only rescales the gradient. With plain SGD a learning rate absorbs that:
+# a step of $\eta$ on the mean's gradient is a step of $\eta / 8$ on the sum's. That
+# fails once other parts of training look at the gradient's size: clipping to a fixed
 # norm (say 1) leaves both gradients with norm 1, so the step of $\eta / 8$ is then 8
-# times smaller, and weight decay, added to the gradient, weighs 8 times less beside
-# the sum's. Adam divides by the gradient's
-# own size and barely notices the scale. The mean is the usual default because it
-# keeps the gradient's *expected* scale roughly independent of the batch size: each
-# example's term is divided by the number of terms, so learning rates for a batch of 8
-# and a batch of 64 are roughly comparable. Not equal: the gradient's noise still
-# shrinks as the batch grows (other examples, other terms), and in practice the
-# learning rate is re-tuned with the batch size.
+# times smaller, and weight decay, added to the gradient, weighs 8 times less beside the
+# sum's. Adam divides by the gradient's own size and barely notices the scale. The mean
+# is the usual default because it keeps the gradient's *expected* scale roughly
+# independent of the batch size: each example's term is divided by the number of terms,
+# so learning rates for a batch of 8 and a batch of 64 are roughly comparable. Not
+# equal: the gradient's noise still shrinks as the batch grows (other examples, other
+# terms), and in practice the learning rate is re-tuned with the batch size (for SGD
+# often in proportion to it, the "linear scaling rule" of Goyal et al., 2017).
 #
 # What does "mean" divide by? `mse_loss` averages over *every element*, not over the
 # examples: for a prediction of shape `(N, m)` it divides by $N \cdot m$. A `(4, 3)`
