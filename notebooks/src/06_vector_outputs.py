@@ -16,8 +16,9 @@
 #    and read the error it raises otherwise;
 # 2. reduce a vector output with `.sum()` and predict the resulting gradient;
 # 3. say what the `gradient` argument of `backward()` means, as a vector-Jacobian
-#    product $v^\top J$, and compute one by hand (the `mm` example of a PyTorch forum
-#    thread);
+#    product $v^\top J$, and compute one by hand: the `mm` example of the PyTorch forum
+#    thread "'gradient' argument in out.backward(gradient)"
+#    (see [Sources](../book/sources.md));
 # 4. build a full Jacobian row by row with one backward pass per output, and explain
 #    why that cost is avoided in training;
 # 5. split a network in two and run its backward pass in two halves, passing
@@ -37,8 +38,8 @@ from minigrad.course.vjp_view import vjp_widget
 # %% [markdown]
 # ## 1. Why backward needs a single number
 #
-# The example of the PyTorch autograd tutorial (the official introduction to autograd,
-# on pytorch.org): $x = (1, 2, 3)$ and $y = x^2$ elementwise. The output $y$ holds
+# The example of the course's reference tutorial (see [Sources](../book/sources.md)):
+# $x = (1, 2, 3)$ and $y = x^2$ elementwise. The output $y$ holds
 # three numbers. Backpropagation answers "how does *one number* change when each input
 # changes?", and $y$ is not one number: $\frac{\partial y}{\partial x}$ is a $3 \times
 # 3$ matrix (a Jacobian), not a vector the shape of $x$. Torch will not guess which
@@ -91,7 +92,7 @@ check("x.grad, output of shape (1,)", x.grad, xt.grad)
 #
 # The most common fix is to say which number we mean. With
 # $s = \sum_i y_i = \sum_i x_i^2$, each $\frac{\partial s}{\partial x_i} = 2x_i$, so the
-# gradient is $(2, 4, 6)$. The tutorial's snippet, in torch:
+# gradient is $(2, 4, 6)$. The reference tutorial's snippet, in torch:
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -117,7 +118,7 @@ check("x.grad (y.sum())", x.grad, xt.grad)
 # ## 3. Way out 2: the `gradient` argument
 #
 # The other fix is to pass `backward()` a tensor of $y$'s shape. With ones, the
-# tutorial gets the same $(2, 4, 6)$:
+# reference tutorial gets the same $(2, 4, 6)$:
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -173,10 +174,10 @@ check("x.grad ((v * y).sum())", x.grad, xt.grad)
 #
 # ## 4. The forum thread's `mm` example
 #
-# The PyTorch forum thread on `backward(gradient)` (discuss.pytorch.org, 2017-2018: a
-# learner asks what the argument is for, and several answers follow) starts with this
-# test (old torch spelling: `Variable` and `FloatTensor` are today just tensors; torch
-# still accepts them):
+# In the PyTorch forum thread "'gradient' argument in out.backward(gradient)" (see
+# [Sources](../book/sources.md)) a learner asks what the argument is for, and several
+# answers follow. It starts with this test (old torch spelling: `Variable` and
+# `FloatTensor` are today just tensors; torch still accepts them):
 
 # %%
 from torch.autograd import Variable
@@ -212,10 +213,11 @@ check("x.grad (the thread's mm)", x.grad, xt.grad)
 # 1, 2, 3, 4$, and in no entry of row 2 (the thread writes it as
 # $1+2+3+4+0+0+0+0$). So $\frac{\partial}{\partial x_{11}} = 1 + 2 + 3 + 4 = 10$, and
 # the same for $x_{12}, x_{13}$; row 2 gets $5 + 6 + 7 + 8 = 26$. The thread's guess,
-# "gradient will perform a dot product on out", is half right: `out.backward(g)`
+# "gradient will perform a dot product on out", is right: `out.backward(g)`
 # differentiates the inner product $\langle g, \mathrm{out} \rangle = \sum_{ij} g_{ij}\,
-# \mathrm{out}_{ij}$, and `out` itself is unchanged (the cell below checks it). In
-# general, for $\mathrm{out} = x\, a$,
+# \mathrm{out}_{ij}$. The product is taken inside the backward pass, not on the tensor:
+# `out` itself is unchanged (the cell below checks it). In general, for
+# $\mathrm{out} = x\, a$,
 #
 # $$\frac{\partial}{\partial x} \sum_{ij} g_{ij}\, \mathrm{out}_{ij} = g\, a^\top,$$
 #
@@ -342,8 +344,9 @@ print(f"full Jacobian of a 64-vector: {passes} backward passes; its gradient of 
 check("the rows add up to the gradient of y.sum()", summed, xt.grad)
 
 # %% [markdown]
-# And measured (your times will differ). Each time is the best of five runs, after one
-# run that is not timed, so the first size does not pay for warming up. In principle
+# And measured (your times will differ). Each time is the best of several runs (five
+# for the VJP, three for the slower Jacobian), after one run that is not timed, so the
+# first size does not pay for warming up. In principle
 # the full Jacobian costs $n$ backward passes of $O(n)$ work each, $O(n^2)$ in all, and
 # one VJP costs $O(n)$. At these sizes a pass is dominated by its fixed per-call
 # overhead, not by the $n$ numbers it touches, so the Jacobian's line only looks linear
@@ -388,7 +391,8 @@ plt.show()
 # should the values of `gradient` be? Randomly initialized?"** A tensor has no gradient
 # of its own; a *scalar computed from it* does. The values to pass are
 # $\partial L / \partial A$ for the scalar $L$ you care about: then `A.backward(dL/dA)`
-# gives every input the same gradient as `L.backward()`. Random values $r$ give the
+# gives every input the same gradient as `L.backward()`, when $L$ depends on the inputs
+# only through $A$. Random values $r$ give the
 # gradient of $\sum r_{ij} A_{ij}$, a random weighting of the image: a correct answer to
 # a question nobody asked. And the full Jacobian of the image with respect to its
 # input would take one backward pass per pixel, $720 \times 720 = 518{,}400$ of them.
@@ -414,6 +418,18 @@ xt = torch.tensor(x_img, requires_grad=True)
 _, Lt = image_and_loss(torch, xt)
 Lt.backward()
 check("x.grad from A.backward(dL/dA)", x.grad, xt.grad)
+
+# %% [markdown]
+# If $L$ also uses an input directly, `A.backward(dL/dA)` misses that path. With
+# $L_2 = L + \sum_{ij} x_{ij}^2$, the direct term adds $2x$ to torch's gradient, and
+# only `A`'s part arrives through `A.backward`:
+
+# %%
+xt2 = torch.tensor(x_img, requires_grad=True)
+_, Lt2 = image_and_loss(torch, xt2)
+(Lt2 + (xt2 ** 2).sum()).backward()
+check("x.grad from A.backward(dL/dA) + 2x", x.grad.data + 2 * x_img, xt2.grad,
+      against="torch, L2.backward()")
 
 # %% [markdown]
 # A random `gradient` instead differentiates the random projection
@@ -735,7 +751,10 @@ with graded("Exercise 6.3", hint="compute y = f(x) once, then one "
 #   summed, $1 + 2 + 3 + 4 = 10$ and $26$. The gradient must have the output's shape
 #   exactly: a 0-d loss takes `tensor(1.)`, not `Tensor([1])`.
 # - Split a network at `y`: `y.backward(dL/dy)` gives the layers before `y` the same
-#   gradients as `L.backward()`. That is all the `gradient` argument is for.
+#   gradients as `L.backward()`, when $L$ depends on them only through `y`. That is the
+#   `gradient` argument's main use; it also builds a Jacobian row by row (section 5),
+#   and `torch.autograd.backward(tensors, grad_tensors)` takes one for each of several
+#   outputs at once.
 # - A full Jacobian takes one backward pass per output (a VJP with each $e_i$); one
 #   scalar loss takes one pass in all, which is why training differentiates a scalar.
 #

@@ -11,18 +11,19 @@
 # ```
 #
 # They come from fast.ai's course (Part 2, "deep learning from the foundations"), and
-# this chapter derives them the way **the fast.ai forum thread on `.g`** does: a thread
-# on forums.fast.ai where students of that course asked how these lines work and got
-# element-by-element answers. One element at a time, with the chain rule, until the
-# matrices appear by themselves. Then we write a whole backward pass by hand in the
-# `.g` style (mean squared error, ReLU, two linear layers), check every gradient against
-# torch's autograd, refactor it into small classes as fast.ai does, and take the one
-# step from those classes to minigrad's `Function`. On the way we answer the thread's
-# questions: why the bias gradient is a `sum(0)`, where the $1/\text{batch}$ of a mean
-# loss goes, whether the `.g` lines work in place, and when anyone needs the gradient of
-# the *input*. Last, we meet `nn.Linear` (with the example of **the PyTorch autograd
-# tutorial**, the tutorial on gradient computation that chapters 01 to 08 follow), its
-# graph in torch, and minigrad's own fused backward for it.
+# this chapter derives them the way **the fast.ai forum thread "Understanding gradient
+# calculation"** (see [Sources](../book/sources.md)) does: a thread on forums.fast.ai
+# where students of that course asked how these lines work and got element-by-element
+# answers. One element at a time, with the chain rule, until the matrices appear by
+# themselves. Then we write a whole backward pass by hand in the `.g` style (mean
+# squared error, ReLU, two linear layers), check every gradient against torch's
+# autograd, refactor it into small classes as fast.ai does, and take the one step from
+# those classes to minigrad's `Function`. On the way we answer the thread's questions:
+# why the bias gradient is a `sum(0)`, where the $1/\text{batch}$ of a mean loss goes,
+# whether the `.g` lines work in place, and when anyone needs the gradient of the
+# *input*. Last, we meet `nn.Linear`, with the example of the course's reference
+# tutorial (see [Sources](../book/sources.md)), its graph in torch, and minigrad's own
+# fused backward for it.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -55,8 +56,9 @@ from minigrad import check, check_all, show_source
 # $$f_j = w_{1j} x_1 + w_{2j} x_2 + \dots + w_{nj} x_n + b_j, \qquad j = 1, \dots, m.$$
 #
 # We take $n = 3$ inputs and $m = 2$ outputs and compute $f$ with loops, exactly as
-# written, then as one matrix product, and compare with torch. (The course uses float64
-# throughout this chapter, so the comparisons are tight.)
+# written, then as one matrix product, and compare with torch. (The hand-written
+# comparisons of this chapter use float64, so they are tight; only section 10 runs the
+# reference tutorial's `nn.Linear` code as written, in torch's default float32.)
 
 # %%
 x1 = np.array([1.0, -2.0, 0.5])
@@ -410,8 +412,8 @@ check_all({"loss": (loss_c, t_loss), "w1.g": (w1_c.g, t_g["w1"]), "b1.g": (b1_c.
            "w2.g": (w2_c.g, t_g["w2"]), "b2.g": (b2_c.g, t_g["b2"]), "x.g": (x_c.g, t_g["x"])})
 
 # %% [markdown]
-# One step separates these classes from minigrad's (and torch's) `Function`. A
-# `Function` is a pair of static methods, `forward(ctx, ...)` and
+# One step separates these classes from minigrad's `Function`, which has the shape of
+# torch's. A `Function` is a pair of static methods, `forward(ctx, ...)` and
 # `backward(ctx, grad_output)`, and `ctx` is the node of the graph:
 #
 # - `__call__` keeps `self.inp` (and `self.out`); `forward` calls
@@ -426,7 +428,8 @@ check_all({"loss": (loss_c, t_loss), "w1.g": (w1_c.g, t_g["w1"]), "b1.g": (b1_c.
 #
 # The engine, not the layer, decides where each gradient goes, which is why a tensor
 # used twice gets the sum (chapter 04), where `.g =` would keep only the last write.
-# `Lin` as a `Function` (forward and backward get numpy arrays):
+# `Lin` as a minigrad `Function` (in minigrad, forward and backward get numpy arrays;
+# in torch they get tensors):
 
 # %%
 from minigrad.function import Function
@@ -492,11 +495,18 @@ check_all({"weight.grad (mean)": (mean_w, tmean_w), "weight.grad (sum)": (sum_w,
            "bias.grad (sum)": (sum_b, tsum_b), "sum = 8 x mean": (sum_w, 8 * tmean_w)})
 
 # %% [markdown]
-# So the choice only rescales the gradient, which a learning rate can absorb. The mean
-# is the usual default because it keeps the gradient's *scale* roughly independent of
-# the batch size: each example's term is divided by the number of terms, so a
-# learning rate that suits a batch of 8 still suits a batch of 64. The gradient itself
-# still changes with the batch (other examples, other terms).
+# So the choice only rescales the gradient. With plain SGD a learning rate absorbs that:
+# a step of $\eta$ on the mean's gradient is a step of $\eta / 8$ on the sum's. That
+# fails once other parts of training look at the gradient's size: clipping to a fixed
+# norm (say 1) leaves both gradients with norm 1, so the step of $\eta / 8$ is then 8
+# times smaller, and weight decay, added to the gradient, weighs 8 times less beside the
+# sum's. Adam divides by the gradient's own size and barely notices the scale. The mean
+# is the usual default because it keeps the gradient's *expected* scale roughly
+# independent of the batch size: each example's term is divided by the number of terms,
+# so learning rates for a batch of 8 and a batch of 64 are roughly comparable. Not
+# equal: the gradient's noise still shrinks as the batch grows (other examples, other
+# terms), and in practice the learning rate is re-tuned with the batch size (for SGD
+# often in proportion to it, the "linear scaling rule" of Goyal et al., 2017).
 #
 # What does "mean" divide by? `mse_loss` averages over *every element*, not over the
 # examples: for a prediction of shape `(N, m)` it divides by $N \cdot m$. A `(4, 3)`
@@ -611,12 +621,12 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# ## 10. `nn.Linear`: the PyTorch autograd tutorial's example
+# ## 10. `nn.Linear`: the reference tutorial's example
 #
 # Torch stores a layer's weight the other way round from the thread's `w`, with shape
-# `(out_features, in_features)`, and computes $Y = X W^\top + b$. The PyTorch autograd
+# `(out_features, in_features)`, and computes $Y = X W^\top + b$. The reference
 # tutorial's example, $B = 5$ examples, $d = 3$ inputs, $h = 4$ outputs, and
-# $L = \sum Y$:
+# $L = \sum Y$, in torch's default dtype, float32:
 
 # %%
 torch.manual_seed(0)
@@ -630,6 +640,7 @@ L = Y.sum()
 L.backward()
 print(layer.weight.grad.shape)  # torch.Size([4, 3])
 print(layer.bias.grad.shape)  # torch.Size([4])
+print(layer.weight.dtype)  # torch.float32
 
 # %% [markdown]
 # With `torch` replaced by `minigrad`; the cell ends with torch's gradients for
@@ -647,6 +658,7 @@ L = Y.sum()
 L.backward()
 print(layer.weight.grad.shape)  # minigrad.Size([4, 3])
 print(layer.bias.grad.shape)  # minigrad.Size([4])
+print(layer.weight.dtype)  # minigrad.float32
 weight_t = torch.tensor(layer.weight.data, requires_grad=True)
 bias_t = torch.tensor(layer.bias.data, requires_grad=True)
 torch.nn.functional.linear(torch.tensor(X.data), weight_t, bias_t).sum().backward()
@@ -654,8 +666,9 @@ check_all({"weight.grad": (layer.weight.grad, weight_t.grad),
            "bias.grad": (layer.bias.grad, bias_t.grad)})
 
 # %% [markdown]
-# The shapes match the parameters, and the values match torch's. They also match when
-# minigrad's layer is loaded with torch's weights and both get the same $X$.
+# The shapes match the parameters, and the values match torch's (in float32, to
+# float32's precision). They also match when minigrad's layer is loaded with torch's
+# weights and both get the same $X$, from here on in float64.
 # With $L = \sum Y$ the incoming gradient is all ones, so the bias gradient is
 # $B = 5$ in every entry (a sum over the batch of ones), and each row of the weight
 # gradient is $\sum_k x_k$, the column sums of $X$.
@@ -949,7 +962,7 @@ with graded("Exercise 7.3", hint="treat the B * T positions as one batch: sum th
 #   layer, or the pixels in style transfer); when the input needs none, its slot in the
 #   node's `next_functions` is None and the weight is not saved for it.
 # - `nn.Linear` keeps its weight as `(out, in)`: `weight.grad` has shape `(4, 3)` and
-#   `bias.grad` `(4,)` in the PyTorch autograd tutorial's example; torch's graph for it is
+#   `bias.grad` `(4,)` in the reference tutorial's example; torch's graph for it is
 #   `AddmmBackward0` with a `TBackward0` for the weight, and minigrad's one fused
 #   `Linear.backward` is `lin_grad` in that layout.
 # - fast.ai's classes keep their input in `__call__` and compute `backward()` from it;

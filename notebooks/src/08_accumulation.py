@@ -1,14 +1,14 @@
 # %% [markdown]
 # # 08 Accumulation
 #
-# `backward()` does not *write* a gradient into `.grad`: it *adds* to whatever is
-# there. That one design choice explains a useful trick (splitting a batch that does
-# not fit in memory into microbatches, whose gradients add up to the full batch's) and
-# the most common bug of hand-written training loops (forgetting to clear the old
-# gradient, so every update is pushed by all the previous ones). This chapter shows
-# the rule with the example of **the PyTorch autograd tutorial** (the tutorial on
-# gradient computation that chapters 01 to 08 follow), the ways to clear a gradient,
-# the microbatch trick, and the bug, each in minigrad and in PyTorch side by side.
+# `backward()` does not *write* a gradient into `.grad`: it *adds* to whatever is there.
+# That one design choice explains a useful trick (splitting a batch that does not fit in
+# memory into microbatches, whose gradients add up to the full batch's) and the most
+# common bug of hand-written training loops (forgetting to clear the old gradient, so
+# every update is pushed by all the previous ones). This chapter shows the rule with the
+# example of the course's reference tutorial (see [Sources](../book/sources.md)), the
+# ways to clear a gradient, the microbatch trick, and the bug, each in minigrad and in
+# PyTorch side by side.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -36,8 +36,8 @@ from minigrad.function import AccumulateGrad
 # %% [markdown]
 # ## 1. `backward()` adds into `.grad`
 #
-# The tutorial's example: $y = x^2$ and then $z = 3x$, at $x = 2$, each followed by
-# `backward()`. First in PyTorch, exactly as the tutorial writes it:
+# The reference tutorial's example: $y = x^2$ and then $z = 3x$, at $x = 2$, each
+# followed by `backward()`. First in PyTorch, exactly as the tutorial writes it:
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -136,7 +136,9 @@ check_all({"AccumulateGrad runs": (len(runs), len(runs_t)),
 
 # %% [markdown]
 # Adding in place means `x.grad` stays the *same tensor* across calls, in both
-# libraries: a reference to it taken earlier sees the new value.
+# libraries: a reference to it taken earlier sees the new value. (Except under
+# `backward(create_graph=True)`, chapter 15: there both libraries add out of place, to
+# record the addition, and `.grad` becomes a new tensor with a `grad_fn`.)
 
 # %%
 x = minigrad.tensor(2.0, requires_grad=True)
@@ -161,8 +163,8 @@ check("the reference taken after the first backward", first, first_t)
 # - **set to zero** (`x.grad.zero_()`, `zero_grad(set_to_none=False)`): the tensor is
 #   kept and filled with zeros, and the next `backward()` adds into it.
 #
-# First `.grad.zero_()`, on the tutorial's example: after clearing, $y = x^2$ gives $4$
-# again, not $11$.
+# First `.grad.zero_()`, on the reference tutorial's example: after clearing,
+# $y = x^2$ gives $4$ again, not $11$.
 
 # %%
 x = minigrad.tensor(2.0, requires_grad=True)
@@ -241,7 +243,8 @@ show_source(minigrad.optim.Optimizer.zero_grad)
 #
 # $$\nabla_\theta \sum_{i=1}^{N} \ell_i = \sum_{k} \nabla_\theta \sum_{i \in B_k} \ell_i$$
 #
-# for any split of the batch into microbatches $B_1, \dots, B_K$. So we can run
+# for any split of the batch into microbatches $B_1, \dots, B_K$, as long as each
+# example's loss $\ell_i$ depends on that example alone. So we can run
 # `backward()` on each microbatch in turn, without clearing, and `.grad` ends up
 # holding the full-batch gradient, while only one microbatch's graph is in memory at a
 # time. We split our 16 examples into 4 microbatches of 4 and compare with torch's
@@ -289,13 +292,43 @@ check("weight.grad without / K, divided by torch's full-batch grad",
       model.weight.grad.data / model_t.weight.grad.numpy(), np.full((1, 3), 4.0))
 
 # %% [markdown]
+# The condition "each example's loss depends on that example alone" matters. Batch
+# normalisation in training mode breaks it: it subtracts the *batch's* mean from each
+# example, so a microbatch sees its own mean, not the full batch's, and the
+# accumulated gradient is a different one (the same holds for contrastive losses
+# that compare the examples of a batch, and for a mean over tokens when the
+# microbatches hold unequal numbers of tokens). A loss that subtracts the batch mean
+# of the predictions and targets, as batch norm does, shows it: minigrad's 4
+# microbatches and torch's full batch no longer agree, while torch's sum of the 4
+# microbatch losses does.
+
+# %%
+def centred_loss(pred, target):
+    """Squared error after subtracting the batch's mean, as batch norm does: it couples
+    the examples of a batch."""
+    return (((pred - pred.mean()) - (target - target.mean())) ** 2).sum()
+
+
+model, model_t = twin_linears(seed=1)
+full_t = twin_linears(seed=1)[1]
+for rows in np.split(np.arange(16), 4):
+    start, stop = rows[0], rows[-1] + 1
+    centred_loss(model(X[start:stop]), y[start:stop]).backward()
+    centred_loss(model_t(X_t[start:stop]), y_t[start:stop]).backward()
+centred_loss(full_t(X_t), y_t).backward()
+gap = np.abs(model.weight.grad.data - full_t.weight.grad.numpy()).max()
+print(f"4 microbatches vs the full batch: weight.grad differs by up to {gap:.3f}")
+check("weight.grad, 4 microbatches", model.weight.grad, model_t.weight.grad,
+      against="torch, 4 microbatches")
+
+# %% [markdown]
 # ## 4. The stale-gradient bug
 #
-# The tutorial warns: "Without `zero_grad()`, gradients from previous batches
-# contaminate the current update." Let us watch it happen. The data: 64 points of a
-# noisy linear function of 3 inputs. The training loop is one function that works for
-# both libraries, since minigrad has torch's names; `clear=False` drops the
-# `zero_grad()` call.
+# The reference tutorial warns: "Without `zero_grad()`, gradients from previous
+# batches contaminate the current update." Let us watch it happen. The data: 64
+# points of a noisy linear function of 3 inputs. The training loop is one function
+# that works for both libraries, since minigrad has torch's names; `clear=False` drops
+# the `zero_grad()` call.
 
 # %%
 torch.manual_seed(2)
@@ -659,17 +692,18 @@ with graded("Exercise 8.3", hint="clear once per step, before its microbatches; 
 # ## Summary
 #
 # - Within one backward pass, torch sums what reaches a leaf along every path and runs
-#   its `AccumulateGrad` once (minigrad calls `accumulate` once per path; same
-#   `.grad`).
-# - `backward()` adds into `.grad`; it never replaces it. In the tutorial's example,
-#   $y = x^2$ then $z = 3x$ at $x = 2$ leave $4$ and then $4 + 3 = 7$, in torch and
-#   in minigrad.
+#   its `AccumulateGrad` once; minigrad does the same (`accumulate` runs once, with
+#   $4 + 3 = 7$).
+# - `backward()` adds into `.grad`; it never replaces it. In the reference tutorial's
+#   example, $y = x^2$ then $z = 3x$ at $x = 2$ leave $4$ and then $4 + 3 = 7$, in
+#   torch and in minigrad.
 # - `zero_grad()` (of a module or an optimizer) sets gradients to None by default, as
 #   torch does; `zero_grad(set_to_none=False)` and `.grad.zero_()` fill them with
 #   zeros instead.
-# - Gradients of microbatches add up to the full-batch gradient: exactly for a sum
-#   loss, and for a mean loss once each microbatch's mean is scaled by its share of
-#   the batch.
+# - Gradients of microbatches add up to the full-batch gradient when each example's
+#   loss depends on that example alone: exactly for a sum loss, and for a mean loss
+#   once each microbatch's mean is scaled by its share of the batch. Batch norm in
+#   training mode, or any loss that couples the examples of a batch, breaks it.
 # - Forgetting to clear makes every step use the sum of all past gradients; the loss
 #   swings instead of converging. Clear once per optimizer step, before `backward()`.
 #
