@@ -124,7 +124,7 @@ def topo_sort_widget(root, dpi=80):
     """
     import ipywidgets as widgets
 
-    from minigrad.course.stepper import copy_graph, wire_step_controls
+    from minigrad.course.widgets.stepper import copy_graph, wire_step_controls
 
     root = copy_graph(root)
     stepper = TopoSortStepper(root)

@@ -1,6 +1,6 @@
 r"""Predict the next gradient, then watch backward make it (chapter 04).
 
-:class:`GradQuiz` is the logic: on a :class:`~minigrad.course.stepper.BackwardStepper`,
+:class:`GradQuiz` is the logic: on a :class:`~minigrad.course.widgets.stepper.BackwardStepper`,
 it asks for the value of the next ``parent.grad += local * upstream``, says whether the
 guess was right, then makes that update. :func:`backward_explorer` puts it in a widget
 with a choice of graphs; unticked, the widget is a plain stepper.
@@ -10,7 +10,7 @@ import html
 import math
 
 from minigrad.course.graph import draw_graph, node_names, png_bytes
-from minigrad.course.stepper import BackwardStepper, copy_graph, step_text
+from minigrad.course.widgets.stepper import BackwardStepper, copy_graph, step_text
 from minigrad.value import backward_order
 
 __all__ = ["GradQuiz", "backward_explorer"]
@@ -81,7 +81,7 @@ def backward_explorer(graphs, dpi=80):
     """
     import ipywidgets as widgets
 
-    from minigrad.course.stepper import _status
+    from minigrad.course.widgets.stepper import _status
 
     copies = {name: copy_graph(root) for name, root in graphs.items()}
     for root in copies.values():  # every pass starts from zero, whatever the graph held

@@ -12,7 +12,7 @@ best direction is the gradient's (theta = 0); for a large step it need not be.
 import math
 from dataclasses import dataclass
 
-from minigrad.course.slices import minigrad_gradient, torch_gradient
+from minigrad.course.widgets.slices import minigrad_gradient, torch_gradient
 
 __all__ = ["FirstOrderStep", "StepResult", "step_widget"]
 

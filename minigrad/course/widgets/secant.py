@@ -8,7 +8,7 @@ floating point it falls with ``h`` down to about ``1e-8`` and then grows again, 
 puts it behind a log-scale slider for ``h``.
 """
 
-from minigrad.course.explorers import torch_slope
+from minigrad.course.widgets.explorers import torch_slope
 
 __all__ = ["SecantSlope", "secant_widget"]
 
