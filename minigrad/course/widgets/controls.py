@@ -11,7 +11,9 @@ widget recomputes and redraws a text readout and a picture. The pieces:
   :func:`show_figure` to put a figure in either;
 - redrawing: :func:`redraw_on_change` (controls' values), :func:`on_click` (a button),
   :func:`wire_step_controls` (step and reset buttons, and a position slider, on any
-  stepper), :func:`stepper_panel` (a whole stepper over a graph, chapters 03-04);
+  stepper);
+- whole panels: :func:`control_panel` (one control, a picture and a readout, chapters
+  07-08), :func:`stepper_panel` (a stepper over a graph, chapters 03-04);
 - :func:`pre` (text as an HTML ``<pre>`` block) and :func:`vbox` (the layout).
 
 ipywidgets, IPython and matplotlib are imported when a function needs them: importing
@@ -22,8 +24,8 @@ import html
 import io
 import sys
 
-__all__ = ["button", "figure_output", "on_click", "png_bytes", "png_image", "pre", "readout",
-           "redraw_on_change", "show_figure", "slider", "stepper_panel", "vbox",
+__all__ = ["button", "control_panel", "figure_output", "on_click", "png_bytes", "png_image",
+           "pre", "readout", "redraw_on_change", "show_figure", "slider", "stepper_panel", "vbox",
            "wire_step_controls"]
 
 SLIDERS = {"int": "IntSlider", "float": "FloatSlider", "log": "FloatLogSlider"}
@@ -158,6 +160,19 @@ def wire_step_controls(stepper, redraw, step_button, reset_button, slider=None, 
         slider.observe(on_slide, names="value")
     refresh()
     return refresh
+
+
+def control_panel(control, figure, text, image_class, readout_class, dpi=72, **attributes):
+    """One control above a picture and a readout: at each value, ``figure(value)``'s PNG
+    and ``text(value)`` (as :func:`pre`). Returns the VBox, with ``attributes`` set."""
+    image, shown = png_image(image_class), readout(readout_class)
+
+    def redraw():
+        show_figure(image, figure(control.value), dpi)
+        shown.value = pre(text(control.value))
+
+    redraw_on_change([control], redraw)
+    return vbox(control, image, shown, **attributes)
 
 
 def stepper_panel(stepper, total, draw, lines, prefix, step_class="step", dpi=80):
