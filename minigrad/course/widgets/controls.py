@@ -49,7 +49,7 @@ def _tagged(widget, css_class):
 
 def slider(css_class, description, value, low, high, step=None, kind="float", **options):
     """An ``IntSlider`` (``kind="int"``), a ``FloatSlider`` or a ``FloatLogSlider``
-    (``"log"``: ``low`` and ``high`` are powers of ten) from ``low`` to ``high``."""
+    (``"log"``: ``low`` and ``high`` are exponents of ten) from ``low`` to ``high``."""
     import ipywidgets as widgets
 
     options.setdefault("continuous_update", False)
