@@ -63,7 +63,8 @@ from minigrad.tensors import Tensor
 # isort: on
 
 _COURSE = {"check": "compare", "check_all": "compare", "show_source": "source",
-           "draw_graph": "graph", "BackwardStepper": "stepper", "stepper_widget": "stepper"}
+           "draw_graph": "graph", "BackwardStepper": "widgets.stepper",
+           "stepper_widget": "widgets.stepper"}
 
 
 def __getattr__(name):

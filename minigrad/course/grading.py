@@ -3,7 +3,7 @@ r"""What an exercise's test cell runs: one graded block per exercise (every chap
 A test cell reads::
 
     from minigrad.course.grading import graded
-    from minigrad.course.explorers import torch_slope
+    from minigrad.course.widgets.explorers import torch_slope
 
     with graded("Exercise 1.1", hint="evaluate f on both sides of x") as g:
         got = g.call(central_slope, cube, 2.0, forbid="autograd")

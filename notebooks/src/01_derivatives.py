@@ -29,8 +29,8 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.explorers import EXAMPLES, tangent_explorer, torch_slope
-from minigrad.course.secant import secant_widget
+from minigrad.course.widgets.explorers import EXAMPLES, tangent_explorer, torch_slope
+from minigrad.course.widgets.secant import secant_widget
 
 # %% [markdown]
 # ## 1. The derivative is a local rate of change
@@ -348,7 +348,7 @@ def central_slope(f, x, h=1e-4):
 
 # %% test=ex01-central-slope-test points=2
 from minigrad.course.grading import graded
-from minigrad.course.explorers import torch_slope
+from minigrad.course.widgets.explorers import torch_slope
 
 with graded("Exercise 1.1", hint="divide f(x + h) - f(x - h) by the distance between "
             "the two points, and use the h you are given") as g:
@@ -400,7 +400,7 @@ def p_grad(x0):
 # %% test=ex01-value-derivative-test points=2
 import minigrad
 from minigrad.course.grading import graded
-from minigrad.course.explorers import torch_slope
+from minigrad.course.widgets.explorers import torch_slope
 
 with graded("Exercise 1.2", hint="build p from the Value you return and call "
             "backward() on p once") as g:

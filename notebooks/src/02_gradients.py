@@ -23,8 +23,8 @@ import torch
 
 import minigrad
 from minigrad import check, check_all
-from minigrad.course.first_order import step_widget
-from minigrad.course.slices import slices_widget
+from minigrad.course.widgets.first_order import step_widget
+from minigrad.course.widgets.slices import slices_widget
 
 # %% [markdown]
 # ## 1. Partial derivatives: one input at a time

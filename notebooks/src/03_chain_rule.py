@@ -27,7 +27,7 @@ import torch
 import minigrad
 from minigrad import backward_order, check, check_all, draw_graph, show_source
 from minigrad.course.grad_fn_view import draw_side_by_side, grad_fn_lines
-from minigrad.course.topo_view import topo_sort_widget
+from minigrad.course.widgets.topo_view import topo_sort_widget
 
 # %% [markdown]
 # ## 1. A composition
@@ -526,16 +526,17 @@ import torch
 import minigrad
 import minigrad.engine
 import minigrad.course.graph
-import minigrad.course.stepper
-import minigrad.course.topo_view
+import minigrad.course.widgets.stepper
+import minigrad.course.widgets.topo_view
 from minigrad.course.grading import graded
 
 with graded("Exercise 3.2", hint="keep the nodes still to visit in a list used as a "
             "stack; append a node only on its second visit, after all its parents") as g:
     Value = minigrad.Value
     orderings = ["minigrad.backward_order", minigrad.engine.topological_order,
-                 minigrad.course.stepper.BackwardStepper._plan, minigrad.course.graph._first_seen,
-                 minigrad.course.topo_view.TopoSortStepper.step]
+                 minigrad.course.widgets.stepper.BackwardStepper._plan,
+                 minigrad.course.graph._first_seen,
+                 minigrad.course.widgets.topo_view.TopoSortStepper.step]
 
     def checked_order(name, root):
         """topo_sort(root), with the package's orderings off and its call depth watched."""

@@ -25,9 +25,9 @@ import torch
 import minigrad
 from minigrad import (BackwardStepper, backward_order, check, check_all, draw_graph,
                       show_source, stepper_widget)
-from minigrad.course.backward_quiz import backward_explorer
+from minigrad.course.widgets.backward_quiz import backward_explorer
 from minigrad.course.graph import node_names
-from minigrad.course.stepper import step_text
+from minigrad.course.widgets.stepper import step_text
 
 # %% [markdown]
 # ## 1. One node: local times upstream
@@ -582,14 +582,14 @@ def backward_v2(root):
 import torch
 
 import minigrad
-import minigrad.course.stepper
+import minigrad.course.widgets.stepper
 from minigrad.course.grading import graded
 
 with graded("Exercise 4.3", hint="zero the intermediate grads, seed the output, then add "
             "local times upstream into every parent in backward_order") as g:
     Value = minigrad.Value
-    off = ["autograd", minigrad.course.stepper.BackwardStepper._plan,
-           minigrad.course.stepper.BackwardStepper.step]
+    off = ["autograd", minigrad.course.widgets.stepper.BackwardStepper._plan,
+           minigrad.course.widgets.stepper.BackwardStepper.step]
 
     def leaf(x):
         return torch.tensor(x, dtype=torch.float64, requires_grad=True)

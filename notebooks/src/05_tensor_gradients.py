@@ -27,7 +27,7 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.broadcast_view import broadcast_widget
+from minigrad.course.widgets.broadcast_view import broadcast_widget
 from minigrad.course.tensor_graph import draw_side_by_side, graph_nodes
 
 # %% [markdown]

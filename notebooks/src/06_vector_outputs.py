@@ -33,7 +33,7 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.vjp_view import vjp_widget
+from minigrad.course.widgets.vjp_view import vjp_widget
 
 # %% [markdown]
 # ## 1. Why backward needs a single number

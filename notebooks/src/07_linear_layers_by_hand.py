@@ -205,7 +205,7 @@ check_all({"(5, 3, 2) product": (prod, prod_t)}
 # by term, beside torch's value for the same number (the data of the cell above).
 
 # %%
-from minigrad.course.linear_layer_view import layer_widget
+from minigrad.course.widgets.linear_layer_view import layer_widget
 
 layer_widget(X, w1, b1, G, start="w_21")
 
@@ -528,7 +528,7 @@ check_all({"mse_loss (4, 3) grad": (pred_m.grad, pred_t.grad),
 # ratio is exactly $N \cdot m$.
 
 # %%
-from minigrad.course.linear_layer_view import reduction_widget
+from minigrad.course.widgets.linear_layer_view import reduction_widget
 
 reduction_widget(max_batch=32, start=8)
 

@@ -29,7 +29,7 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.accumulation_view import zero_grad_widget
+from minigrad.course.widgets.accumulation_view import zero_grad_widget
 from minigrad.course.tensor_graph import draw_side_by_side
 from minigrad.function import AccumulateGrad
 

@@ -33,7 +33,7 @@ from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.grad_modes_view import QUANTITIES, ModesComparison, modes_widget
+from minigrad.course.widgets.grad_modes_view import QUANTITIES, ModesComparison, modes_widget
 from minigrad.course.graph_memory import saved_arrays, saved_bytes, torch_saved_tensors
 from minigrad.course.tensor_graph import draw_side_by_side, graph_nodes, total_saved_bytes
 

@@ -30,7 +30,7 @@ from sklearn.datasets import load_digits
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.valley import valley_widget
+from minigrad.course.widgets.valley import valley_widget
 
 torch.set_num_threads(1)  # tiny models: threads only add overhead on a shared machine
 

@@ -34,7 +34,7 @@ from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.finite_differences import eps_explorer
+from minigrad.course.widgets.finite_differences import eps_explorer
 from minigrad.gradcheck import numerical_jacobian
 
 # %% [markdown]

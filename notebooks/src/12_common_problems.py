@@ -28,7 +28,7 @@ from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all
-from minigrad.course.step_order import step_order_widget
+from minigrad.course.widgets.step_order import step_order_widget
 
 # %% [markdown]
 # ## 1. Missing gradient: nothing requires grad

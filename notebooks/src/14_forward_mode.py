@@ -37,7 +37,7 @@ import minigrad.func
 from minigrad import check, check_all, show_source
 from minigrad.autograd import forward_ad
 from minigrad.course.grading import switched_off
-from minigrad.course.jacobian_modes import best_time, jacobian_modes_widget
+from minigrad.course.widgets.jacobian_modes import best_time, jacobian_modes_widget
 from minigrad.dual import Dual, derivative
 
 # %% [markdown]

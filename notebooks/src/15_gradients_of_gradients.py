@@ -31,7 +31,7 @@ from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all
-from minigrad.course.newton_view import newton_widget
+from minigrad.course.widgets.newton_view import newton_widget
 from minigrad.course.tensor_graph import draw_side_by_side
 
 torch.set_num_threads(1)  # tiny tensors: threads only add overhead on a shared machine

@@ -31,7 +31,7 @@ import torch.utils.checkpoint
 
 import minigrad
 from minigrad import check, check_all
-from minigrad.course.checkpoint_memory import CheckpointMemory, checkpoint_memory_widget
+from minigrad.course.widgets.checkpoint_memory import CheckpointMemory, checkpoint_memory_widget
 from minigrad.utils.checkpoint import checkpoint
 
 # %% [markdown]

@@ -12,10 +12,10 @@ the stepper behind two buttons and a slider, with the graph drawing and a readou
 such as ``local 2 × upstream 1 = 2 → x.grad 0 → 2``.
 """
 
-import html
 from dataclasses import dataclass
 
-from minigrad.course.graph import draw_graph, node_names, png_bytes
+from minigrad.course.graph import draw_graph, node_names
+from minigrad.course.widgets import controls as ui
 from minigrad.value import backward_order
 
 __all__ = ["BackwardStepper", "ParentUpdate", "Step", "copy_graph", "stepper_widget",
@@ -180,30 +180,6 @@ def _status(stepper, names):
     return lines + (["done: every grad is what backward() gives"] if stepper.done else [])
 
 
-def wire_step_controls(stepper, refresh, step_button, reset_button, slider):
-    """Connect a step button, a reset button and a position slider to any stepper with
-    ``step()``, ``reset()``, ``goto(n)``, ``position`` and ``done``; draw once."""
-
-    def on_step(_):
-        if not stepper.done:
-            stepper.step()
-        refresh()
-
-    def on_reset(_):
-        stepper.reset()
-        refresh()
-
-    def on_slide(change):
-        if change["new"] != stepper.position:
-            stepper.goto(change["new"])
-            refresh()
-
-    step_button.on_click(on_step)
-    reset_button.on_click(on_reset)
-    slider.observe(on_slide, names="value")
-    refresh()
-
-
 def stepper_widget(root, gradient=1.0, dpi=80):
     """Buttons Step and Reset, a slider, the graph and a readout; returns a VBox.
 
@@ -213,27 +189,13 @@ def stepper_widget(root, gradient=1.0, dpi=80):
     attribute is the :class:`BackwardStepper` it drives, on its own copy of the graph
     (:func:`copy_graph`): stepping never changes the grads of ``root``'s graph.
     """
-    import ipywidgets as widgets
-
     root = copy_graph(root)
     stepper = BackwardStepper(root, gradient)
     names = node_names(root)
-    next_button = widgets.Button(description="Step").add_class("minigrad-stepper-next")
-    reset_button = widgets.Button(description="Reset").add_class("minigrad-stepper-reset")
-    slider = widgets.IntSlider(value=0, min=0, max=len(stepper.steps), description="step")
-    slider.add_class("minigrad-stepper-slider")
-    image = widgets.Image(format="png").add_class("minigrad-stepper-graph")
-    readout = widgets.HTML().add_class("minigrad-stepper-readout")
 
-    def refresh():
+    def draw():
         current = stepper.current
-        fig = draw_graph(root, highlight=current.node if current else None)
-        image.value = png_bytes(fig, dpi)
-        readout.value = "<pre>" + html.escape("\n".join(_status(stepper, names))) + "</pre>"
-        next_button.disabled = stepper.done
-        slider.value = stepper.position
+        return draw_graph(root, highlight=current.node if current else None)
 
-    wire_step_controls(stepper, refresh, next_button, reset_button, slider)
-    box = widgets.VBox([widgets.HBox([next_button, reset_button, slider]), image, readout])
-    box.stepper = stepper
-    return box
+    return ui.stepper_panel(stepper, len(stepper.steps), draw, lambda: _status(stepper, names),
+                            "minigrad-stepper", "next", dpi)

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from minigrad.course.widgets import controls as ui
+
 __all__ = ["CALLS", "Outcome", "StepOrderRun", "key_phrase", "run_order", "step_order_widget"]
 
 CALLS = ("zero_grad", "forward", "backward", "step")
@@ -186,11 +188,7 @@ def step_order_widget(order=("zero_grad", "forward", "backward", "step"), hidden
     (checkbox), ``minigrad-ch12-readout``, ``minigrad-ch12-plot``. The VBox's ``run``
     attribute is the current :class:`StepOrderRun`.
     """
-    import html
-
     import ipywidgets as widgets
-    import matplotlib.pyplot as plt
-    from IPython.display import display
 
     order = list(order) + [NONE] * (4 - len(order))
     menus = []
@@ -201,21 +199,13 @@ def step_order_widget(order=("zero_grad", "forward", "backward", "step"), hidden
         menus.append(menu.add_class(f"minigrad-ch12-call-{i + 1}"))
     hidden_box = widgets.Checkbox(value=hidden, description="hidden layer", indent=False)
     hidden_box.add_class("minigrad-ch12-hidden")
-    readout = widgets.HTML().add_class("minigrad-ch12-readout")
-    plot = widgets.Output().add_class("minigrad-ch12-plot")
-    box = widgets.VBox([widgets.HBox([*menus, hidden_box]), readout, plot])
+    readout, plot = ui.readout("minigrad-ch12-readout"), ui.figure_output("minigrad-ch12-plot")
+    box = ui.vbox([*menus, hidden_box], readout, plot)
 
-    def redraw(change=None):
-        run = StepOrderRun([m.value for m in menus], hidden_box.value)
-        box.run = run
-        readout.value = "<pre>" + html.escape(run.readout()) + "</pre>"
-        with plot:
-            plot.clear_output(wait=True)
-            fig = _draw(run)
-            display(fig)
-            plt.close(fig)
+    def redraw():
+        box.run = StepOrderRun([m.value for m in menus], hidden_box.value)
+        readout.value = ui.pre(box.run.readout())
+        ui.show_figure(plot, _draw(box.run))
 
-    for control in (*menus, hidden_box):
-        control.observe(redraw, names="value")
-    redraw()
+    ui.redraw_on_change([*menus, hidden_box], redraw)
     return box

@@ -27,12 +27,11 @@ the table and a plot of bytes saved against batch size.
 """
 
 import contextlib
-import html
 from dataclasses import dataclass
 
 import minigrad
-from minigrad.course.graph import png_bytes
 from minigrad.course.graph_memory import saved_bytes, torch_saved_tensors
+from minigrad.course.widgets import controls as ui
 
 __all__ = ["MODES", "QUANTITIES", "BATCHES", "Dropout", "ModesComparison", "Row",
            "modes_widget", "table_text"]
@@ -174,7 +173,7 @@ def table_text(rows, modes=(), batch=None):
     return "\n".join(lines)
 
 
-def _plot_png(curve, batch, dpi=72):
+def _plot(curve, batch):
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(5.2, 2.8))
@@ -191,7 +190,7 @@ def _plot_png(curve, batch, dpi=72):
     ax.set_xticks(sizes, [str(b) for b in sizes])
     ax.legend(loc="upper left", fontsize=8)
     fig.subplots_adjust(left=0.14, right=0.97, bottom=0.17, top=0.89)
-    return png_bytes(fig, dpi)
+    return fig
 
 
 def modes_widget(comparison=None, batch=8):
@@ -206,27 +205,20 @@ def modes_widget(comparison=None, batch=8):
     import ipywidgets as widgets
 
     comparison = comparison or ModesComparison()
-    toggles = {}
-    for mode in MODES:
-        toggles[mode] = widgets.ToggleButton(value=False, description=mode)
-        toggles[mode].add_class("minigrad-ch09-" + mode.replace("_", "-"))
+    toggles = [widgets.ToggleButton(value=False, description=mode).add_class(
+        "minigrad-ch09-" + mode.replace("_", "-")) for mode in MODES]
     slider = widgets.SelectionSlider(options=list(BATCHES), value=batch,
                                      description="batch", continuous_update=False)
     slider.add_class("minigrad-ch09-batch")
-    readout = widgets.HTML().add_class("minigrad-ch09-table")
-    image = widgets.Image(format="png", layout=widgets.Layout(width="480px"))
-    image.add_class("minigrad-ch09-plot")
+    readout = ui.readout("minigrad-ch09-table")
+    image = ui.png_image("minigrad-ch09-plot", layout=widgets.Layout(width="480px"))
 
-    def refresh(_=None):
-        modes = tuple(m for m in MODES if toggles[m].value)
+    def refresh():
+        modes = tuple(m for m, toggle in zip(MODES, toggles, strict=True) if toggle.value)
         rows = comparison.run(modes, slider.value)
-        image.value = _plot_png(comparison.saved_curve(modes), slider.value)
+        ui.show_figure(image, _plot(comparison.saved_curve(modes), slider.value), 72)
         # The table last: when its text has changed, the picture has been sent too.
-        readout.value = "<pre>" + html.escape(table_text(rows, modes, slider.value)) + "</pre>"
+        readout.value = ui.pre(table_text(rows, modes, slider.value))
 
-    for control in [*toggles.values(), slider]:
-        control.observe(refresh, names="value")
-    refresh()
-    box = widgets.VBox([widgets.HBox(list(toggles.values())), slider, readout, image])
-    box.comparison = comparison
-    return box
+    ui.redraw_on_change([*toggles, slider], refresh)
+    return ui.vbox(toggles, slider, readout, image, comparison=comparison)

@@ -18,11 +18,12 @@ the values of :math:`f`. :func:`eps_explorer` puts it behind a log-scale slider 
 toggles.
 """
 
-import html
 from dataclasses import dataclass
 from decimal import Decimal
 
 import numpy as np
+
+from minigrad.course.widgets import controls as ui
 
 __all__ = ["Estimate", "FiniteDifference", "eps_explorer", "exact_decimal", "UNIT_ROUNDOFF"]
 
@@ -162,19 +163,15 @@ def eps_explorer(fn, x, label="f(x)", eps=1e-4, steps=None, dpi=90):
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
 
-    from minigrad.course.graph import png_bytes
-
     fd = FiniteDifference(fn, x, label)
     steps = np.logspace(-1, -12, 45) if steps is None else np.asarray(steps)
-    slider = widgets.FloatLogSlider(value=eps, base=10, min=-12, max=-1, step=0.25,
-                                    description="eps", readout_format=".2e",
-                                    continuous_update=False).add_class("minigrad-ch11-eps")
+    slider = ui.slider("minigrad-ch11-eps", "eps", eps, -12, -1, 0.25, kind="log",
+                       readout_format=".2e")
     dtype = widgets.ToggleButtons(options=["float32", "float64"], value="float32",
                                   description="dtype").add_class("minigrad-ch11-dtype")
     kind = widgets.ToggleButtons(options=list(KINDS), value="central",
                                  description="kind").add_class("minigrad-ch11-kind")
-    readout = widgets.HTML().add_class("minigrad-ch11-readout")
-    plot = widgets.Image(format="png").add_class("minigrad-ch11-plot")
+    readout, plot = ui.readout("minigrad-ch11-readout"), ui.png_image("minigrad-ch11-plot")
 
     fig, ax = plt.subplots(figsize=(6.5, 3.6))
     plt.close(fig)  # drawn into the Image below, never shown by pyplot
@@ -189,9 +186,9 @@ def eps_explorer(fn, x, label="f(x)", eps=1e-4, steps=None, dpi=90):
     ax.set_title(f"{label} at x = {fd.x:g}; an error of 0 drawn at 1e-17", fontsize=9)
     fig.subplots_adjust(left=0.13, right=0.97, bottom=0.14, top=0.92)
 
-    def draw(change=None):
+    def draw():
         e = fd.estimate(slider.value, dtype.value, kind.value)
-        readout.value = "<pre>" + html.escape("\n".join(readout_lines(fd, e))) + "</pre>"
+        readout.value = ui.pre(readout_lines(fd, e))
         measured_line.set_ydata(np.maximum(fd.curve(dtype.value, kind.value, steps), 1e-17))
         measured_line.set_label(f"measured, {dtype.value} {kind.value}")
         truncation = fd.truncation(steps, kind.value)
@@ -201,11 +198,7 @@ def eps_explorer(fn, x, label="f(x)", eps=1e-4, steps=None, dpi=90):
         marker.set_data([e.eps], [max(abs(e.error), 1e-17)])
         marker.set_label(f"eps = {e.eps:.2e}")
         ax.legend(fontsize=7, loc="lower left", ncols=2)
-        plot.value = png_bytes(fig, dpi)
+        ui.show_figure(plot, fig, dpi)
 
-    for control in (slider, dtype, kind):
-        control.observe(draw, names="value")
-    draw()
-    box = widgets.VBox([slider, widgets.HBox([dtype, kind]), readout, plot])
-    box.fd = fd
-    return box
+    ui.redraw_on_change([slider, dtype, kind], draw)
+    return ui.vbox(slider, [dtype, kind], readout, plot, fd=fd)

@@ -20,11 +20,9 @@ divides by all ``N * m`` elements, so its gradient keeps about the same size wha
 imported when called).
 """
 
-import html
-
 import numpy as np
 
-from minigrad.course.graph import png_bytes
+from minigrad.course.widgets import controls as ui
 
 __all__ = ["LayerTouches", "ReductionScale", "layer_widget", "reduction_widget"]
 
@@ -193,19 +191,9 @@ def layer_widget(X, w, b, G, start="w_21", dpi=72):
 
     view = LayerTouches(np.array(X), np.array(w), np.array(b), np.array(G))
     pick = widgets.Dropdown(options=view.names(), value=start, description="pick")
-    pick.add_class("minigrad-ch07-pick")
-    image = widgets.Image(format="png").add_class("minigrad-ch07-layer")
-    readout = widgets.HTML().add_class("minigrad-ch07-touches")
-
-    def refresh(_=None):
-        image.value = png_bytes(_draw_layer(view, pick.value), dpi)
-        readout.value = "<pre>" + html.escape(view.text(pick.value)) + "</pre>"
-
-    pick.observe(refresh, names="value")
-    refresh()
-    box = widgets.VBox([pick, image, readout])
-    box.view = view
-    return box
+    return ui.control_panel(pick.add_class("minigrad-ch07-pick"),
+                            lambda name: _draw_layer(view, name), view.text,
+                            "minigrad-ch07-layer", "minigrad-ch07-touches", dpi, view=view)
 
 
 def _draw_reduction(scale, N):
@@ -234,21 +222,8 @@ def reduction_widget(max_batch=32, start=8, dpi=72):
     CSS classes: ``minigrad-ch07-batch`` (the slider), ``minigrad-ch07-scale`` (the
     picture), ``minigrad-ch07-scale-readout`` (the readout).
     """
-    import ipywidgets as widgets
-
     scale = ReductionScale(max_batch=max_batch)
-    slider = widgets.IntSlider(value=start, min=1, max=max_batch, description="N",
-                               continuous_update=False)
-    slider.add_class("minigrad-ch07-batch")
-    image = widgets.Image(format="png").add_class("minigrad-ch07-scale")
-    readout = widgets.HTML().add_class("minigrad-ch07-scale-readout")
-
-    def refresh(_=None):
-        image.value = png_bytes(_draw_reduction(scale, slider.value), dpi)
-        readout.value = "<pre>" + html.escape(scale.text(slider.value)) + "</pre>"
-
-    slider.observe(refresh, names="value")
-    refresh()
-    box = widgets.VBox([slider, image, readout])
-    box.scale = scale
-    return box
+    slider = ui.slider("minigrad-ch07-batch", "N", start, 1, max_batch, kind="int")
+    return ui.control_panel(slider, lambda N: _draw_reduction(scale, N), scale.text,
+                            "minigrad-ch07-scale", "minigrad-ch07-scale-readout", dpi,
+                            scale=scale)

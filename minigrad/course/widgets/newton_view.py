@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from minigrad.course.widgets import controls as ui
+
 __all__ = ["MINIMUM", "TOL", "rosenbrock", "newton_path", "descent_path", "steps_to_converge",
            "NewtonRace", "newton_widget"]
 
@@ -191,38 +193,22 @@ def newton_widget(start=(-1.2, 1.0), lr=0.001, damping=1.0):
     ``minigrad-ch15-damping`` (sliders), ``minigrad-ch15-readout``, ``minigrad-ch15-plot``.
     The VBox's ``race`` attribute is the current :class:`NewtonRace`.
     """
-    import html
-
-    import ipywidgets as widgets
-    import matplotlib.pyplot as plt
-    from IPython.display import display
-
     def slider(value, low, high, step, name, fmt=".1f"):
-        s = widgets.FloatSlider(value=value, min=low, max=high, step=step, description=name,
-                                readout_format=fmt, continuous_update=False)
-        return s.add_class(f"minigrad-ch15-{name.split()[0]}")
+        return ui.slider(f"minigrad-ch15-{name.split()[0]}", name, value, low, high, step,
+                         readout_format=fmt)
 
     a_slider = slider(start[0], -2.0, 2.0, 0.1, "a")
     b_slider = slider(start[1], -1.0, 3.0, 0.1, "b")
     lr_slider = slider(lr, 0.0002, 0.002, 0.0002, "lr", ".4f")
     damping_slider = slider(damping, 0.1, 1.0, 0.1, "damping (Newton step)")
-    readout = widgets.HTML().add_class("minigrad-ch15-readout")
-    plot = widgets.Output().add_class("minigrad-ch15-plot")
-    box = widgets.VBox([widgets.HBox([a_slider, b_slider]),
-                        widgets.HBox([lr_slider, damping_slider]), readout, plot])
+    readout, plot = ui.readout("minigrad-ch15-readout"), ui.figure_output("minigrad-ch15-plot")
+    box = ui.vbox([a_slider, b_slider], [lr_slider, damping_slider], readout, plot)
 
-    def redraw(change=None):
-        race = NewtonRace((round(a_slider.value, 1), round(b_slider.value, 1)),
-                          round(lr_slider.value, 4), round(damping_slider.value, 1))
-        box.race = race
-        readout.value = "<pre>" + html.escape(race.readout()) + "</pre>"
-        with plot:
-            plot.clear_output(wait=True)
-            fig = _draw(race)
-            display(fig)
-            plt.close(fig)
+    def redraw():
+        box.race = NewtonRace((round(a_slider.value, 1), round(b_slider.value, 1)),
+                              round(lr_slider.value, 4), round(damping_slider.value, 1))
+        readout.value = ui.pre(box.race.readout())
+        ui.show_figure(plot, _draw(box.race))
 
-    for s in (a_slider, b_slider, lr_slider, damping_slider):
-        s.observe(redraw, names="value")
-    redraw()
+    ui.redraw_on_change([a_slider, b_slider, lr_slider, damping_slider], redraw)
     return box

@@ -20,26 +20,14 @@ runs them plainly.
 "measure" button and a readout.
 """
 
-import html
-import time
-
 import numpy as np
 
 import minigrad
 from minigrad.course.graph_memory import saved_bytes, torch_saved_tensors
+from minigrad.course.widgets import controls as ui
+from minigrad.course.widgets.jacobian_modes import best_time
 
 __all__ = ["CheckpointMemory", "best_time", "checkpoint_memory_widget"]
-
-
-def best_time(fn, repeats=5):
-    """The best of ``repeats`` timed calls of ``fn()``, after one untimed call."""
-    fn()
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 class CheckpointMemory:
@@ -188,31 +176,22 @@ def checkpoint_memory_widget(depth=6, every=0, seed=16):
     CSS classes: ``minigrad-ch16-depth``, ``minigrad-ch16-every``, ``minigrad-ch16-measure``,
     ``minigrad-ch16-readout``. The VBox's ``memory`` is the model.
     """
-    import ipywidgets as widgets
-
     memory = CheckpointMemory(depth, every, seed=seed)
-    depth_slider = widgets.IntSlider(value=depth, min=1, max=12, description="depth")
-    every_slider = widgets.IntSlider(value=every, min=0, max=12, description="every k")
-    depth_slider.add_class("minigrad-ch16-depth")
-    every_slider.add_class("minigrad-ch16-every")
-    measure = widgets.Button(description="measure").add_class("minigrad-ch16-measure")
-    readout = widgets.HTML().add_class("minigrad-ch16-readout")
+    sliders = [ui.slider("minigrad-ch16-depth", "depth", depth, 1, 12, kind="int",
+                         continuous_update=True),
+               ui.slider("minigrad-ch16-every", "every k", every, 0, 12, kind="int",
+                         continuous_update=True)]
+    measure = ui.button("measure", "minigrad-ch16-measure")
+    readout = ui.readout("minigrad-ch16-readout")
 
     def show():
-        readout.value = "<pre>" + html.escape(memory.text()) + "</pre>"
+        readout.value = ui.pre(memory.text())
 
-    def on_change(_):
-        memory.set(depth_slider.value, every_slider.value)
+    def change():
+        memory.set(sliders[0].value, sliders[1].value)
         show()
 
-    def on_measure(_):
-        memory.measure()
-        show()
-
-    depth_slider.observe(on_change, names="value")
-    every_slider.observe(on_change, names="value")
-    measure.on_click(on_measure)
+    ui.redraw_on_change(sliders, change, draw=False)
+    ui.on_click(measure, memory.measure, show)
     show()
-    box = widgets.VBox([widgets.HBox([depth_slider, every_slider]), measure, readout])
-    box.memory = memory
-    return box
+    return ui.vbox(sliders, measure, readout, memory=memory)

@@ -9,12 +9,12 @@ the same way, and compares the two ``x.grad``. Shapes that do not broadcast give
 own error. :func:`broadcast_widget` draws it: two dropdowns and a text readout.
 """
 
-import html
 import math
 
 import numpy as np
 
 import minigrad
+from minigrad.course.widgets import controls as ui
 from minigrad.engine import sum_to_shape
 
 __all__ = ["BroadcastView", "SHAPES", "broadcast_widget"]
@@ -93,14 +93,12 @@ def broadcast_widget(in_shape=(3, 1), out_shape=(2, 3, 4)):
     out = widgets.Dropdown(options=options, value=tuple(out_shape), description="to shape")
     inp.add_class("minigrad-ch05-in-shape")
     out.add_class("minigrad-ch05-out-shape")
-    readout = widgets.HTML().add_class("minigrad-ch05-readout")
-    box = widgets.VBox([widgets.HBox([inp, out]), readout])
+    readout = ui.readout("minigrad-ch05-readout")
+    box = ui.vbox([inp, out], readout)
 
-    def refresh(_=None):
+    def refresh():
         box.view = BroadcastView(inp.value, out.value)
-        readout.value = "<pre>" + html.escape(box.view.text()) + "</pre>"
+        readout.value = ui.pre(box.view.text())
 
-    inp.observe(refresh, names="value")
-    out.observe(refresh, names="value")
-    refresh()
+    ui.redraw_on_change([inp, out], refresh)
     return box

@@ -8,7 +8,8 @@ floating point it falls with ``h`` down to about ``1e-8`` and then grows again, 
 puts it behind a log-scale slider for ``h``.
 """
 
-from minigrad.course.explorers import torch_slope
+from minigrad.course.widgets import controls as ui
+from minigrad.course.widgets.explorers import torch_slope
 
 __all__ = ["SecantSlope", "secant_widget"]
 
@@ -51,52 +52,40 @@ def secant_widget(f, x=3.0, label="f(x)", h=0.1):
     """A log-scale slider for ``h`` (CSS class ``minigrad-ch01-h-slider``) from 1 down to
     1e-12, a readout (``minigrad-ch01-secant-readout``), and two plots: the curve with the
     secant and the tangent, and the error against ``h`` with the current step marked."""
-    import ipywidgets as widgets
     import matplotlib.pyplot as plt
     import numpy as np
-    from IPython.display import display
 
     secant = SecantSlope(f, x)
-    slider = widgets.FloatLogSlider(value=h, base=10, min=EXPONENTS[-1], max=EXPONENTS[0],
-                                    step=1, description="h", readout_format=".0e",
-                                    continuous_update=False)
-    slider.add_class("minigrad-ch01-h-slider")
-    readout = widgets.HTML().add_class("minigrad-ch01-secant-readout")
-    plot = widgets.Output().add_class("minigrad-ch01-secant-plot")
+    slider = ui.slider("minigrad-ch01-h-slider", "h", h, EXPONENTS[-1], EXPONENTS[0], 1,
+                       kind="log", readout_format=".0e")
+    readout = ui.readout("minigrad-ch01-secant-readout")
+    plot = ui.figure_output("minigrad-ch01-secant-plot")
     xs = np.linspace(secant.x - 1.5, secant.x + 1.5, 100)
     ys = np.array([f(float(v)) for v in xs])
     y0 = f(secant.x)
     hs = 10.0 ** np.linspace(EXPONENTS[-1], EXPONENTS[0], 49)
     errors = np.array([secant.error(float(v)) for v in hs])
 
-    def draw(change=None):
+    def draw():
         step = slider.value
         readout.value = secant.readout(step)
         slope = secant.slope(step)
-        with plot:
-            plot.clear_output(wait=True)
-            fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.4))
-            left.plot(xs, ys, label=label)
-            left.plot(xs, y0 + secant.exact * (xs - secant.x), ":", color="black",
-                      label=f"tangent, slope {secant.exact:g}")
-            left.plot(xs, y0 + slope * (xs - secant.x), "--", color="crimson",
-                      label=f"secant, h = {step:.0e}")
-            left.plot([secant.x, secant.x + step], [y0, f(secant.x + step)], "o",
-                      color="crimson")
-            left.set_xlabel("x")
-            left.legend(loc="upper left", fontsize=8)
-            right.loglog(hs, np.maximum(errors, 1e-17), color="gray")
-            right.loglog([step], [max(secant.error(step), 1e-17)], "o", color="crimson")
-            right.set_xlabel("h")
-            right.set_ylabel("|secant slope - torch|")
-            right.set_title("error against the step")
-            fig.subplots_adjust(left=0.08, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
-            display(fig)
-            plt.close(fig)
+        fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.4))
+        left.plot(xs, ys, label=label)
+        left.plot(xs, y0 + secant.exact * (xs - secant.x), ":", color="black",
+                  label=f"tangent, slope {secant.exact:g}")
+        left.plot(xs, y0 + slope * (xs - secant.x), "--", color="crimson",
+                  label=f"secant, h = {step:.0e}")
+        left.plot([secant.x, secant.x + step], [y0, f(secant.x + step)], "o", color="crimson")
+        left.set_xlabel("x")
+        left.legend(loc="upper left", fontsize=8)
+        right.loglog(hs, np.maximum(errors, 1e-17), color="gray")
+        right.loglog([step], [max(secant.error(step), 1e-17)], "o", color="crimson")
+        right.set_xlabel("h")
+        right.set_ylabel("|secant slope - torch|")
+        right.set_title("error against the step")
+        fig.subplots_adjust(left=0.08, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
+        ui.show_figure(plot, fig)
 
-    slider.observe(draw, names="value")
-    draw()
-    box = widgets.VBox([slider, readout, plot])
-    box.secant = secant
-    return box
-
+    ui.redraw_on_change([slider], draw)
+    return ui.vbox(slider, readout, plot, secant=secant)

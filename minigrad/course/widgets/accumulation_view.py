@@ -14,11 +14,9 @@ which :meth:`ZeroGradRuns.loss_grid` evaluates for the contour lines.
 slider, and a readout (ipywidgets + matplotlib, imported when called).
 """
 
-import html
-
 import numpy as np
 
-from minigrad.course.graph import png_bytes
+from minigrad.course.widgets import controls as ui
 
 __all__ = ["ZeroGradRuns", "zero_grad_widget"]
 
@@ -111,21 +109,7 @@ def zero_grad_widget(steps=40, start_step=5, dpi=72):
     CSS classes: ``minigrad-ch08-steps`` (the slider), ``minigrad-ch08-contours`` (the
     picture), ``minigrad-ch08-readout`` (the readout).
     """
-    import ipywidgets as widgets
-
     runs = ZeroGradRuns(steps=steps)
-    slider = widgets.IntSlider(value=start_step, min=0, max=steps, description="steps",
-                               continuous_update=False)
-    slider.add_class("minigrad-ch08-steps")
-    image = widgets.Image(format="png").add_class("minigrad-ch08-contours")
-    readout = widgets.HTML().add_class("minigrad-ch08-readout")
-
-    def refresh(_=None):
-        image.value = png_bytes(_draw(runs, slider.value), dpi)
-        readout.value = "<pre>" + html.escape(runs.text(slider.value)) + "</pre>"
-
-    slider.observe(refresh, names="value")
-    refresh()
-    box = widgets.VBox([slider, image, readout])
-    box.runs = runs
-    return box
+    slider = ui.slider("minigrad-ch08-steps", "steps", start_step, 0, steps, kind="int")
+    return ui.control_panel(slider, lambda step: _draw(runs, step), runs.text,
+                            "minigrad-ch08-contours", "minigrad-ch08-readout", dpi, runs=runs)

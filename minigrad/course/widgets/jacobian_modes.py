@@ -15,13 +15,13 @@ For :math:`y = \tanh(W x)`, :math:`W` a seeded random ``(n_out, n_in)`` matrix:
 adds two sliders (sizes), "step", "reset" and "measure".
 """
 
-import html
 import time
 
 import numpy as np
 
 import minigrad
 from minigrad import func
+from minigrad.course.widgets import controls as ui
 
 __all__ = ["JacobianModes", "best_time", "draw_modes", "jacobian_modes_widget"]
 
@@ -164,54 +164,23 @@ def jacobian_modes_widget(n_in=3, n_out=2, seed=14):
     ``minigrad-ch14-reset``, ``minigrad-ch14-measure``, ``minigrad-ch14-readout``,
     ``minigrad-ch14-plot``. The VBox's ``modes`` is the model.
     """
-    import ipywidgets as widgets
-    import matplotlib.pyplot as plt
-    from IPython.display import display
-
     modes = JacobianModes(n_in, n_out, seed)
-    n_in_slider = widgets.IntSlider(value=n_in, min=1, max=8, description="n_in")
-    n_out_slider = widgets.IntSlider(value=n_out, min=1, max=8, description="n_out")
-    n_in_slider.add_class("minigrad-ch14-n-in")
-    n_out_slider.add_class("minigrad-ch14-n-out")
-    step = widgets.Button(description="step").add_class("minigrad-ch14-step")
-    reset = widgets.Button(description="reset").add_class("minigrad-ch14-reset")
-    measure = widgets.Button(description="measure").add_class("minigrad-ch14-measure")
-    readout = widgets.HTML().add_class("minigrad-ch14-readout")
-    plot = widgets.Output().add_class("minigrad-ch14-plot")
+    sizes = [ui.slider(f"minigrad-ch14-{name.replace('_', '-')}", name, value, 1, 8,
+                       kind="int", continuous_update=True)
+             for name, value in (("n_in", n_in), ("n_out", n_out))]
+    step, reset, measure = (ui.button(name, f"minigrad-ch14-{name}")
+                            for name in ("step", "reset", "measure"))
+    readout, plot = ui.readout("minigrad-ch14-readout"), ui.figure_output("minigrad-ch14-plot")
 
     def show():  # the figure first: once the text has changed, the figure has too
-        with plot:
-            plot.clear_output(wait=True)
-            fig = draw_modes(modes)
-            display(fig)
-            plt.close(fig)
-        readout.value = "<pre>" + html.escape(modes.text()) + "</pre>"
-        step.disabled = modes.done
+        ui.show_figure(plot, draw_modes(modes))
+        readout.value = ui.pre(modes.text())
 
-    def on_sizes(_):
-        modes.set_sizes(n_in_slider.value, n_out_slider.value)
-        show()
+    def resize():
+        modes.set_sizes(sizes[0].value, sizes[1].value)
+        refresh()
 
-    def on_step(_):
-        if not modes.done:
-            modes.step()
-        show()
-
-    def on_reset(_):
-        modes.reset()
-        show()
-
-    def on_measure(_):
-        modes.measure()
-        show()
-
-    n_in_slider.observe(on_sizes, names="value")
-    n_out_slider.observe(on_sizes, names="value")
-    step.on_click(on_step)
-    reset.on_click(on_reset)
-    measure.on_click(on_measure)
-    show()
-    box = widgets.VBox([widgets.HBox([n_in_slider, n_out_slider]),
-                        widgets.HBox([step, reset, measure]), plot, readout])
-    box.modes = modes
-    return box
+    refresh = ui.wire_step_controls(modes, show, step, reset)
+    ui.redraw_on_change(sizes, resize, draw=False)
+    ui.on_click(measure, modes.measure, refresh)
+    return ui.vbox(sizes, [step, reset, measure], plot, readout, modes=modes)

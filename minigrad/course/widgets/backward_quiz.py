@@ -1,23 +1,19 @@
 r"""Predict the next gradient, then watch backward make it (chapter 04).
 
-:class:`GradQuiz` is the logic: on a :class:`~minigrad.course.stepper.BackwardStepper`,
+:class:`GradQuiz` is the logic: on a :class:`~minigrad.course.widgets.stepper.BackwardStepper`,
 it asks for the value of the next ``parent.grad += local * upstream``, says whether the
 guess was right, then makes that update. :func:`backward_explorer` puts it in a widget
 with a choice of graphs; unticked, the widget is a plain stepper.
 """
 
-import html
 import math
 
-from minigrad.course.graph import draw_graph, node_names, png_bytes
-from minigrad.course.stepper import BackwardStepper, copy_graph, step_text
+from minigrad.course.graph import draw_graph, node_names
+from minigrad.course.widgets import controls as ui
+from minigrad.course.widgets.stepper import BackwardStepper, _num, _status, copy_graph, step_text
 from minigrad.value import backward_order
 
 __all__ = ["GradQuiz", "backward_explorer"]
-
-
-def _num(x):
-    return f"{x:.4g}"
 
 
 class GradQuiz:
@@ -81,26 +77,20 @@ def backward_explorer(graphs, dpi=80):
     """
     import ipywidgets as widgets
 
-    from minigrad.course.stepper import _status
-
     copies = {name: copy_graph(root) for name, root in graphs.items()}
     for root in copies.values():  # every pass starts from zero, whatever the graph held
         for node in backward_order(root):
             node.grad = 0.0
-    choice = widgets.Dropdown(options=list(copies), description="graph")
-    step_button = widgets.Button(description="Step")
-    reset_button = widgets.Button(description="Reset")
+    css = "minigrad-ch04-"
+    choice = widgets.Dropdown(options=list(copies), description="graph").add_class(css + "choice")
+    step_button, reset_button = ui.button("Step", css + "step"), ui.button("Reset", css + "reset")
     predict = widgets.Checkbox(value=False, description="predict the next grad")
     guess = widgets.FloatText(value=0.0, description="your grad", continuous_update=True)
-    check_button = widgets.Button(description="Check")
-    image = widgets.Image(format="png")
-    readout = widgets.HTML()
-    for name, w in [("choice", choice), ("step", step_button), ("reset", reset_button),
-                    ("predict", predict), ("guess", guess), ("check", check_button),
-                    ("graph", image), ("readout", readout)]:
-        w.add_class(f"minigrad-ch04-{name}")
+    predict.add_class(css + "predict")
+    guess.add_class(css + "guess")
+    check_button = ui.button("Check", css + "check")
+    image, text = ui.png_image(css + "graph"), ui.readout(css + "readout")
     state = {"verdict": None}
-
     steppers = {name: BackwardStepper(root) for name, root in copies.items()}
 
     def load(name):  # a graph chosen again starts over
@@ -113,7 +103,7 @@ def backward_explorer(graphs, dpi=80):
         stepper, quiz = state["stepper"], state["quiz"]
         current = stepper.current if not stepper.partial else None
         fig = draw_graph(state["root"], highlight=current.node if current else None)
-        image.value = png_bytes(fig, dpi)
+        ui.show_figure(image, fig, dpi)
         if predict.value:
             lines = [state["verdict"]] if state["verdict"] else []
             question = quiz.question()
@@ -121,42 +111,36 @@ def backward_explorer(graphs, dpi=80):
             lines.append(f"right so far: {quiz.right} of {quiz.asked}")
         else:
             lines = _status(stepper, state["names"])
-        readout.value = "<pre>" + html.escape("\n".join(lines)) + "</pre>"
+        text.value = ui.pre(lines)
         step_button.disabled = stepper.done or predict.value
         check_button.disabled = stepper.done or not predict.value
         guess.disabled = not predict.value
 
-    def on_choice(change):
-        load(change["new"])
+    def choose():
+        load(choice.value)
         refresh()
 
-    def on_step(_):
+    def step_once():
         if not state["stepper"].done:
             state["stepper"].step()
-        refresh()
 
-    def on_reset(_):
+    def reset():
         state["quiz"].reset()
         state["verdict"] = None
-        refresh()
 
-    def on_predict(_):
+    def predict_mode():
         state["verdict"] = None
         refresh()
 
-    def on_check(_):
+    def check():
         if not state["stepper"].done:
             _, state["verdict"] = state["quiz"].answer(float(guess.value))
-        refresh()
 
-    choice.observe(on_choice, names="value")
-    step_button.on_click(on_step)
-    reset_button.on_click(on_reset)
-    predict.observe(on_predict, names="value")
-    check_button.on_click(on_check)
-    load(choice.value)
-    refresh()
-    box = widgets.VBox([widgets.HBox([choice, step_button, reset_button]),
-                        widgets.HBox([predict, guess, check_button]), image, readout])
-    box.state = state
-    return box
+    ui.redraw_on_change([choice], choose, draw=False)
+    ui.redraw_on_change([predict], predict_mode, draw=False)
+    ui.on_click(step_button, step_once, refresh)
+    ui.on_click(reset_button, reset, refresh)
+    ui.on_click(check_button, check, refresh)
+    choose()
+    return ui.vbox([choice, step_button, reset_button], [predict, guess, check_button], image,
+                   text, state=state)

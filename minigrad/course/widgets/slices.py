@@ -8,6 +8,8 @@ t)`, whose slopes at the point are :math:`\partial fn / \partial x` and
 point and its gradient arrow, and the two slices with their tangents.
 """
 
+from minigrad.course.widgets import controls as ui
+
 __all__ = ["PartialSlices", "minigrad_gradient", "slices_widget", "torch_gradient"]
 
 
@@ -80,59 +82,46 @@ def slices_widget(fn, x=2.0, y=4.0, span=(-2.0, 6.0), name="L"):
     readout (``minigrad-ch02-slices-readout``) and three plots: the contours of ``fn``
     (which must also work on numpy arrays) with the point and its gradient arrow, then
     ``fn(., y)`` and ``fn(x, .)`` with their tangents at the point."""
-    import ipywidgets as widgets
     import matplotlib.pyplot as plt
     import numpy as np
-    from IPython.display import display
 
     view = PartialSlices(fn, x, y, name)
     lo, hi = span
-    sliders = []
-    for name, value in (("x", x), ("y", y)):
-        s = widgets.FloatSlider(value=value, min=lo, max=hi, step=0.5, description=name,
-                                continuous_update=False)
-        s.add_class(f"minigrad-ch02-{name}")
-        sliders.append(s)
-    readout = widgets.HTML().add_class("minigrad-ch02-slices-readout")
-    plot = widgets.Output().add_class("minigrad-ch02-slices-plot")
+    sliders = [ui.slider(f"minigrad-ch02-{var}", var, value, lo, hi, 0.5)
+               for var, value in (("x", x), ("y", y))]
+    readout = ui.readout("minigrad-ch02-slices-readout")
+    plot = ui.figure_output("minigrad-ch02-slices-plot")
     ts = np.linspace(lo, hi, 60)
     GX, GY = np.meshgrid(ts, ts)
     levels = np.linspace(fn(GX, GY).min(), fn(GX, GY).max(), 14)
 
-    def draw(change=None):
+    def draw():
         view.move(sliders[0].value, sliders[1].value)
         readout.value = view.readout()
         gx, gy = view.gradient
-        with plot:
-            plot.clear_output(wait=True)
-            fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
-            axes[0].contour(GX, GY, fn(GX, GY), levels=levels, cmap="viridis")
-            axes[0].plot([view.x], [view.y], "o", color="black")
-            axes[0].quiver([view.x], [view.y], [gx], [gy], color="crimson", angles="xy",
-                           scale_units="xy", scale=max(1.0, np.hypot(gx, gy) / 2))
-            axes[0].axhline(view.y, color="tab:blue", lw=0.8)
-            axes[0].axvline(view.x, color="tab:orange", lw=0.8)
-            axes[0].set_aspect("equal")
-            axes[0].set_title(f"{name}(x, y): contours, gradient")
-            axes[0].set_xlabel("x")
-            axes[0].set_ylabel("y")
-            for ax, curve, tangent, var, color, slope in (
-                    (axes[1], view.slice_x, view.tangent_x, "x", "tab:blue", gx),
-                    (axes[2], view.slice_y, view.tangent_y, "y", "tab:orange", gy)):
-                ax.plot(ts, curve(ts), color=color)
-                ax.plot(ts, tangent(ts), "--", color="crimson", label=f"slope {slope:.2f}")
-                ax.plot([view.x if var == "x" else view.y], [view.value], "o", color="black")
-                ax.set_xlabel(var)
-                ax.legend(loc="upper left", fontsize=8)
-            axes[1].set_title(f"{name}(x, {view.y:g}), y held fixed")
-            axes[2].set_title(f"{name}({view.x:g}, y), x held fixed")
-            fig.subplots_adjust(left=0.08, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
-            display(fig)
-            plt.close(fig)
+        fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+        axes[0].contour(GX, GY, fn(GX, GY), levels=levels, cmap="viridis")
+        axes[0].plot([view.x], [view.y], "o", color="black")
+        axes[0].quiver([view.x], [view.y], [gx], [gy], color="crimson", angles="xy",
+                       scale_units="xy", scale=max(1.0, np.hypot(gx, gy) / 2))
+        axes[0].axhline(view.y, color="tab:blue", lw=0.8)
+        axes[0].axvline(view.x, color="tab:orange", lw=0.8)
+        axes[0].set_aspect("equal")
+        axes[0].set_title(f"{name}(x, y): contours, gradient")
+        axes[0].set_xlabel("x")
+        axes[0].set_ylabel("y")
+        for ax, curve, tangent, var, color, slope in (
+                (axes[1], view.slice_x, view.tangent_x, "x", "tab:blue", gx),
+                (axes[2], view.slice_y, view.tangent_y, "y", "tab:orange", gy)):
+            ax.plot(ts, curve(ts), color=color)
+            ax.plot(ts, tangent(ts), "--", color="crimson", label=f"slope {slope:.2f}")
+            ax.plot([view.x if var == "x" else view.y], [view.value], "o", color="black")
+            ax.set_xlabel(var)
+            ax.legend(loc="upper left", fontsize=8)
+        axes[1].set_title(f"{name}(x, {view.y:g}), y held fixed")
+        axes[2].set_title(f"{name}({view.x:g}, y), x held fixed")
+        fig.subplots_adjust(left=0.08, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
+        ui.show_figure(plot, fig)
 
-    for s in sliders:
-        s.observe(draw, names="value")
-    draw()
-    box = widgets.VBox([widgets.HBox(sliders), readout, plot])
-    box.view = view
-    return box
+    ui.redraw_on_change(sliders, draw)
+    return ui.vbox(sliders, readout, plot, view=view)

@@ -10,6 +10,8 @@ The widget only draws them.
 import html
 import math
 
+from minigrad.course.widgets import controls as ui
+
 __all__ = ["EXAMPLES", "cubic", "slopes_at", "tanh", "tangent_explorer", "torch_slope"]
 
 
@@ -69,41 +71,31 @@ def tangent_explorer(f, x=3.0, xmin=-4.0, xmax=4.0, label="f(x)", others=None):
     import ipywidgets as widgets
     import matplotlib.pyplot as plt
     import numpy as np
-    from IPython.display import display
 
-    slider = widgets.FloatSlider(value=x, min=xmin, max=xmax, step=0.25,
-                                 description="x", continuous_update=False)
-    slider.add_class("minigrad-x-slider")
-    readout = widgets.HTML()
-    readout.add_class("minigrad-readout")
-    plot = widgets.Output()
+    slider = ui.slider("minigrad-x-slider", "x", x, xmin, xmax, 0.25)
+    readout, plot = ui.readout("minigrad-readout"), ui.figure_output()
     functions = {label: f, **(others or {})}
     choice = widgets.Dropdown(options=list(functions), value=label, description="function")
     choice.add_class("minigrad-ch01-function")
     xs = np.linspace(xmin, xmax, 200)
     curves = {name: np.array([fn(float(v)) for v in xs]) for name, fn in functions.items()}
 
-    def draw(change=None):
+    def draw():
         x0, label = slider.value, choice.value
         f, ys = functions[label], curves[label]
         slopes = slopes_at(f, x0)
         readout.value = _readout(x0, slopes, label)
         y0 = f(x0)
-        with plot:
-            plot.clear_output(wait=True)
-            fig, ax = plt.subplots(figsize=(5.5, 3.5))
-            ax.plot(xs, ys, label=label)
-            ax.plot(xs, y0 + slopes["minigrad"] * (xs - x0), "--",
-                    label=f"tangent, slope {slopes['minigrad']:.2f}")
-            ax.plot([x0], [y0], "o", color="black")
-            ax.set_ylim(ys.min() - 1, ys.max() + 1)
-            ax.set_xlabel("x")
-            ax.legend(loc="upper center")
-            ax.set_title(f"{label} and its tangent at x = {x0:.2f}")
-            display(fig)
-            plt.close(fig)
+        fig, ax = plt.subplots(figsize=(5.5, 3.5))
+        ax.plot(xs, ys, label=label)
+        ax.plot(xs, y0 + slopes["minigrad"] * (xs - x0), "--",
+                label=f"tangent, slope {slopes['minigrad']:.2f}")
+        ax.plot([x0], [y0], "o", color="black")
+        ax.set_ylim(ys.min() - 1, ys.max() + 1)
+        ax.set_xlabel("x")
+        ax.legend(loc="upper center")
+        ax.set_title(f"{label} and its tangent at x = {x0:.2f}")
+        ui.show_figure(plot, fig)
 
-    slider.observe(draw, names="value")
-    choice.observe(draw, names="value")
-    draw()
-    return widgets.VBox([slider, readout, choice, plot] if others else [slider, readout, plot])
+    ui.redraw_on_change([slider, choice], draw)
+    return ui.vbox(*([slider, readout, choice, plot] if others else [slider, readout, plot]))

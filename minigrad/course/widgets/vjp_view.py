@@ -14,11 +14,10 @@ For ``y = tanh(A x)`` (a fixed matrix ``A``, a point ``x0``):
 "next row" button that fills the Jacobian.
 """
 
-import html
-
 import numpy as np
 
 import minigrad
+from minigrad.course.widgets import controls as ui
 
 __all__ = ["VJPView", "JacobianFiller", "vjp_widget"]
 
@@ -130,43 +129,22 @@ def vjp_widget(A, x0):
     ``minigrad-ch06-vjp-readout``, ``minigrad-ch06-next-row``, ``minigrad-ch06-reset``,
     ``minigrad-ch06-jacobian``. The VBox's ``vjp`` and ``filler`` are the two models.
     """
-    import ipywidgets as widgets
-
     vjp, filler = VJPView(A, x0), JacobianFiller(A, x0)
-    sliders = []
-    for i in range(vjp.m):
-        s = widgets.FloatSlider(value=1.0, min=-2.0, max=2.0, step=0.5, description=f"g[{i}]")
-        s.add_class(f"minigrad-ch06-g{i}")
-        sliders.append(s)
-    vjp_out = widgets.HTML().add_class("minigrad-ch06-vjp-readout")
-    next_row = widgets.Button(description="next row").add_class("minigrad-ch06-next-row")
-    reset = widgets.Button(description="reset").add_class("minigrad-ch06-reset")
-    jac_out = widgets.HTML().add_class("minigrad-ch06-jacobian")
+    sliders = [ui.slider(f"minigrad-ch06-g{i}", f"g[{i}]", 1.0, -2.0, 2.0, 0.5,
+                         continuous_update=True) for i in range(vjp.m)]
+    vjp_out = ui.readout("minigrad-ch06-vjp-readout")
+    next_row = ui.button("next row", "minigrad-ch06-next-row")
+    reset = ui.button("reset", "minigrad-ch06-reset")
+    jac_out = ui.readout("minigrad-ch06-jacobian")
 
-    def show_vjp(_=None):
+    def show_vjp():
         vjp.set_g([s.value for s in sliders])
-        vjp_out.value = "<pre>" + html.escape(vjp.text()) + "</pre>"
+        vjp_out.value = ui.pre(vjp.text())
 
     def show_jacobian():
-        jac_out.value = "<pre>" + html.escape(filler.text()) + "</pre>"
-        next_row.disabled = filler.done
+        jac_out.value = ui.pre(filler.text())
 
-    def on_next(_):
-        if not filler.done:
-            filler.next_row()
-        show_jacobian()
-
-    def on_reset(_):
-        filler.reset()
-        show_jacobian()
-
-    for s in sliders:
-        s.observe(show_vjp, names="value")
-    next_row.on_click(on_next)
-    reset.on_click(on_reset)
-    show_vjp()
-    show_jacobian()
-    box = widgets.VBox([widgets.HBox([widgets.VBox(sliders), vjp_out]),
-                        widgets.HBox([next_row, reset]), jac_out])
-    box.vjp, box.filler = vjp, filler
-    return box
+    ui.redraw_on_change(sliders, show_vjp)
+    ui.wire_step_controls(filler, show_jacobian, next_row, reset, step=filler.next_row)
+    return ui.vbox([ui.vbox(*sliders), vjp_out], [next_row, reset], jac_out, vjp=vjp,
+                   filler=filler)

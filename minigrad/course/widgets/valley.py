@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from minigrad.course.widgets import controls as ui
+
 __all__ = ["CURVATURES", "START", "ValleyRun", "descend", "spectral_radius", "valley",
            "valley_widget"]
 
@@ -150,34 +152,16 @@ def valley_widget(lr=0.09, momentum=0.0, steps=40):
     ``minigrad-ch10-readout``, ``minigrad-ch10-plot``. The VBox's ``run`` attribute is the
     current :class:`ValleyRun`.
     """
-    import html
+    lr_slider = ui.slider("minigrad-ch10-lr", "lr", lr, 0.01, 0.2, 0.01, readout_format=".2f")
+    mu_slider = ui.slider("minigrad-ch10-momentum", "momentum", momentum, 0.0, 0.95, 0.05,
+                          readout_format=".2f")
+    readout, plot = ui.readout("minigrad-ch10-readout"), ui.figure_output("minigrad-ch10-plot")
+    box = ui.vbox([lr_slider, mu_slider], readout, plot)
 
-    import ipywidgets as widgets
-    import matplotlib.pyplot as plt
-    from IPython.display import display
+    def redraw():
+        box.run = ValleyRun(round(lr_slider.value, 2), round(mu_slider.value, 2), steps)
+        readout.value = ui.pre(box.run.readout())
+        ui.show_figure(plot, _draw(box.run))
 
-    lr_slider = widgets.FloatSlider(value=lr, min=0.01, max=0.2, step=0.01, readout_format=".2f",
-                                    description="lr", continuous_update=False)
-    mu_slider = widgets.FloatSlider(value=momentum, min=0.0, max=0.95, step=0.05,
-                                    readout_format=".2f", description="momentum",
-                                    continuous_update=False)
-    lr_slider.add_class("minigrad-ch10-lr")
-    mu_slider.add_class("minigrad-ch10-momentum")
-    readout = widgets.HTML().add_class("minigrad-ch10-readout")
-    plot = widgets.Output().add_class("minigrad-ch10-plot")
-    box = widgets.VBox([widgets.HBox([lr_slider, mu_slider]), readout, plot])
-
-    def redraw(change=None):
-        run = ValleyRun(round(lr_slider.value, 2), round(mu_slider.value, 2), steps)
-        box.run = run
-        readout.value = "<pre>" + html.escape(run.readout()) + "</pre>"
-        with plot:
-            plot.clear_output(wait=True)
-            fig = _draw(run)
-            display(fig)
-            plt.close(fig)
-
-    lr_slider.observe(redraw, names="value")
-    mu_slider.observe(redraw, names="value")
-    redraw()
+    ui.redraw_on_change([lr_slider, mu_slider], redraw)
     return box

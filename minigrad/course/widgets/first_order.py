@@ -12,7 +12,8 @@ best direction is the gradient's (theta = 0); for a large step it need not be.
 import math
 from dataclasses import dataclass
 
-from minigrad.course.slices import minigrad_gradient, torch_gradient
+from minigrad.course.widgets import controls as ui
+from minigrad.course.widgets.slices import minigrad_gradient, torch_gradient
 
 __all__ = ["FirstOrderStep", "StepResult", "step_widget"]
 
@@ -70,57 +71,44 @@ def step_widget(fn, point=(2.0, 4.0), name="L"):
     """Sliders for r (log scale, ``minigrad-ch02-r``) and theta (``minigrad-ch02-theta``),
     a readout (``minigrad-ch02-step-readout``) and two plots: the step on the contours,
     and |gap| against r on log axes with an r**2 line."""
-    import ipywidgets as widgets
     import matplotlib.pyplot as plt
     import numpy as np
-    from IPython.display import display
 
     model = FirstOrderStep(fn, point, name)
-    r_slider = widgets.FloatLogSlider(value=0.01, base=10, min=-3, max=0.5, step=0.5,
-                                      description="r", readout_format=".3g",
-                                      continuous_update=False)
-    r_slider.add_class("minigrad-ch02-r")
-    theta = widgets.IntSlider(value=0, min=-180, max=180, step=15, description="theta",
-                              continuous_update=False)
-    theta.add_class("minigrad-ch02-theta")
-    readout = widgets.HTML().add_class("minigrad-ch02-step-readout")
-    plot = widgets.Output().add_class("minigrad-ch02-step-plot")
+    r_slider = ui.slider("minigrad-ch02-r", "r", 0.01, -3, 0.5, 0.5, kind="log",
+                         readout_format=".3g")
+    theta = ui.slider("minigrad-ch02-theta", "theta", 0, -180, 180, 15, kind="int")
+    readout = ui.readout("minigrad-ch02-step-readout")
+    plot = ui.figure_output("minigrad-ch02-step-plot")
     px, py = model.point
     ts = np.linspace(-3.5, 3.5, 60)
     GX, GY = np.meshgrid(px + ts, py + ts)
     rs = 10.0 ** np.linspace(-3, 0.5, 36)
 
-    def draw(change=None):
+    def draw():
         r, t = r_slider.value, theta.value
         res = model.step(r, t)
         readout.value = model.readout(r, t)
         gaps = np.array([abs(model.step(float(v), t).gap) for v in rs])
-        with plot:
-            plot.clear_output(wait=True)
-            fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
-            left.contour(GX, GY, fn(GX, GY), levels=14, cmap="viridis")
-            left.quiver([px], [py], [model.gradient[0]], [model.gradient[1]], color="gray",
-                        angles="xy", scale_units="xy", scale=max(1.0, model.norm / 2))
-            left.plot([px, px + res.step[0]], [py, py + res.step[1]], color="crimson", lw=2)
-            left.plot([px], [py], "o", color="black")
-            left.set_aspect("equal")
-            left.set_title(f"{name}(x, y): gradient (gray), step (red)")
-            keep = gaps > 1e-300
-            right.loglog(rs[keep], gaps[keep], color="crimson", label="|actual - g . s|")
-            if abs(res.gap) > 1e-300:
-                right.loglog(rs, abs(res.gap) * (rs / r) ** 2, ":", color="black",
-                             label="a constant times r^2")
-                right.loglog([r], [abs(res.gap)], "o", color="crimson")
-            right.set_xlabel("r")
-            right.set_title(f"the gap at theta = {t} deg")
-            right.legend(loc="upper left", fontsize=8)
-            fig.subplots_adjust(left=0.08, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
-            display(fig)
-            plt.close(fig)
+        fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+        left.contour(GX, GY, fn(GX, GY), levels=14, cmap="viridis")
+        left.quiver([px], [py], [model.gradient[0]], [model.gradient[1]], color="gray",
+                    angles="xy", scale_units="xy", scale=max(1.0, model.norm / 2))
+        left.plot([px, px + res.step[0]], [py, py + res.step[1]], color="crimson", lw=2)
+        left.plot([px], [py], "o", color="black")
+        left.set_aspect("equal")
+        left.set_title(f"{name}(x, y): gradient (gray), step (red)")
+        keep = gaps > 1e-300
+        right.loglog(rs[keep], gaps[keep], color="crimson", label="|actual - g . s|")
+        if abs(res.gap) > 1e-300:
+            right.loglog(rs, abs(res.gap) * (rs / r) ** 2, ":", color="black",
+                         label="a constant times r^2")
+            right.loglog([r], [abs(res.gap)], "o", color="crimson")
+        right.set_xlabel("r")
+        right.set_title(f"the gap at theta = {t} deg")
+        right.legend(loc="upper left", fontsize=8)
+        fig.subplots_adjust(left=0.08, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
+        ui.show_figure(plot, fig)
 
-    r_slider.observe(draw, names="value")
-    theta.observe(draw, names="value")
-    draw()
-    box = widgets.VBox([widgets.HBox([r_slider, theta]), readout, plot])
-    box.model = model
-    return box
+    ui.redraw_on_change([r_slider, theta], draw)
+    return ui.vbox([r_slider, theta], readout, plot, model=model)

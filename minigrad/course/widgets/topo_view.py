@@ -8,10 +8,11 @@ above it; the second time, all its parents are in the order, so it joins the ord
 :func:`topo_sort_widget` draws each state on the graph.
 """
 
-import html
 from dataclasses import dataclass
 
-from minigrad.course.graph import draw_graph, node_names, png_bytes
+from minigrad.course.graph import draw_graph, node_names
+from minigrad.course.widgets import controls as ui
+from minigrad.course.widgets.stepper import copy_graph
 
 __all__ = ["TopoSortStepper", "TopoEvent", "topo_sort_widget", "topo_text"]
 
@@ -122,35 +123,20 @@ def topo_sort_widget(root, dpi=80):
     ``-reset``, ``-slider``, ``-graph``, ``-readout`` (all ``minigrad-ch03-topo-...``).
     The widget sorts its own copy of the graph; the VBox's ``stepper`` attribute is it.
     """
-    import ipywidgets as widgets
-
-    from minigrad.course.stepper import copy_graph, wire_step_controls
-
     root = copy_graph(root)
     stepper = TopoSortStepper(root)
     names = node_names(root)
     total = stepper.count_steps()
-    step_button = widgets.Button(description="Step").add_class("minigrad-ch03-topo-step")
-    reset_button = widgets.Button(description="Reset").add_class("minigrad-ch03-topo-reset")
-    slider = widgets.IntSlider(value=0, min=0, max=total, description="step")
-    slider.add_class("minigrad-ch03-topo-slider")
-    image = widgets.Image(format="png").add_class("minigrad-ch03-topo-graph")
-    readout = widgets.HTML().add_class("minigrad-ch03-topo-readout")
 
-    def refresh():
+    def draw():
         fills = {id(n): VISITED for n in stepper.visited}
         fills.update({id(n): PLACED for n in stepper.order})
         notes = {id(n): f"#{k}" for k, n in enumerate(stepper.order, start=1)}
         event = stepper.events[-1] if stepper.events else None
-        fig = draw_graph(root, fills=fills, notes=notes, numbers=False, fontsize=12,
-                         highlight=event.node if event and event.kind != "place" else None)
-        image.value = png_bytes(fig, dpi)
-        lines = [f"step {stepper.position} of {total}"] + topo_text(stepper, names)
-        readout.value = "<pre>" + html.escape("\n".join(lines)) + "</pre>"
-        step_button.disabled = stepper.done
-        slider.value = stepper.position
+        return draw_graph(root, fills=fills, notes=notes, numbers=False, fontsize=12,
+                          highlight=event.node if event and event.kind != "place" else None)
 
-    wire_step_controls(stepper, refresh, step_button, reset_button, slider)
-    box = widgets.VBox([widgets.HBox([step_button, reset_button, slider]), image, readout])
-    box.stepper = stepper
-    return box
+    def lines():
+        return [f"step {stepper.position} of {total}"] + topo_text(stepper, names)
+
+    return ui.stepper_panel(stepper, total, draw, lines, "minigrad-ch03-topo", dpi=dpi)
