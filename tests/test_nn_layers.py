@@ -173,7 +173,7 @@ def test_register_buffer_as_torch():
     module.p = nn.Parameter(minigrad.ones(1))
     with pytest.raises(KeyError, match="attribute 'p' already exists"):
         module.register_buffer("p", minigrad.tensor(1))
-    with pytest.raises(KeyError, match='buffer name can\'t contain "."'):
+    with pytest.raises(KeyError, match=r'buffer name can.+t contain "\."'):
         module.register_buffer("a.b", minigrad.tensor(1))
     with pytest.raises(TypeError, match="cannot assign 'list' object to buffer 'x'"):
         module.register_buffer("x", [1])
@@ -351,7 +351,7 @@ def test_embedding_errors_as_torch():
 def test_binary_cross_entropy_matches_torch(reduction, weighted):
     (x_t, y_t, w_t), (x_m, y_m, w_m) = make_inputs([(4, 3), (4, 3), (3,)], low=0.05,
                                                    high=0.95, seed=2)
-    w = (w_t, w_m) if weighted else (None, None)
+    w = (w_t.detach(), w_m.detach()) if weighted else (None, None)
     out_t = TF.binary_cross_entropy(x_t, y_t, w[0], reduction=reduction)
     out_m = F.binary_cross_entropy(x_m, y_m, w[1], reduction=reduction)
     assert_close(out_m, out_t)
@@ -390,15 +390,15 @@ def test_binary_cross_entropy_with_logits_matches_torch(reduction, weighted, pos
         p_t.abs_()
     y_m.data, w_m.data, p_m.data = (t.detach().numpy().copy() for t in (y_t, w_t, p_t))
     x_t.data[0, 0] = x_m.data[0, 0] = 0.0  # log-sigmoid's gradient at 0 is 1/2
-    w = (w_t, w_m) if weighted else (None, None)
-    p = (p_t, p_m) if pos_weighted else (None, None)
+    w = (w_t.detach(), w_m.detach()) if weighted else (None, None)
+    p = (p_t.detach(), p_m.detach()) if pos_weighted else (None, None)
     out_t = TF.binary_cross_entropy_with_logits(x_t, y_t, w[0], reduction=reduction,
                                                 pos_weight=p[0])
     out_m = F.binary_cross_entropy_with_logits(x_m, y_m, w[1], reduction=reduction,
                                                pos_weight=p[1])
     assert_close(out_m, out_t)
     _backward_both(out_m, out_t)
-    for m, t in zip((x_m, y_m, w_m, p_m), (x_t, y_t, w_t, p_t), strict=True):
+    for m, t in zip((x_m, y_m), (x_t, y_t), strict=True):
         assert_close(m.grad, t.grad)
     module_t = torch.nn.BCEWithLogitsLoss(weight=w[0], reduction=reduction, pos_weight=p[0])
     module_m = nn.BCEWithLogitsLoss(weight=w[1], reduction=reduction, pos_weight=p[1])
@@ -434,6 +434,14 @@ def test_bce_errors_as_torch():
         F.binary_cross_entropy_with_logits(half, minigrad.tensor([1.0, 0.0]))
     with pytest.raises(ValueError, match="x is not a valid value for reduction"):
         nn.BCELoss(reduction="x")(half, half)
+    needs_grad = minigrad.ones(1, requires_grad=True)
+    with pytest.raises(RuntimeError, match="The function 'binary_cross_entropy' is not "
+                       "differentiable with respect to argument 'weight'. This input cannot "
+                       "have requires_grad True."):
+        F.binary_cross_entropy(half, half, needs_grad)
+    with pytest.raises(RuntimeError, match="'binary_cross_entropy_with_logits' is not "
+                       "differentiable with respect to argument 'pos_weight'"):
+        F.binary_cross_entropy_with_logits(half, half, pos_weight=needs_grad)
 
 
 # --- wrong-rank inputs to Linear and the losses ---------------------------------------
