@@ -499,3 +499,32 @@ def test_bce_on_0d_inputs():
                                         minigrad.tensor(1.0, dtype=minigrad.float64)),
                  TF.binary_cross_entropy(torch.tensor(0.25, dtype=torch.float64),
                                          torch.tensor(1.0, dtype=torch.float64)))
+
+
+def test_second_derivatives_through_embedding_and_bce():
+    (w_t, x_t), (w_m, x_m) = make_inputs([(5, 3), (4, 3)], low=0.1, high=0.9, seed=13)
+    idx = [[1, 4, 1, 0], [2, 2, 3, 1], [0, 1, 2, 3], [4, 4, 4, 4]]
+    results = []
+    for lib, f, w, x in [(torch, TF, w_t, x_t), (minigrad, F, w_m, x_m)]:
+        rows = f.embedding(lib.tensor(idx)[0], w, padding_idx=4)  # (4, 3): one padding row
+        loss = f.binary_cross_entropy(rows * x, x.detach() ** 2)
+        grads = lib.autograd.grad(loss, [w, x], create_graph=True)
+        mix = sum(((g * (k + 0.5)) ** 2).sum() for k, g in enumerate(grads))
+        results.append(list(grads) + list(lib.autograd.grad(mix, [w, x])))
+    for i, (t, m) in enumerate(zip(*results, strict=True)):
+        assert_close(m, t, rtol=1e-9, atol=1e-10, what=f"gradient {i}")
+
+
+def test_forward_mode_through_embedding_and_bce_with_logits():
+    (w_t, v_t, y_t), (w_m, v_m, y_m) = make_inputs([(4, 3), (4, 3), (3, 3)], seed=14,
+                                                   requires_grad=False)
+    idx = [0, 3, 3]
+    tangents = []
+    for lib, f, w, v, y, fwd in [(torch, TF, w_t, v_t, y_t, torch.autograd.forward_ad),
+                                 (minigrad, F, w_m, v_m, y_m, forward_ad)]:
+        with fwd.dual_level():
+            rows = f.embedding(lib.tensor(idx), fwd.make_dual(w, v))
+            loss = f.binary_cross_entropy_with_logits(rows, y.sigmoid(), reduction="none",
+                                                      pos_weight=y[0].exp())
+            tangents.append(fwd.unpack_dual(loss).tangent)
+    assert_close(tangents[1], tangents[0])

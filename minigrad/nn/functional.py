@@ -1,4 +1,4 @@
-"""``minigrad.nn.functional`` (``F``): the layer and loss functions (chapters 07, 09, 10, 16).
+"""``minigrad.nn.functional`` (``F``): the layer and loss functions (chapters 07, 09, 10).
 
 ``linear`` is one fused op (see ``ops/linear.py``), ``cross_entropy`` computes a stable
 log-softmax and the negative log-likelihood in one op (see ``ops/losses.py``;

@@ -1,5 +1,5 @@
 r"""``F.linear``'s rank check, ``F.batch_norm``, ``F.layer_norm``, ``F.embedding``, as torch
-(chapters 07 and 16).
+(``linear``: chapter 07; the others are torch's surface beyond the chapters).
 
 No new op: each is a composition of minigrad's differentiable ops (``mean``, ``-``,
 ``*``, ``/``, ``** 0.5``, indexing), so backward, second derivatives

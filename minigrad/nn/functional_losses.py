@@ -1,5 +1,6 @@
 r"""``F.binary_cross_entropy``, ``F.binary_cross_entropy_with_logits`` and
-``F.cross_entropy``'s shapes and checks, as torch (chapters 10 and 16).
+``F.cross_entropy``'s shapes and checks, as torch (``cross_entropy``: chapter 10; the
+binary ones are torch's surface beyond the chapters).
 
 Binary cross-entropy of probabilities :math:`x \in [0, 1]` and targets :math:`y`:
 
@@ -11,7 +12,8 @@ not infinity). Its gradient is :math:`w (x - y) / (x (1 - x))`, which torch comp
 ends of the interval) the composition below keeps torch's values as constants and adds
 :math:`(x - y)^2 / (2 \cdot 10^{-12})` minus its own value (zero, with torch's first
 derivative): torch's first-order gradients everywhere; there, the second derivative
-and the target's gradient at exactly 0 or 1 are not torch's.
+and the target's gradient at exactly 0 or 1 are not torch's. Inside, ``log(1 - x)``
+stands for torch's ``log1p(-x)`` (the same to 1e-16 absolute).
 
 With logits :math:`z` (``_with_logits``, the stable form), as torch:
 
@@ -21,6 +23,10 @@ With logits :math:`z` (``_with_logits``, the stable form), as torch:
 ``p`` being ``pos_weight``, the weight of the positive examples (along the last dimension).
 ``log(1 + e)`` stands for torch's ``log1p``: equal to 1e-16 absolute, not relative (for
 :math:`|z| > 37` a loss of about :math:`e^{-|z|}` is 0 here).
+
+Both are compositions of minigrad's ops, so second derivatives and tangents come with
+them; the graph ends in ``MeanBackward0`` (or ``MulBackward0``...), not torch's fused
+``BinaryCrossEntropyBackward0`` / ``BinaryCrossEntropyWithLogitsBackward0``.
 """
 
 import warnings

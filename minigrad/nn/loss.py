@@ -1,6 +1,6 @@
 """Loss modules: ``MSELoss``, ``CrossEntropyLoss``, ``BCELoss``, ``BCEWithLogitsLoss``, as
-torch's (chapters 10 and 16). Each calls its function in ``nn.functional``; the class
-weights of the BCE losses are buffers (in ``state_dict()``, as torch)."""
+torch's (the first two: chapter 10). Each calls its function in ``nn.functional``; the
+class weights of the losses are buffers (in ``state_dict()``, as torch)."""
 
 from minigrad.nn.functional_losses import (
     binary_cross_entropy,

@@ -1,4 +1,5 @@
-r"""``BatchNorm1d`` and ``LayerNorm``, as torch's modules (chapter 16).
+r"""``BatchNorm1d`` and ``LayerNorm``, as torch's modules (no chapter
+uses them yet: torch's surface beyond the course).
 
 ``BatchNorm1d(C)`` standardises each of the ``C`` channels of a ``(N, C)`` or
 ``(N, C, L)`` input. In training it uses the batch's statistics and moves its buffers

@@ -1,4 +1,5 @@
-r"""``Embedding``: a lookup table of learned vectors, as torch's (chapter 16).
+r"""``Embedding``: a lookup table of learned vectors, as torch's (no chapter uses
+it yet: torch's surface beyond the course).
 
 ``Embedding(num_embeddings, embedding_dim)`` holds ``weight`` of shape
 ``(num_embeddings, embedding_dim)``, drawn from :math:`N(0, 1)` as torch does (from
