@@ -149,7 +149,7 @@ def test_batch_norm_state_dict_buffers_and_repr_as_torch():
     assert not ours[1].running_mean.requires_grad
     assert repr(ours) == repr(theirs)
     assert list(nn.BatchNorm1d(3, affine=False, track_running_stats=False).state_dict()) == []
-    for kwargs in [{}, {"momentum": None, "affine": False}, {"eps": 1e-3}]:
+    for kwargs in [{}, {"momentum": None, "affine": False}, {"eps": 1e-3}, {"bias": False}]:
         assert repr(nn.BatchNorm1d(5, **kwargs)) == repr(torch.nn.BatchNorm1d(5, **kwargs))
     theirs[1].train()(torch.randn(4, 3))
     ours.load_state_dict(theirs.state_dict())
