@@ -516,6 +516,7 @@ def test_second_derivatives_through_embedding_and_bce():
 
 
 def test_forward_mode_through_embedding_and_bce_with_logits():
+    """torch's tangent of embedding keeps the padding rows' (only backward skips them)."""
     (w_t, v_t, y_t), (w_m, v_m, y_m) = make_inputs([(4, 3), (4, 3), (3, 3)], seed=14,
                                                    requires_grad=False)
     idx = [0, 3, 3]
@@ -523,7 +524,7 @@ def test_forward_mode_through_embedding_and_bce_with_logits():
     for lib, f, w, v, y, fwd in [(torch, TF, w_t, v_t, y_t, torch.autograd.forward_ad),
                                  (minigrad, F, w_m, v_m, y_m, forward_ad)]:
         with fwd.dual_level():
-            rows = f.embedding(lib.tensor(idx), fwd.make_dual(w, v))
+            rows = f.embedding(lib.tensor(idx), fwd.make_dual(w, v), padding_idx=3)
             loss = f.binary_cross_entropy_with_logits(rows, y.sigmoid(), reduction="none",
                                                       pos_weight=y[0].exp())
             tangents.append(fwd.unpack_dual(loss).tangent)

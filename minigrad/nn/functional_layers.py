@@ -138,7 +138,8 @@ def padding_index(padding_idx, num_embeddings):
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,  # noqa: A002
               scale_grad_by_freq=False, sparse=False):
     """``torch.nn.functional.embedding``: the rows ``weight[input]``; the row at
-    ``padding_idx`` is looked up but gets no gradient."""
+    ``padding_idx`` is looked up but gets no gradient (its forward-mode tangent is kept,
+    as torch's)."""
     if max_norm is not None or scale_grad_by_freq or sparse:
         raise NotImplementedError("minigrad's embedding has no max_norm, "
                                   "scale_grad_by_freq or sparse. Fix: leave them out.")
@@ -163,4 +164,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,  # 
     frozen = np.where(keep == 1, 0, out.data).astype(out.data.dtype)
     from minigrad.tensors import make
 
-    return out * make(keep, None) + make(frozen, None)
+    result = out * make(keep, None) + make(frozen, None)
+    tangent = getattr(result, "_fw_tangent", None)
+    if tangent is not None:  # forward mode: torch's tangent keeps the padding rows'
+        tangent += weight._fw_tangent[idx] * (1 - keep)  # in place: a recorded node's too
+    return result
