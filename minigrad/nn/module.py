@@ -14,7 +14,8 @@ under ``no_grad()`` (chapter 10); a child module likewise only by a module or No
 
 A module's *buffers* (``register_buffer``) are tensors it keeps that are not
 parameters: ``BatchNorm1d``'s running statistics. They are in ``state_dict()`` (unless
-registered with ``persistent=False``) and ``named_buffers()``, never in ``parameters()``.
+registered with ``persistent=False``) and ``named_buffers()``, never in ``parameters()``
+(an optimizer never changes them).
 """
 
 import numpy as np
