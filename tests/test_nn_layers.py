@@ -194,6 +194,13 @@ def test_batch_norm_errors_as_torch():
         bn(minigrad.randn(2, 4))
     with pytest.raises(RuntimeError, match="running_mean must be defined in evaluation mode"):
         F.batch_norm(minigrad.randn(2, 3), None, None)
+    with pytest.raises(RuntimeError, match="running_mean should contain 0 elements not 3"):
+        F.batch_norm(minigrad.ones(3), minigrad.zeros(3), minigrad.ones(3))
+    with pytest.raises(RuntimeError, match="weight should contain 3 elements not 4"):
+        F.batch_norm(minigrad.ones(2, 3), minigrad.zeros(3), minigrad.ones(3), minigrad.ones(4))
+    with pytest.raises(ValueError, match="batch_norm eps must be positive during training, but "
+                                         "got 0"):
+        F.batch_norm(minigrad.ones(2, 3), None, None, training=True, eps=0)
 
 
 # --- LayerNorm ------------------------------------------------------------------------
@@ -233,6 +240,12 @@ def test_layer_norm_functional_and_errors():
     for shape, normalized, want in cases:
         with pytest.raises(RuntimeError, match="Given normalized_shape=" + want):
             nn.LayerNorm(normalized)(minigrad.randn(*shape))
+    for name, args in [("weight", (minigrad.ones(3),)),
+                       ("bias", (minigrad.ones(4), minigrad.ones(3)))]:
+        with pytest.raises(RuntimeError, match=rf"Expected {name} to be of same shape as "
+                           rf"normalized_shape, but got {name} of shape \[3\] and "
+                           r"normalized_shape = \[4\]"):
+            F.layer_norm(minigrad.ones(2, 4), (4,), *args)
 
 
 # --- second derivatives and tangents --------------------------------------------------

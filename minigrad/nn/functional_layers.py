@@ -70,7 +70,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None,  # noqa
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if eps < 0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
-    channels = shape[1]
+    channels = shape[1] if len(shape) > 1 else 0  # as torch: a 1-D input has 0 channels
     for name, t in [("running_mean", running_mean), ("running_var", running_var),
                     ("weight", weight), ("bias", bias)]:
         _check_size(name, t, channels)
@@ -114,6 +114,12 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # no
             f"Given normalized_shape={list(normalized)}, expected input with shape "
             f"[*, {', '.join(str(n) for n in normalized)}], but got input of size"
             f"{list(shape)}. Fix: normalized_shape names the input's last dimensions.")
+    for name, t in [("weight", weight), ("bias", bias)]:
+        if t is not None and t.data.shape != normalized:
+            raise RuntimeError(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
+                f"shape {list(t.data.shape)} and normalized_shape = {list(normalized)}. Fix: "
+                f"{name} has the shape normalized_shape.")
     axes = tuple(range(len(shape) - k, len(shape)))
     mean = input.mean(axes, keepdim=True)
     centered = input - mean
