@@ -155,6 +155,10 @@ def test_batch_norm_state_dict_buffers_and_repr_as_torch():
     ours.load_state_dict(theirs.state_dict())
     assert ours[1].num_batches_tracked.item() == 1
     assert_close(ours[1].running_var, theirs[1].running_var, rtol=1e-6)
+    ours[1].reset_parameters()
+    fresh = nn.BatchNorm1d(3).state_dict()
+    for name, value in ours[1].state_dict().items():
+        assert np.array_equal(value.data, fresh[name].data), name
 
 
 def test_register_buffer_as_torch():
@@ -319,6 +323,10 @@ def test_embedding_init_and_padding_row():
     assert np.array_equal(padded.weight.data[1], np.zeros(3))
     assert np.abs(padded.weight.data[[0, 2, 3]]).min() > 0
     assert padded.weight.requires_grad
+    padded.weight.data[...] = 7
+    padded.reset_parameters()
+    assert np.array_equal(padded.weight.data[1], np.zeros(3))
+    assert np.abs(padded.weight.data).max() < 7
 
 
 def test_embedding_functional_and_from_pretrained():

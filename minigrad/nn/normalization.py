@@ -62,6 +62,14 @@ class BatchNorm1d(Module):
             self.running_var.data[...] = 1
             self.num_batches_tracked.data[...] = 0
 
+    def reset_parameters(self):
+        """Running statistics back to (0, 1, 0 batches); weight to ones, bias to zeros."""
+        self.reset_running_stats()
+        if self.weight is not None:
+            self.weight.data[...] = 1
+        if self.bias is not None:
+            self.bias.data[...] = 0
+
     def forward(self, input):  # noqa: A002 - torch's name
         ndim = input.data.ndim
         if ndim not in (2, 3):
@@ -104,6 +112,12 @@ class LayerNorm(Module):
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
+
+    def reset_parameters(self):
+        if self.weight is not None:
+            self.weight.data[...] = 1
+        if self.bias is not None:
+            self.bias.data[...] = 0
 
     def forward(self, input):  # noqa: A002 - torch's name
         return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)

@@ -35,15 +35,21 @@ class Embedding(Module):
         self.sparse = sparse
         if _weight is None:
             numpy_dtype = np.dtype(np.float32) if dtype is None else as_array(0.0, dtype).dtype
-            draw = GENERATOR[0].standard_normal((num_embeddings, embedding_dim))
-            self.weight = Parameter(draw.astype(numpy_dtype), requires_grad=not _freeze)
-            if self.padding_idx is not None:
-                self.weight.data[self.padding_idx] = 0
+            self.weight = Parameter(np.zeros((num_embeddings, embedding_dim), numpy_dtype),
+                                    requires_grad=not _freeze)
+            self.reset_parameters()
         else:
             if list(_weight.shape) != [num_embeddings, embedding_dim]:
                 raise AssertionError(
                     "Shape of weight does not match num_embeddings and embedding_dim")
             self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def reset_parameters(self):
+        """Rows drawn from N(0, 1) (minigrad's generator); the padding row zeroed."""
+        shape = self.weight.data.shape
+        self.weight.data[...] = GENERATOR[0].standard_normal(shape)
+        if self.padding_idx is not None:
+            self.weight.data[self.padding_idx] = 0
 
     def forward(self, input):  # noqa: A002 - torch's name
         return embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
