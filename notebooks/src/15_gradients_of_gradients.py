@@ -778,9 +778,11 @@ with graded("Exercise 15.1", hint="x as a leaf with requires_grad=True; n passes
 # Write `hvp(f, x, v)`: $H v$, for a function `f` of a 1-D minigrad tensor returning a
 # 0-d tensor, a point `x` and a vector `v` (minigrad tensors that do not require grad),
 # by double backward: exactly two backward passes (`autograd.grad` twice), never the
-# full Hessian. The check counts the backward passes, switches off `minigrad.func`,
-# `autograd.functional` (its `hvp` and `vhp`) and torch, and compares with torch's
-# `autograd.functional.hvp`, on functions and sizes of its own.
+# full Hessian. (That gives $v^\top H$, torch's `vhp`; the check's functions have
+# continuous second derivatives, so $H$ is symmetric and it is $H v$.) The check
+# counts the backward passes, switches off `minigrad.func`, `autograd.functional` (its
+# `hvp` and `vhp`) and torch, and compares with torch's `autograd.functional.hvp`, on
+# functions and sizes of its own.
 #
 # <details><summary>Hint</summary>
 #
