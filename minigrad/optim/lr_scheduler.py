@@ -221,9 +221,6 @@ class CosineAnnealingLR(LRScheduler):
         t, t_max, eta_min = self.last_epoch, self.T_max, self.eta_min
         if self._is_initial:
             return lrs
-        if self._step_count == 1 and t > 0:
-            return [eta_min + (base_lr - eta_min) * (1 + math.cos(t * math.pi / t_max)) / 2
-                    for base_lr in self.base_lrs]
         if (t - 1 - t_max) % (2 * t_max) == 0:
             return [lr + (base_lr - eta_min) * (1 - math.cos(math.pi / t_max)) / 2
                     for base_lr, lr in zip(self.base_lrs, lrs, strict=True)]
