@@ -50,6 +50,7 @@ def _compare_state(opt_m, opt_t, ours, theirs, what, rtol=RTOL, atol=ATOL, versi
     for i, (p, q) in enumerate(zip(ours, theirs, strict=True)):
         label = f"{what}, parameter {i}"
         compare(p, q, label, rtol, atol)
+        compare(p.grad, q.grad, f"{label}: .grad (a step leaves it alone)", rtol, atol)
         assert p.is_leaf and p.requires_grad and p.grad_fn is None, label
         assert p._version == q._version, f"{label}: version {p._version} vs {q._version}"
         s_m, s_t = opt_m.state.get(p), opt_t.state.get(q)
@@ -84,7 +85,7 @@ def _groups(params, spec):
 
 
 def _train(name, options, steps=15, groups=None, seed=0, dtype="float64", rtol=RTOL,
-           atol=ATOL):
+           atol=ATOL, set_to_none=True):
     """Train both libraries' ``name`` side by side, comparing after each step."""
     theirs, ours = _params(torch, seed, dtype), _params(minigrad, seed, dtype)
     opt_t = getattr(torch.optim, name)(_groups(theirs, groups), **options)
@@ -94,7 +95,7 @@ def _train(name, options, steps=15, groups=None, seed=0, dtype="float64", rtol=R
     for k in range(steps):
         x, y = _data(rng, dtype)
         for lib, params, opt in ((torch, theirs, opt_t), (minigrad, ours, opt_m)):
-            opt.zero_grad()
+            opt.zero_grad(set_to_none=set_to_none)
             _loss(lib, params, lib.tensor(x), lib.tensor(y), k).backward()
             assert opt.step() is None
         _compare_state(opt_m, opt_t, ours, theirs, f"{name}({options}), step {k}", rtol, atol)
@@ -144,6 +145,16 @@ NAMES = ["SGD", "Adam", "AdamW", "RMSprop"]
 def test_training_matches_torch_step_by_step(name, options):
     opt_m, opt_t, _, _ = _train(name, options)
     _compare_groups(opt_m.param_groups, opt_t.param_groups)
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("SGD", {"lr": 0.05, "momentum": 0.9}), ("SGD", {"lr": 0.05, "momentum": 0.5,
+                                                      "nesterov": True}),
+    ("Adam", {"lr": 0.05, "amsgrad": True}), ("RMSprop", {"momentum": 0.5, "centered": True})])
+def test_gradients_zeroed_in_place_share_nothing_with_the_state(name, options):
+    """``zero_grad(set_to_none=False)`` reuses each ``.grad``: a momentum buffer that
+    shared its array (no copy of the first gradient) would be zeroed with it."""
+    _train(name, options, steps=10, set_to_none=False)
 
 
 @pytest.mark.parametrize("name", NAMES)
