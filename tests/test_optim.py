@@ -2,10 +2,10 @@
 
 Each test builds the same float64 parameters in both libraries, runs 10-20 steps of a
 small loss on the same data, and after every step compares every parameter (values,
-version counter) and the optimizer's state (keys, values, dtypes, versions), rtol 1e-10.
-Some parameters skip steps (no gradient: the step must leave them and their state alone)
-and one gets its first gradient late (its state is made then). The errors keep torch's
-type and phrase and add a " Fix: ..." sentence.
+version counter, ``.grad``) and the optimizer's state (keys, values, dtypes, versions),
+rtol 1e-10. Some parameters skip steps (no gradient: the step must leave them and their
+state alone) and one gets its first gradient late (its state is made then). The errors
+are in test_optim_errors.py.
 """
 
 import copy
@@ -16,7 +16,7 @@ import pytest
 import torch
 
 import minigrad
-from tests.edge_parity import check_snippet, compare
+from tests.edge_parity import compare
 
 RTOL = 1e-10
 ATOL = 1e-12
@@ -110,7 +110,7 @@ SGD_CASES = [
     {"lr": 0.05, "weight_decay": 0.1},
     {"lr": 0.05, "maximize": True},
     {"lr": 0.05, "momentum": 0.8, "dampening": 0.2, "weight_decay": 0.05, "maximize": True},
-    {"lr": 0.05, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01, "maximize": True},
+    {"lr": 0.02, "momentum": 0.9, "nesterov": True, "weight_decay": 0.01, "maximize": True},
 ]
 ADAM_CASES = [
     {"lr": 0.05},
@@ -270,17 +270,6 @@ def test_state_dict_round_trip_resumes_like_torch(name):
                                           f"resumed, step {k}")
         _compare_state(twin, twin_t, twins, twins_t, f"resumed, step {k}", versions=False)
 
-@pytest.mark.parametrize("snippet", [
-    "torch.optim.SGD([w], lr=0.1).load_state_dict("
-    "torch.optim.SGD([{'params': [w]}, {'params': [v]}], lr=0.1).state_dict())",
-    "torch.optim.SGD([w], lr=0.1).load_state_dict("
-    "torch.optim.SGD([w, v], lr=0.1).state_dict())",
-])
-def test_load_state_dict_of_another_shape_is_refused_like_torch(snippet):
-    _check_error("w = torch.ones(2, requires_grad=True)\nv = torch.ones(3, requires_grad=True)\n"
-                 + snippet)
-
-
 def test_optimizer_pickles_and_deepcopies_with_its_state():
     opt_m, _, ours, _ = _train("Adam", {"lr": 0.05}, steps=3)
     for other in (copy.deepcopy(opt_m), pickle.loads(pickle.dumps(opt_m))):
@@ -289,77 +278,3 @@ def test_optimizer_pickles_and_deepcopies_with_its_state():
         for p, q in zip(other.param_groups[0]["params"][:4], ours[:4], strict=True):
             np.testing.assert_array_equal(other.state[p]["exp_avg"].numpy(),
                                           opt_m.state[q]["exp_avg"].numpy(), "copied state")
-
-
-# --- errors: torch's type and phrase, then " Fix: ..." --------------------------------
-W = "w = torch.ones(2, requires_grad=True)\n"
-ERRORS = {
-    "empty": "torch.optim.SGD([], lr=0.1)",
-    "empty_adam": "torch.optim.Adam(iter([]))",
-    "not_a_tensor": "torch.optim.Adam([1.0])",
-    "a_string_among_tensors": W + "torch.optim.SGD([w, 'w'], lr=0.1)",
-    "a_tensor_not_a_list": W + "torch.optim.RMSprop(w)",
-    "non_leaf": W + "torch.optim.AdamW([w * 2])",
-    "in_two_groups": W + "torch.optim.SGD([{'params': [w]}, {'params': [w], 'lr': 1.0}], "
-                         "lr=0.1)",
-    "group_not_a_dict": W + "torch.optim.SGD([w], lr=0.1).add_param_group([w])",
-    "group_of_a_set": W + "torch.optim.SGD([w], lr=0.1).add_param_group({'params': {w}})",
-    "added_twice": W + "o = torch.optim.Adam([w])\no.add_param_group({'params': [w]})",
-    "sgd_lr": W + "torch.optim.SGD([w], lr=-0.1)",
-    "sgd_momentum": W + "torch.optim.SGD([w], lr=0.1, momentum=-0.5)",
-    "sgd_weight_decay": W + "torch.optim.SGD([w], lr=0.1, weight_decay=-0.01)",
-    "nesterov_no_momentum": W + "torch.optim.SGD([w], lr=0.1, nesterov=True)",
-    "nesterov_dampening": W + "torch.optim.SGD([w], lr=0.1, momentum=0.9, dampening=0.1, "
-                              "nesterov=True)",
-    "adam_lr": W + "torch.optim.Adam([w], lr=-1e-3)",
-    "adam_eps": W + "torch.optim.Adam([w], eps=-1e-8)",
-    "adam_beta0": W + "torch.optim.Adam([w], betas=(1.0, 0.999))",
-    "adam_beta1": W + "torch.optim.AdamW([w], betas=(0.9, -0.5))",
-    "adam_weight_decay": W + "torch.optim.AdamW([w], weight_decay=-1.0)",
-    "rmsprop_lr": W + "torch.optim.RMSprop([w], lr=-0.01)",
-    "rmsprop_alpha": W + "torch.optim.RMSprop([w], alpha=-0.5)",
-    "rmsprop_eps": W + "torch.optim.RMSprop([w], eps=-1.0)",
-    "rmsprop_momentum": W + "torch.optim.RMSprop([w], momentum=-0.9)",
-    "rmsprop_weight_decay": W + "torch.optim.RMSprop([w], weight_decay=-0.1)",
-}
-# Where torch names its own class, the phrase before it.
-PHRASES = {"a_tensor_not_a_list": "params argument given to the optimizer should be an "
-                                  "iterable of Tensors or dicts, but got"}
-
-
-def _check_error(snippet, phrase=None):
-    t_exc, m_exc = check_snippet(snippet)
-    assert t_exc is not None, "torch raised nothing"
-    assert (phrase or str(t_exc)) in str(m_exc), f"torch: {t_exc}\nminigrad: {m_exc}"
-    assert " Fix: " in str(m_exc), str(m_exc)
-
-
-@pytest.mark.parametrize("case", sorted(ERRORS))
-def test_errors_keep_torchs_type_and_phrase(case):
-    _check_error(ERRORS[case], PHRASES.get(case))
-
-
-def test_duplicate_parameters_in_a_group_warn_like_torch():
-    for lib in (torch, minigrad):
-        w = lib.ones(2, requires_grad=True)
-        with pytest.warns(UserWarning, match="optimizer contains a parameter group with "
-                          "duplicate parameters; in future, this will cause an error"):
-            lib.optim.SGD([w, w], lr=0.1)
-
-
-def test_public_import_paths():
-    from minigrad.optim import SGD, Adam, AdamW, Optimizer, RMSprop, lr_scheduler
-    from minigrad.optim.lr_scheduler import (
-        CosineAnnealingLR,
-        ExponentialLR,
-        LambdaLR,
-        LRScheduler,
-        MultiStepLR,
-        StepLR,
-    )
-
-    assert all(issubclass(c, Optimizer) for c in (SGD, Adam, AdamW, RMSprop))
-    assert issubclass(AdamW, Adam) and AdamW.__mro__[1:] == (Adam, Optimizer, object)
-    assert all(issubclass(c, LRScheduler) for c in (
-        StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, LambdaLR))
-    assert minigrad.optim.lr_scheduler is lr_scheduler
