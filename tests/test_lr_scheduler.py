@@ -6,6 +6,7 @@ For each scheduler the learning rates over 30 epochs (``get_last_lr()`` and the 
 parameters agree after every step.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -76,7 +77,13 @@ def _sequence(s, epochs=EPOCHS):
     return np.array(lrs)
 
 
-@pytest.mark.parametrize(("name", "options"), SCHEDULERS, ids=lambda v: str(v))
+def _case_id(value):
+    """A stable test id (a function's repr holds its address, which differs between the
+    xdist workers): functions by name."""
+    return re.sub(r"<function (\w+) at 0x[0-9a-f]+>", r"\1", str(value))
+
+
+@pytest.mark.parametrize(("name", "options"), SCHEDULERS, ids=_case_id)
 def test_lr_sequence_over_30_epochs_matches_torch(name, options):
     opt_m, opt_t, _, _ = _optimizers()
     s_t = getattr(torch.optim.lr_scheduler, name)(opt_t, **options)
@@ -89,7 +96,7 @@ def test_lr_sequence_over_30_epochs_matches_torch(name, options):
         _same_bookkeeping(s_m, s_t, f"{name}({options}), epoch {epoch}")
 
 
-@pytest.mark.parametrize(("name", "options"), SCHEDULERS[::2], ids=lambda v: str(v))
+@pytest.mark.parametrize(("name", "options"), SCHEDULERS[::2], ids=_case_id)
 def test_state_dict_resumes_the_sequence_and_last_epoch_restarts_like_torch(name, options):
     """A scheduler that loads another's state_dict goes on as it would have; one made
     with ``last_epoch`` (the groups holding ``initial_lr``) continues as torch's does."""
@@ -136,7 +143,7 @@ def test_two_schedulers_on_one_optimizer_chain_like_torch():
     ("AdamW", "MultiStepLR", {"milestones": [3, 8]}),
     ("RMSprop", "ExponentialLR", {"gamma": 0.8}),
     ("SGD", "LambdaLR", {"lr_lambda": _lambda_inverse}),
-], ids=lambda v: str(v))
+], ids=_case_id)
 def test_training_with_a_scheduler_matches_torch(name, sched, options):
     opt_m, opt_t, ours, theirs = _optimizers(name, {"SGD": {"momentum": 0.9}}.get(name))
     s_t = getattr(torch.optim.lr_scheduler, sched)(opt_t, **options)
