@@ -18,7 +18,7 @@ __all__ = ["Function", "Variable", "backward", "grad", "gradcheck", "gradgradche
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              inputs=None):
     """``backward`` of one tensor or of several, in one pass (their gradients add up).
-    With ``create_graph=True`` the pass is recorded (double_backward.py)."""
+    With ``create_graph=True`` the pass is recorded (engine.py)."""
     if not isinstance(tensors, tuple | list):
         tensors, grad_tensors = [tensors], [grad_tensors]
     elif isinstance(grad_tensors, tensors_module.Tensor):
@@ -28,12 +28,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
         inputs = [inputs]
     if retain_graph is None:
         retain_graph = create_graph
-    if create_graph:
-        from minigrad.double_backward import run_backward_graph
-
-        run_backward_graph(list(tensors), list(grad_tensors), bool(retain_graph), inputs)
-        return
-    engine.run_backward(list(tensors), list(grad_tensors), bool(retain_graph), inputs)
+    engine.run_backward(list(tensors), list(grad_tensors), bool(retain_graph), inputs,
+                        create_graph)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,

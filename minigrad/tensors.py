@@ -130,14 +130,10 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         if inputs is not None and not isinstance(inputs, list | tuple):
             inputs = [inputs]
         if create_graph:  # the backward pass recorded, to differentiate it again
-            from minigrad.double_backward import CYCLE_WARNING, run_backward_graph
-
-            warnings.warn(CYCLE_WARNING, UserWarning, stacklevel=2)
-
-            retain = create_graph if retain_graph is None else retain_graph
-            run_backward_graph([self], [gradient], bool(retain), inputs)
-            return
-        engine.backward(self, gradient, bool(retain_graph), inputs)
+            warnings.warn(engine.CYCLE_WARNING, UserWarning, stacklevel=2)
+            if retain_graph is None:
+                retain_graph = True
+        engine.backward(self, gradient, bool(retain_graph), inputs, create_graph)
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; a tensor it returns

@@ -54,6 +54,10 @@ class BackwardHookFunction(Function):
     def backward(ctx, grad_output):
         return ctx.on_backward(grad_output), None
 
+    @staticmethod
+    def jvp(ctx, tangent, _):  # the identity
+        return tangent
+
 
 def call_with_hooks(module, hooks, args, kwargs):
     from minigrad.tensors import make

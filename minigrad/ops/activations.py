@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from minigrad.dtypes import DEFAULT_FLOAT
-from minigrad.function import Function
+from minigrad.function import Function, constant
 
 __all__ = ["exp", "log", "tanh", "sigmoid", "relu"]
 
@@ -34,6 +34,10 @@ class Exp(Function):
         (out,) = ctx.saved_tensors
         return grad_output * out
 
+    @staticmethod
+    def jvp(ctx, ta):
+        return ctx.result * ta
+
 
 class Log(Function):
     @staticmethod
@@ -45,6 +49,10 @@ class Log(Function):
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
         return grad_output / a
+
+    @staticmethod
+    def jvp(ctx, ta):
+        return ta / ctx.inputs[0]
 
 
 class Tanh(Function):
@@ -59,6 +67,10 @@ class Tanh(Function):
         (out,) = ctx.saved_tensors
         return grad_output * (1 - out * out)
 
+    @staticmethod
+    def jvp(ctx, ta):
+        return (1 - ctx.result * ctx.result) * ta
+
 
 class Sigmoid(Function):
     @staticmethod
@@ -72,6 +84,10 @@ class Sigmoid(Function):
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
         return grad_output * out * (1 - out)
+
+    @staticmethod
+    def jvp(ctx, ta):
+        return ctx.result * (1 - ctx.result) * ta
 
 
 class Relu(Function):
@@ -89,6 +105,15 @@ class Relu(Function):
         if not math.isfinite(np.add.reduce(grad, axis=None)):  # then, torch's threshold:
             grad = np.where(out == 0, 0, grad_output)  # 0 where off, whatever arrives
         return grad
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * constant(out.data != 0, grad_output.data.dtype)
+
+    @staticmethod
+    def jvp(ctx, ta):
+        return np.where(ctx.result > 0, ta, 0)
 
 
 def _floating(a):

@@ -63,6 +63,12 @@ class CheckpointFunction(Function):
         result = [next(grads) if need else None for need in needs[:n]] + list(grads)
         return (None,) * 3 + tuple(None if g is None else g.data for g in result)
 
+    @staticmethod
+    def jvp(ctx, *tangents):
+        raise NotImplementedError(
+            "minigrad's checkpoint does not support forward-mode AD. Fix: call the function "
+            "without checkpoint inside dual_level().")
+
 
 def _one_tensor(out):
     if not isinstance(out, Tensor):

@@ -209,10 +209,10 @@ check_all({"y": (y_primal, yt_primal), "J v, forward mode": (jvp, jvp_t),
 # chapter 06's backward, which needed transposes: a VJP multiplies from the other side):
 
 # %%
-show_source(minigrad.forward_ad._mul)
+show_source(minigrad.ops.arithmetic.Mul.jvp)
 
 # %%
-show_source(minigrad.forward_ad._matmul)
+show_source(minigrad.ops.matmul.Matmul.jvp)
 
 # %% [markdown]
 # Tangents live only inside their `dual_level`: when the block ends they are dropped, in
