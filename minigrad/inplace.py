@@ -17,10 +17,11 @@ in place and nothing is recorded. As torch, the result must keep the tensor's dt
 
 import numpy as np
 
-from minigrad import forward_ad, views
+from minigrad import views
+from minigrad.autograd import forward_ad
+from minigrad.autograd.function import Function, constant
+from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.dtypes import result_type, torch_name
-from minigrad.function import Function, constant
-from minigrad.grad_mode import GRAD_ENABLED
 from minigrad.ops import arithmetic
 
 __all__ = ["InplaceMethods", "LEAF_INPLACE"]

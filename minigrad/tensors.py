@@ -20,10 +20,10 @@ import weakref
 
 import numpy as np
 
-from minigrad import engine
+from minigrad.autograd import engine, graph
+from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.copying import CopyMethods
 from minigrad.dtypes import Size, from_numpy, to_dtype
-from minigrad.grad_mode import GRAD_ENABLED
 from minigrad.inplace import InplaceMethods
 from minigrad.ops.methods import TensorMethods
 from minigrad.printing import tensor_repr
@@ -137,19 +137,15 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; a tensor it returns
-        replaces the gradient (hooks.py). Returns a handle: ``handle.remove()``."""
-        from minigrad.hooks import register_hook
-
-        return register_hook(self, hook)
+        replaces the gradient (autograd/graph.py). Returns a handle: ``handle.remove()``."""
+        return graph.register_hook(self, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """A leaf's hook, ``hook(tensor)``, called after its ``.grad`` was updated."""
-        from minigrad.hooks import register_hook
-
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors. Fix: register it on a leaf (a parameter).")
-        return register_hook(self, hook, "_post_hooks")
+        return graph.register_hook(self, hook, "_post_hooks")
 
     def retain_grad(self):
         """Keep ``.grad`` on this non-leaf too after backward (a leaf keeps it anyway)."""

@@ -27,9 +27,9 @@ import weakref
 
 import numpy as np
 
-from minigrad import engine
-from minigrad.function import Function, accumulator, constant
-from minigrad.grad_mode import GRAD_ENABLED
+from minigrad.autograd import engine
+from minigrad.autograd.function import Function, accumulator, constant
+from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.ops.indexing import ScatterAdd
 
 __all__ = ["register", "write", "check_view", "CopySlices", "VIEW_OF_LEAF"]

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import minigrad as mg
-from minigrad.gradgradcheck import gradgradcheck
+from minigrad.autograd.gradcheck import gradgradcheck
 
 LIBS = {"minigrad": mg, "torch": torch}
 
@@ -149,7 +149,7 @@ def test_gradgradcheck_passes_right_rules_and_catches_a_wrong_one(monkeypatch):
     at, bt = (torch.tensor(t.data, requires_grad=True) for t in (a, b))
     assert torch.autograd.gradgradcheck(lambda a, b: (a @ b).tanh(), [at, bt])
 
-    from minigrad.function import constant
+    from minigrad.autograd.function import constant
     from minigrad.ops import activations
 
     def wrong(ctx, g):  # the output's dependence on the input forgotten

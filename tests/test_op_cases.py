@@ -23,7 +23,7 @@ import torch.autograd.forward_ad as tfw
 
 import minigrad as mg
 from minigrad.autograd import forward_ad as mfw
-from minigrad.function import AccumulateGrad, Function
+from minigrad.autograd.function import AccumulateGrad, Function
 from tests.op_cases import CASES, inputs
 
 RTOL, ATOL = 1e-10, 1e-12

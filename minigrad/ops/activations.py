@@ -16,8 +16,8 @@ import math
 
 import numpy as np
 
+from minigrad.autograd.function import Function, constant
 from minigrad.dtypes import DEFAULT_FLOAT
-from minigrad.function import Function, constant
 
 __all__ = ["exp", "log", "tanh", "sigmoid", "relu"]
 
@@ -120,9 +120,7 @@ def _floating(a):
     """An int or bool tensor as float32, as torch computes ``exp`` of one."""
     if a.data.dtype.kind == "f":
         return a
-    from minigrad.tensors import make
-
-    return make(a.data.astype(DEFAULT_FLOAT), None)
+    return constant(a.data.astype(DEFAULT_FLOAT))
 
 
 def exp(a):

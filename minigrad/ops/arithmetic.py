@@ -24,10 +24,10 @@ import math
 
 import numpy as np
 
-from minigrad.function import Function, constant, zeros_if_none
+from minigrad.autograd.function import Function, constant, zeros_if_none
 from minigrad.ops.promotion import check_int_power, int_power, promote
 
-__all__ = ["add", "sub", "rsub", "mul", "div", "rdiv", "neg", "pow_", "rpow", "broadcast_error"]
+__all__ = ["add", "sub", "rsub", "mul", "div", "rdiv", "neg", "pow", "rpow", "broadcast_error"]
 
 
 class Add(Function):
@@ -356,7 +356,7 @@ def neg(a):
     return Neg.apply(a)
 
 
-def pow_(a, exponent):
+def pow(a, exponent):  # noqa: A001 - torch.pow
     if _is_bool(a) and _is_bool(exponent):
         error = broadcast_error(a.data, getattr(exponent, "data", exponent))
         if error is not None:  # shapes first, as torch

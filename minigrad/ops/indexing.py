@@ -8,7 +8,7 @@ each came from and is zero elsewhere. An index may pick the same element twice
 
 import numpy as np
 
-from minigrad.function import Function, linear_jvp
+from minigrad.autograd.function import Function, linear_jvp
 
 __all__ = ["index"]
 

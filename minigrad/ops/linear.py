@@ -19,7 +19,7 @@ gradient is only computed when the input needs one (a data batch does not).
 
 import numpy as np
 
-from minigrad.function import Function
+from minigrad.autograd.function import Function
 from minigrad.ops.matmul import same_dtype
 
 __all__ = ["linear"]

@@ -18,8 +18,8 @@ import warnings
 
 import numpy as np
 
+from minigrad.autograd.function import Function, constant, zeros_if_none
 from minigrad.dtypes import Size
-from minigrad.function import Function, constant, zeros_if_none
 from minigrad.ops.arithmetic import broadcast_error
 
 __all__ = ["mse_loss", "cross_entropy"]

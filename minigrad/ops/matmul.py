@@ -19,7 +19,7 @@ batches (leading dimensions broadcast; the engine sums them back).
 
 import numpy as np
 
-from minigrad.function import Function
+from minigrad.autograd.function import Function
 
 __all__ = ["mm", "matmul"]
 

@@ -15,10 +15,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from minigrad.function import Function, constant, linear_jvp
+from minigrad.autograd.function import Function, constant, linear_jvp
 from minigrad.ops.shape import dim_index
 
-__all__ = ["sum_", "mean", "max_"]
+__all__ = ["sum", "mean", "max"]
 
 
 def _axes(dim, ndim):
@@ -164,7 +164,7 @@ _Max.__repr__ = lambda self: (f"minigrad.return_types.max(\nvalues={self.values!
 return_types = SimpleNamespace(max=_Max)
 
 
-def sum_(a, dim=None, keepdim=False):
+def sum(a, dim=None, keepdim=False):  # noqa: A001 - torch.sum
     if dim is None:
         return Sum.apply(a, None, False)
     return SumDim.apply(a, _axes(dim, a.data.ndim), keepdim)
@@ -179,7 +179,7 @@ def mean(a, dim=None, keepdim=False):
     return MeanDim.apply(a, _axes(dim, a.data.ndim), keepdim)
 
 
-def max_(a, dim=None, keepdim=False):
+def max(a, dim=None, keepdim=False):  # noqa: A001 - torch.max
     """``max(t)`` is a tensor; ``max(t, dim)`` the named pair ``(values, indices)``."""
     if dim is None:
         if a.data.size == 0:
@@ -187,16 +187,14 @@ def max_(a, dim=None, keepdim=False):
                                "input.numel() == 0. Fix: an empty tensor has no maximum; "
                                "check its size first.")
         return Max.apply(a)
-    from minigrad.tensors import make
-
     dim = dim_index(dim, a.data.ndim)
     if a.data.ndim == 0:  # a 0-d tensor: itself, at index 0
         values = MaxDim.apply(a.reshape(1), 0, False, np.zeros((), np.int64))
-        return return_types.max(values, make(np.zeros((), np.int64), None))
+        return return_types.max(values, constant(np.zeros((), np.int64)))
     if a.data.shape[dim] == 0:
         raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size. Fix: "
                          "max over an empty dimension has no value.")
     indices = np.asarray(np.argmax(a.data, axis=dim))  # 0-d for a vector: an array
     values = MaxDim.apply(a, dim, keepdim, indices)
-    return return_types.max(values, make(indices if not keepdim else
-                                         np.expand_dims(indices, dim), None))
+    return return_types.max(values, constant(indices if not keepdim else
+                                             np.expand_dims(indices, dim)))

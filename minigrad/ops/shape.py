@@ -9,8 +9,8 @@ input's dtype. ``clone()`` copies; its gradient passes through.
 
 import numpy as np
 
+from minigrad.autograd.function import Function, constant, linear_jvp
 from minigrad.dtypes import from_numpy
-from minigrad.function import Function, linear_jvp
 
 __all__ = ["dim_index", "reshape", "view", "transpose", "t", "permute_all", "unsqueeze", "squeeze",
            "to_dtype", "clone"]
@@ -213,9 +213,7 @@ def to_dtype(a, dtype):
     if a.data.dtype == dtype:
         return a
     if dtype.kind != "f":
-        from minigrad.tensors import make
-
-        return make(a.data.astype(dtype), None)
+        return constant(a.data.astype(dtype))
     return ToCopy.apply(a, dtype)
 
 

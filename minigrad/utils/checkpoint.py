@@ -14,9 +14,10 @@ looks different (no single checkpoint node), minigrad's does not.
 
 import warnings
 
-from minigrad import autograd, engine
-from minigrad.function import Function
-from minigrad.grad_mode import enable_grad, is_grad_enabled, no_grad
+from minigrad import autograd
+from minigrad.autograd import engine
+from minigrad.autograd.function import Function
+from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from minigrad.tensors import Tensor, make
 
 __all__ = ["checkpoint", "CheckpointFunction"]
@@ -112,8 +113,8 @@ def _leaves(result, inputs):
     """The tensors requiring grad that ``result`` was computed from, other than ``inputs``."""
     if result.grad_fn is None:
         return []
-    from minigrad.engine import topological_order
-    from minigrad.function import AccumulateGrad
+    from minigrad.autograd.engine import topological_order
+    from minigrad.autograd.function import AccumulateGrad
 
     found, seen = [], set()
     for node in topological_order(result.grad_fn):

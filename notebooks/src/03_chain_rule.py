@@ -484,7 +484,7 @@ import sys
 import torch
 
 import minigrad
-import minigrad.engine
+import minigrad.autograd.engine
 import minigrad.course.graph
 import minigrad.course.stepper
 import minigrad.course.topo_view
@@ -493,7 +493,7 @@ from minigrad.course.grading import graded
 with graded("Exercise 3.2", hint="keep the nodes still to visit in a list used as a "
             "stack; append a node only on its second visit, after all its parents") as g:
     Value = minigrad.Value
-    orderings = ["minigrad.backward_order", minigrad.engine.topological_order,
+    orderings = ["minigrad.backward_order", minigrad.autograd.engine.topological_order,
                  minigrad.course.stepper.BackwardStepper._plan, minigrad.course.graph._first_seen,
                  minigrad.course.topo_view.TopoSortStepper.step]
 

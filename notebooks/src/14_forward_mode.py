@@ -577,12 +577,12 @@ import numpy as np
 import torch
 
 import minigrad
-import minigrad.forward_ad
+import minigrad.autograd.forward_ad
 from minigrad.course.grading import graded
 
 with graded("Exercise 14.2", hint="column j is the tangent of one minigrad.func.jvp with "
             "the one-hot e_j; stack the columns along axis=1") as g:
-    make_dual = minigrad.forward_ad.make_dual
+    make_dual = minigrad.autograd.forward_ad.make_dual
 
     def check_columns(name, f, f_torch, x0):
         before = g.calls.get(make_dual, 0)

@@ -35,9 +35,8 @@ import weakref
 
 import numpy as np
 
-from minigrad import forward_ad
+from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.dtypes import from_numpy
-from minigrad.grad_mode import GRAD_ENABLED
 
 __all__ = ["Function", "AccumulateGrad", "accumulator", "constant", "unpack_saved",
            "linear_jvp", "zeros_if_none"]
@@ -225,7 +224,7 @@ class AccumulateGrad(Function):
         if grad.dtype != variable.data.dtype:
             grad = grad.astype(variable.data.dtype)
         if self._hooks:
-            grad = hooks.run_hooks(self, grad)
+            grad = graph.run_hooks(self, grad)
         if variable.grad is None:
             variable.grad = tensors.make(grad, None)
         else:
@@ -239,7 +238,7 @@ class AccumulateGrad(Function):
         if grad.data.dtype != variable.data.dtype:
             grad = grad.to(from_numpy(variable.data.dtype))
         if self._hooks:
-            grad = hooks.run_hooks(self, grad, as_tensor=True)
+            grad = graph.run_hooks(self, grad, as_tensor=True)
         variable._grad = grad if variable._grad is None else variable._grad + grad
         if self._post_hooks:
             for fn in list(self._post_hooks.values()):
@@ -316,4 +315,5 @@ def _describe(array):
 
 
 # Imported last: tensors.py imports the ops, and the ops subclass Function.
-from minigrad import hooks, tensors, views  # noqa: E402
+from minigrad import tensors, views  # noqa: E402
+from minigrad.autograd import forward_ad, graph  # noqa: E402

@@ -13,6 +13,9 @@ import itertools
 
 import numpy as np
 
+from minigrad import tensors
+from minigrad.autograd.function import accumulator
+
 __all__ = ["RemovableHandle", "register_hook", "run_hooks"]
 
 _ids = itertools.count()
@@ -36,8 +39,6 @@ class RemovableHandle:
 
 def register_hook(tensor, fn, kind="_hooks"):
     """Attach ``fn`` to the node that receives ``tensor``'s gradient."""
-    from minigrad.function import accumulator
-
     if not tensor._requires_grad:
         raise RuntimeError("cannot register a hook on a tensor that doesn't require "
                            "gradient. Fix: call requires_grad_() on it first, or hook a "
@@ -55,14 +56,12 @@ def register_hook(tensor, fn, kind="_hooks"):
 def run_hooks(node, grad, as_tensor=False):
     """``grad`` after every hook of ``node`` (numpy in and out, or tensors with
     ``as_tensor``: the recorded backward of ``create_graph=True``)."""
-    from minigrad.tensors import Tensor, make
-
     shape = grad.data.shape if as_tensor else np.shape(grad)
     for fn in list(node._hooks.values()):
-        result = fn(grad if as_tensor else make(grad, None))
+        result = fn(grad if as_tensor else tensors.make(grad, None))
         if result is None:
             continue
-        if not isinstance(result, Tensor):
+        if not isinstance(result, tensors.Tensor):
             raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'. "
                             "Fix: return a tensor of the gradient's shape, or None.")
         if result.data.shape != shape:

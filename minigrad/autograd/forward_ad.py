@@ -24,6 +24,9 @@ from collections import namedtuple
 
 import numpy as np
 
+from minigrad import tensors
+from minigrad.ops.shape import View
+
 __all__ = ["dual_level", "make_dual", "unpack_dual", "UnpackedDualTensor", "enter_dual_level",
            "exit_dual_level"]
 
@@ -65,9 +68,6 @@ class dual_level:  # noqa: N801 - torch's name
 
 def make_dual(tensor, tangent, *, level=None):
     """A tensor with ``tensor``'s value (and graph) that carries ``tangent``."""
-    from minigrad.ops.shape import View
-    from minigrad.tensors import make
-
     if LEVEL[0] is None:
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level "
                            "exists, make sure to enter_dual_level() first. Fix: call it "
@@ -84,7 +84,7 @@ def make_dual(tensor, tangent, *, level=None):
     if tensor._requires_grad:
         out = View.apply(tensor, tensor.data.shape)
     else:
-        out = make(tensor.data, None)
+        out = tensors.make(tensor.data, None)
         out._version_counter = tensor._version_counter
     _attach(out, np.array(tangent.data, dtype=tensor.data.dtype))
     return out
@@ -92,14 +92,12 @@ def make_dual(tensor, tangent, *, level=None):
 
 def unpack_dual(tensor, *, level=None):
     """``(primal, tangent)``: the value without its tangent, and the tangent or None."""
-    from minigrad.tensors import make
-
     tangent = tensor._fw_tangent
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
-    primal = make(tensor.data, tensor.grad_fn)
+    primal = tensors.make(tensor.data, tensor.grad_fn)
     primal._version_counter = tensor._version_counter
-    return UnpackedDualTensor(primal, make(tangent, None))
+    return UnpackedDualTensor(primal, tensors.make(tangent, None))
 
 
 def _attach(tensor, tangent):

@@ -18,7 +18,7 @@ A single tensor in gives a single tensor out; a tuple of inputs gives tuples.
 import numpy as np
 
 from minigrad import autograd, func
-from minigrad.grad_mode import enable_grad
+from minigrad.autograd.grad_mode import enable_grad
 from minigrad.tensors import Tensor, make
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]

@@ -21,10 +21,11 @@ Hessian-vector product :math:`H v`. Without it, everything stays numpy arrays, f
 
 import numpy as np
 
-from minigrad import hooks, tensors
+from minigrad import tensors
+from minigrad.autograd import graph
+from minigrad.autograd.function import AccumulateGrad, accumulator, constant, unpack_saved
+from minigrad.autograd.grad_mode import enable_grad
 from minigrad.dtypes import Size, from_numpy
-from minigrad.function import AccumulateGrad, accumulator, constant, unpack_saved
-from minigrad.grad_mode import enable_grad
 
 __all__ = ["backward", "run_backward", "topological_order", "sum_to_shape",
            "recorded_backward", "CYCLE_WARNING"]
@@ -140,7 +141,7 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
         if grad_output is None:
             continue
         if node._hooks:  # register_hook on the tensor this node made
-            grad_output = hooks.run_hooks(node, grad_output, as_tensor=create_graph)
+            grad_output = graph.run_hooks(node, grad_output, as_tensor=create_graph)
         if node._retained is not None:
             _retain(node, grad_output)
         if wanted and node in wanted and wanted[node].grad_fn._retained is None:
