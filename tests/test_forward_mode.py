@@ -164,3 +164,49 @@ def test_inplace_on_a_dual_tensor_is_refused_with_a_fix():
         y = x * 2
         with pytest.raises(NotImplementedError, match="in-place.*Fix:"):
             y.add_(1.0)
+
+
+def _two_inputs(lib):
+    return lambda x, y: (x * y.sum()).tanh().sum() + (x ** 3).sum() * y[0]
+
+
+@pytest.mark.parametrize("name", ["hvp", "vhp"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_hvp_and_vhp_of_several_inputs_match_torch(name, create_graph):
+    """hvp is H v (three passes) and vhp v^T H (two), as torch's: the same outputs (the
+    function's value, then one product per input), a graph only with create_graph."""
+    r = np.random.default_rng(11)
+    x0, y0, vx, vy = (r.normal(size=3) for _ in range(4))
+    got = {}
+    for lib, fn in ((mg, mfn), (torch, tfn)):
+        x, y = lib.tensor(x0, requires_grad=True), lib.tensor(y0, requires_grad=True)
+        out, (px, py) = getattr(fn, name)(_two_inputs(lib), (x, y),
+                                          (lib.tensor(vx), lib.tensor(vy)),
+                                          create_graph=create_graph)
+        assert px.requires_grad == create_graph and out.requires_grad == create_graph
+        further = None
+        if create_graph:  # differentiable again: d/dx sum(H v)
+            further = lib.autograd.grad((px.sum() + py.sum()), x)[0]
+        got[lib.__name__] = [_np(out), _np(px), _np(py)] + ([_np(further)] if create_graph
+                                                             else [])
+    for a, b in zip(got["minigrad"], got["torch"], strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def test_hvp_and_vhp_errors_match_torch():
+    for lib, fn in ((mg, mfn), (torch, tfn)):
+        x, v = lib.tensor(X0), lib.tensor(V3)
+        for name in ("hvp", "vhp"):
+            f = getattr(fn, name)
+            with pytest.raises(RuntimeError, match="should contain a single element"):
+                f(lambda t: t * 2, x, v)
+            with pytest.raises(RuntimeError, match="v can only be None"):
+                f(lambda t: t.sum(), x)
+            with pytest.raises(RuntimeError, match="^v has invalid size: should be"):
+                f(lambda t: t.sum(), x, lib.tensor(V2))
+            with pytest.raises(RuntimeError, match="Entry 1 in v has invalid size"):
+                f(lambda a, b: (a * b).sum(), (x, x), (v, lib.tensor(V2)))
+            with pytest.raises(RuntimeError, match="should contain a single Tensor"):
+                f(lambda t: t.sum(), x, (v, v))
+            with pytest.raises(RuntimeError, match="tuple of invalid length: should be 2"):
+                f(lambda a, b: (a * b).sum(), (x, x), (v,))

@@ -9,8 +9,9 @@ inputs and returns numbers.
   :math:`J v`: two backward passes, the first recorded (``create_graph=True``);
 - ``jacobian(f, x)``: the full Jacobian, by rows (``strategy="reverse-mode"``) or by
   columns (``"forward-mode"``, true forward mode);
-- ``hessian(f, x)``, ``hvp(f, x, v)`` (:math:`H v`) and ``vhp(f, x, v)``
-  (:math:`v^\top H`, the same for a symmetric Hessian).
+- ``hessian(f, x)``, ``hvp(f, x, v)`` (:math:`H v`, three backward passes, as torch's)
+  and ``vhp(f, x, v)`` (:math:`v^\top H`, two; the same numbers, a Hessian being
+  symmetric).
 
 A single tensor in gives a single tensor out; a tuple of inputs gives tuples.
 """
@@ -18,7 +19,8 @@ A single tensor in gives a single tensor out; a tuple of inputs gives tuples.
 import numpy as np
 
 from minigrad import autograd, func
-from minigrad.autograd.grad_mode import enable_grad
+from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, set_grad_enabled
+from minigrad.dtypes import Size
 from minigrad.tensors import Tensor, make
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
@@ -125,26 +127,90 @@ def hessian(func_, inputs, create_graph=False, strict=False, vectorize=False,
     return tuple(tuple(r) for r in rows)
 
 
-def hvp(func_, inputs, v=None, create_graph=False, strict=False):
-    """``(func(inputs), H v)``: the gradient of ``grad(func) . v``, a double backward."""
-    inputs, was_tuple = _tuple(inputs)
+def _vectors(v, xs, name, was_tuple):
+    """``v`` as a tuple matching the inputs, with torch's checks."""
+    if v is None:
+        if len(xs) != 1 or xs[0].data.size != 1:
+            raise RuntimeError("The vector v can only be None if the input to the "
+                               "user-provided function is a single Tensor with a single "
+                               "element. Fix: pass v, one tensor per input.")
+        return (make(np.ones_like(xs[0].data), None),)
     vs, _ = _tuple(v)
-    xs = _leaves(inputs, True)
-    with enable_grad():
-        out = func_(*xs)
-        g = autograd.grad(out, xs, create_graph=True, allow_unused=True)
-        dot = None
-        for gi, vi in zip(g, vs, strict=True):
-            if gi is not None:
-                term = (gi * vi).sum()
-                dot = term if dot is None else dot + term
-        if dot is None or not dot._requires_grad:
-            result = tuple(make(np.zeros_like(x.data), None) for x in xs)
-        else:
-            result = _grads(dot, xs, None, create_graph)
-    return _detached(out, create_graph), (result if was_tuple else result[0])
+    if len(vs) != len(xs):
+        if not was_tuple:
+            raise RuntimeError("The given v should contain a single Tensor. Fix: one "
+                               f"vector, of the input's shape, for {name}.")
+        raise RuntimeError(f"v is a tuple of invalid length: should be {len(xs)} but got "
+                           f"{len(vs)}. Fix: one vector per input of {name}.")
+    for i, (vi, x) in enumerate(zip(vs, xs, strict=True)):
+        if vi.data.shape != x.data.shape:
+            where = f"Entry {i} in v" if was_tuple else "v"
+            raise RuntimeError(
+                f"{where} has invalid size: should be {Size(x.data.shape)!r} but got "
+                f"{Size(vi.data.shape)!r}. Fix: each vector has its input's shape.")
+    return vs
+
+
+def _scalar_output(out, name):
+    if not isinstance(out, Tensor):
+        raise RuntimeError(f"The function given to {name} should return a single Tensor. "
+                           "Fix: return one tensor, the scalar to differentiate twice.")
+    if out.data.size != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {name} should "
+                           "contain a single element. Fix: reduce it first (.sum()).")
+
+
+def _autograd_grad(outputs, inputs, grad_outputs, create_graph):
+    """``autograd.grad`` over the outputs that require grad (None gradients if none
+    does), as torch's helper of the same name."""
+    grad_outputs = grad_outputs or (None,) * len(outputs)
+    pairs = [(o, g) for o, g in zip(outputs, grad_outputs, strict=True)
+             if o is not None and o._requires_grad]
+    if not pairs:
+        return (None,) * len(inputs)
+    return autograd.grad([o for o, _ in pairs], inputs, [g for _, g in pairs],
+                         retain_graph=True, create_graph=create_graph, allow_unused=True)
+
+
+def _filled(grads, inputs, create_graph):
+    """None (an input the result does not depend on) as zeros, as torch's
+    ``_fill_in_zeros``; detached unless ``create_graph``."""
+    return tuple(make(np.zeros_like(x.data), None) if g is None else
+                 _detached(g, create_graph) for g, x in zip(grads, inputs, strict=True))
 
 
 def vhp(func_, inputs, v=None, create_graph=False, strict=False):
-    """``(func(inputs), v^T H)``: equal to ``hvp`` when the Hessian is symmetric."""
-    return hvp(func_, inputs, v, create_graph, strict)
+    r"""``(func(inputs), v^T H)`` in two backward passes, as torch: the gradient
+    :math:`g = \nabla f` recorded, then its VJP with ``v``, :math:`v^\top H`. For a
+    scalar function :math:`H` is symmetric, so this is also :func:`hvp`'s :math:`H v`."""
+    inputs, was_tuple = _tuple(inputs)
+    xs = _leaves(inputs, create_graph)
+    vs = _vectors(v, xs, "vhp", was_tuple)
+    with enable_grad():
+        out = func_(*xs)
+        _scalar_output(out, "vhp")
+        jac = _autograd_grad((out,), xs, None, True)
+    with set_grad_enabled(create_graph or is_grad_enabled()):
+        result = _filled(_autograd_grad(jac, xs, vs, create_graph), xs, create_graph)
+    return _detached(out, create_graph), (result if was_tuple else result[0])
+
+
+def hvp(func_, inputs, v=None, create_graph=False, strict=False):
+    r"""``(func(inputs), H v)`` in three backward passes, as torch's double-backward
+    trick: :math:`g = \nabla f` recorded; :math:`u \mapsto u^\top H`, the VJP of
+    :math:`g` with a zero ``u`` that requires grad, recorded too (it is linear in
+    :math:`u`); then its VJP with ``v`` w.r.t. ``u``, :math:`H v`. :func:`vhp` gives
+    :math:`v^\top H` in two passes: the same numbers, :math:`H` being symmetric."""
+    inputs, was_tuple = _tuple(inputs)
+    xs = _leaves(inputs, create_graph)
+    vs = _vectors(v, xs, "hvp", was_tuple)
+    with enable_grad():
+        out = func_(*xs)
+        _scalar_output(out, "hvp")
+        jac = _autograd_grad((out,), xs, None, True)
+        grad_jac = tuple(make(np.zeros_like(x.data), None).requires_grad_() for x in xs)
+        double_back = _autograd_grad(jac, xs, grad_jac, True)
+    with set_grad_enabled(create_graph or is_grad_enabled()):
+        result = _filled(_autograd_grad(double_back, grad_jac, vs, create_graph), xs,
+                         create_graph)
+    return _detached(out, create_graph), (result if was_tuple else result[0])
