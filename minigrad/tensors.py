@@ -47,8 +47,8 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     __slots__ = ("data", "_grad", "grad_fn", "_requires_grad", "_version_counter",
                  "_accumulator", "_base", "_view_chain", "_views", "__dict__", "__weakref__")
-    _fw_tangent = None  # forward mode: the tangent, inside a dual_level (forward_ad.py)
-    _is_inference = False  # made inside inference_mode() (grad_mode.py)
+    _fw_tangent = None  # forward mode: the tangent, inside a dual_level (autograd/forward_ad.py)
+    _is_inference = False  # made inside inference_mode() (autograd/grad_mode.py)
     __array_ufunc__ = None  # numpy_array * tensor calls Tensor.__rmul__
     __hash__ = object.__hash__  # == is elementwise, as in torch; hash by identity
 
@@ -114,7 +114,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     def is_inference(self):
         """Made inside ``inference_mode()``: it may not be saved for backward, nor changed
-        in place outside inference mode (grad_mode.py)."""
+        in place outside inference mode (autograd/grad_mode.py)."""
         return self._is_inference
 
     @property
@@ -126,7 +126,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         return self._version_counter[0]
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Compute the gradient of this tensor w.r.t. the leaves (see engine.py)."""
+        """Compute the gradient of this tensor w.r.t. the leaves (see autograd/engine.py)."""
         if inputs is not None and not isinstance(inputs, list | tuple):
             inputs = [inputs]
         if create_graph:  # the backward pass recorded, to differentiate it again

@@ -210,3 +210,32 @@ def test_hvp_and_vhp_errors_match_torch():
                 f(lambda t: t.sum(), x, (v, v))
             with pytest.raises(RuntimeError, match="tuple of invalid length: should be 2"):
                 f(lambda a, b: (a * b).sum(), (x, x), (v,))
+
+
+def test_a_jvp_sees_the_inputs_and_result_only_while_it_runs():
+    """ctx.inputs and ctx.result are set for jvp and removed after: the node keeps none."""
+    seen = {}
+
+    class Cube(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return grad_output * 3 * x ** 2
+
+        @staticmethod
+        def jvp(ctx, tangent):
+            seen["inputs"], seen["result"] = ctx.inputs, ctx.result
+            return 3 * ctx.inputs[0] ** 2 * tangent
+
+    with mfw.dual_level():
+        x = mfw.make_dual(mg.tensor([1.0, 2.0], dtype=mg.float64, requires_grad=True),
+                          mg.tensor([1.0, -1.0], dtype=mg.float64))
+        y = Cube.apply(x)
+        assert mfw.unpack_dual(y).tangent.tolist() == [3.0, -12.0]
+    assert seen["result"].tolist() == [1.0, 8.0] and seen["inputs"][0].tolist() == [1.0, 2.0]
+    assert not hasattr(y.grad_fn, "inputs") and not hasattr(y.grad_fn, "result")

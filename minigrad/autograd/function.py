@@ -67,7 +67,7 @@ class Function:
     _retained = None
     _unpacked = None  # saved_tensors as tensors, while a recorded backward runs
     _fw_in = _fw_out = None  # forward mode: the inputs' and output's tangents (recorded)
-    _hooks = None  # register_hook on the tensor this node makes (hooks.py)
+    _hooks = None  # register_hook on the tensor this node makes (graph.py)
     _post_hooks = None  # a leaf's register_post_accumulate_grad_hook
     next_functions = ()
 

@@ -172,7 +172,7 @@ def _autograd_grad(outputs, inputs, grad_outputs, create_graph):
                          retain_graph=True, create_graph=create_graph, allow_unused=True)
 
 
-def _filled(grads, inputs, create_graph):
+def _fill_in_zeros(grads, inputs, create_graph):
     """None (an input the result does not depend on) as zeros, as torch's
     ``_fill_in_zeros``; detached unless ``create_graph``."""
     return tuple(make(np.zeros_like(x.data), None) if g is None else
@@ -191,7 +191,7 @@ def vhp(func_, inputs, v=None, create_graph=False, strict=False):
         _scalar_output(out, "vhp")
         jac = _autograd_grad((out,), xs, None, True)
     with set_grad_enabled(create_graph or is_grad_enabled()):
-        result = _filled(_autograd_grad(jac, xs, vs, create_graph), xs, create_graph)
+        result = _fill_in_zeros(_autograd_grad(jac, xs, vs, create_graph), xs, create_graph)
     return _detached(out, create_graph), (result if was_tuple else result[0])
 
 
@@ -211,6 +211,6 @@ def hvp(func_, inputs, v=None, create_graph=False, strict=False):
         grad_jac = tuple(make(np.zeros_like(x.data), None).requires_grad_() for x in xs)
         double_back = _autograd_grad(jac, xs, grad_jac, True)
     with set_grad_enabled(create_graph or is_grad_enabled()):
-        result = _filled(_autograd_grad(double_back, grad_jac, vs, create_graph), xs,
+        result = _fill_in_zeros(_autograd_grad(double_back, grad_jac, vs, create_graph), xs,
                          create_graph)
     return _detached(out, create_graph), (result if was_tuple else result[0])
