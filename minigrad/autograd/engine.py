@@ -23,7 +23,7 @@ import numpy as np
 
 from minigrad import tensors
 from minigrad.autograd import graph
-from minigrad.autograd.function import AccumulateGrad, accumulator, constant, unpack_saved
+from minigrad.autograd.function import AccumulateGrad, accumulator, constant
 from minigrad.autograd.grad_mode import enable_grad
 from minigrad.dtypes import Size, from_numpy
 
@@ -109,7 +109,7 @@ def recorded_backward(node, grad_output):
     """``node``'s gradients as tensors, recorded: its ``differentiable_backward`` if it
     has one, else its ``backward`` called on tensors (``ctx.saved_tensors`` giving
     tensors joined to the graph)."""
-    node._unpacked = unpack_saved(node)
+    node._unpacked = graph.unpack_saved(node)
     try:
         method = getattr(node, "differentiable_backward", None) or node.backward
         results = method(node, grad_output)

@@ -38,8 +38,8 @@ import numpy as np
 from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.dtypes import from_numpy
 
-__all__ = ["Function", "AccumulateGrad", "accumulator", "constant", "unpack_saved",
-           "linear_jvp", "zeros_if_none"]
+__all__ = ["Function", "AccumulateGrad", "accumulator", "constant", "linear_jvp",
+           "zeros_if_none"]
 
 FREED = (
     "Trying to backward through the graph a second time (or directly access saved "
@@ -255,36 +255,6 @@ def constant(array, dtype=None):
     return tensors.make(array if dtype is None else array.astype(dtype), None)
 
 
-def unpack_saved(ctx):
-    """``ctx.saved_tensors`` as tensors joined to the graph, for a backward recorded with
-    ``create_graph=True``: an input's array becomes that input again (so a second pass
-    reaches it), the output's array the output, anything else a constant. Under forward
-    mode they carry the tangents forward saw (forward-over-reverse)."""
-    arrays = ctx.saved_tensors  # raises if freed or changed in place, as the first order
-    whose = {i: k for i, _, _, k in ctx._checks}
-    fw_in = ctx._fw_in
-    out = []
-    for i, array in enumerate(arrays):
-        k = whose.get(i)
-        if array is None or not isinstance(array, np.ndarray):
-            out.append(array)
-        elif k == -1:  # the node's own output
-            out.append(_with_tangent(tensors.make(array, ctx), ctx._fw_out))
-        elif k is None:
-            out.append(constant(array))
-        else:
-            parent = ctx.next_functions[k]
-            tangent = fw_in[k] if fw_in is not None else None
-            if parent is None:
-                out.append(_with_tangent(constant(array), tangent))
-            elif type(parent) is AccumulateGrad:  # a leaf: the leaf itself
-                leaf = parent.variable
-                out.append(leaf if leaf is not None and leaf.data is array else constant(array))
-            else:
-                out.append(_with_tangent(tensors.make(array, parent), tangent))
-    return tuple(out)
-
-
 def linear_jvp(ctx, tangent, *_):
     """The tangent of an op linear in its first input (a view, a sum, an index): the op
     itself applied to the tangent, with the same other arguments."""
@@ -294,12 +264,6 @@ def linear_jvp(ctx, tangent, *_):
 def zeros_if_none(tangent, like):
     """A missing tangent is zero."""
     return np.zeros_like(like) if tangent is None else tangent
-
-
-def _with_tangent(tensor, tangent):
-    if tangent is not None and forward_ad.LEVEL[0] is not None:
-        forward_ad._attach(tensor, tangent)
-    return tensor
 
 
 def accumulator(t):
