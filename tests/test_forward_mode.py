@@ -239,3 +239,19 @@ def test_a_jvp_sees_the_inputs_and_result_only_while_it_runs():
         assert mfw.unpack_dual(y).tangent.tolist() == [3.0, -12.0]
     assert seen["result"].tolist() == [1.0, 8.0] and seen["inputs"][0].tolist() == [1.0, 2.0]
     assert not hasattr(y.grad_fn, "inputs") and not hasattr(y.grad_fn, "result")
+
+
+@pytest.mark.parametrize("name", ["hvp", "vhp"])
+def test_hvp_and_vhp_strict_mode_errors_match_torch(name):
+    cases = [(lambda x, y: (x ** 3).sum(), "independent of input 1"),
+             (lambda x, y: (x * 2 + y).sum(), "jacobian of the user-provided function with "
+                                              "respect to input 0 is independent"),
+             (lambda x, y: (x * y).detach().sum(), "Output 0 of the user-provided function "
+                                                   "does not require gradients")]
+    for lib, fn in ((mg, mfn), (torch, tfn)):
+        xs = (lib.tensor(X0), lib.tensor(V3))
+        for f, phrase in cases:
+            with pytest.raises(RuntimeError, match=phrase):
+                getattr(fn, name)(f, xs, xs, strict=True)
+        _, (_, zero) = getattr(fn, name)(cases[0][0], xs, xs)  # not strict: zeros
+        assert _np(zero).tolist() == [0.0, 0.0, 0.0]

@@ -172,11 +172,52 @@ def _autograd_grad(outputs, inputs, grad_outputs, create_graph):
                          retain_graph=True, create_graph=create_graph, allow_unused=True)
 
 
-def _fill_in_zeros(grads, inputs, create_graph):
-    """None (an input the result does not depend on) as zeros, as torch's
-    ``_fill_in_zeros``; detached unless ``create_graph``."""
-    return tuple(make(np.zeros_like(x.data), None) if g is None else
-                 _detached(g, create_graph) for g, x in zip(grads, inputs, strict=True))
+def _check_requires_grad(tensors, kind, strict):
+    """With ``strict``, torch's errors for a result that does not depend on the inputs."""
+    if not strict:
+        return
+    for i, t in enumerate(tensors):
+        if t is None:
+            raise RuntimeError(f"The output of the user-provided function is independent of "
+                               f"input {i}. This is not allowed in strict mode. Fix: use "
+                               "every input, or strict=False.")
+        if not t._requires_grad:
+            if kind == "jacobian":
+                raise RuntimeError(
+                    "While computing the hessian, found that the jacobian of the "
+                    f"user-provided function with respect to input {i} is independent of "
+                    "the input. This is not allowed in strict mode. Fix: a function whose "
+                    "gradient depends on its input (not a linear one), or strict=False.")
+            raise RuntimeError(
+                f"Output {i} of the user-provided function does not require gradients. "
+                "The outputs must be computed in a differentiable manner from the input "
+                "when running in strict mode. Fix: compute it from the inputs with "
+                "minigrad's ops, or strict=False.")
+
+
+def _fill_in_zeros(grads, inputs, strict, create_graph, stage):
+    """None (an input the result does not depend on) as zeros, or torch's error in strict
+    mode; detached unless ``create_graph``."""
+    out = []
+    for i, (g, x) in enumerate(zip(grads, inputs, strict=True)):
+        if g is None:
+            if strict:
+                raise RuntimeError(
+                    f"The jacobian of the user-provided function is independent of input "
+                    f"{i}. This is not allowed in strict mode. Fix: strict=False."
+                    if stage == "double_back" else
+                    "The hessian of the user-provided function is independent of entry "
+                    f"{i} in the grad_jacobian. This is not allowed in strict mode as it "
+                    "prevents from using the double backward trick to replace forward mode "
+                    "AD. Fix: strict=False.")
+            g = make(np.zeros_like(x.data), None)
+        elif strict and create_graph and not g._requires_grad:
+            raise RuntimeError(
+                f"The hessian of the user-provided function is independent of input {i}. "
+                "This is not allowed in strict mode when create_graph=True. Fix: "
+                "strict=False.")
+        out.append(_detached(g, create_graph))
+    return tuple(out)
 
 
 def vhp(func_, inputs, v=None, create_graph=False, strict=False):
@@ -189,9 +230,12 @@ def vhp(func_, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
         out = func_(*xs)
         _scalar_output(out, "vhp")
+        _check_requires_grad((out,), "outputs", strict)
         jac = _autograd_grad((out,), xs, None, True)
+        _check_requires_grad(jac, "jacobian", strict)
     with set_grad_enabled(create_graph or is_grad_enabled()):
-        result = _fill_in_zeros(_autograd_grad(jac, xs, vs, create_graph), xs, create_graph)
+        result = _fill_in_zeros(_autograd_grad(jac, xs, vs, create_graph), xs, strict,
+                                create_graph, "double_back")
     return _detached(out, create_graph), (result if was_tuple else result[0])
 
 
@@ -207,10 +251,12 @@ def hvp(func_, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
         out = func_(*xs)
         _scalar_output(out, "hvp")
+        _check_requires_grad((out,), "outputs", strict)
         jac = _autograd_grad((out,), xs, None, True)
+        _check_requires_grad(jac, "jacobian", strict)
         grad_jac = tuple(make(np.zeros_like(x.data), None).requires_grad_() for x in xs)
         double_back = _autograd_grad(jac, xs, grad_jac, True)
     with set_grad_enabled(create_graph or is_grad_enabled()):
         result = _fill_in_zeros(_autograd_grad(double_back, grad_jac, vs, create_graph), xs,
-                         create_graph)
+                                strict, create_graph, "double_back_trick")
     return _detached(out, create_graph), (result if was_tuple else result[0])
