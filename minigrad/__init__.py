@@ -33,9 +33,9 @@ from minigrad.factories import (
     zeros,
     zeros_like,
 )
-from minigrad.function import Function
-from minigrad.gradcheck import gradcheck
-from minigrad.grad_mode import (
+from minigrad.autograd.function import Function
+from minigrad.autograd.gradcheck import gradcheck
+from minigrad.autograd.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,

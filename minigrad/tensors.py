@@ -20,10 +20,10 @@ import weakref
 
 import numpy as np
 
-from minigrad import engine
+from minigrad.autograd import engine, graph
+from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.copying import CopyMethods
 from minigrad.dtypes import Size, from_numpy, to_dtype
-from minigrad.grad_mode import GRAD_ENABLED
 from minigrad.inplace import InplaceMethods
 from minigrad.ops.methods import TensorMethods
 from minigrad.printing import tensor_repr
@@ -47,8 +47,8 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     __slots__ = ("data", "_grad", "grad_fn", "_requires_grad", "_version_counter",
                  "_accumulator", "_base", "_view_chain", "_views", "__dict__", "__weakref__")
-    _fw_tangent = None  # forward mode: the tangent, inside a dual_level (forward_ad.py)
-    _is_inference = False  # made inside inference_mode() (grad_mode.py)
+    _fw_tangent = None  # forward mode: the tangent, inside a dual_level (autograd/forward_ad.py)
+    _is_inference = False  # made inside inference_mode() (autograd/grad_mode.py)
     __array_ufunc__ = None  # numpy_array * tensor calls Tensor.__rmul__
     __hash__ = object.__hash__  # == is elementwise, as in torch; hash by identity
 
@@ -114,7 +114,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     def is_inference(self):
         """Made inside ``inference_mode()``: it may not be saved for backward, nor changed
-        in place outside inference mode (grad_mode.py)."""
+        in place outside inference mode (autograd/grad_mode.py)."""
         return self._is_inference
 
     @property
@@ -126,34 +126,26 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         return self._version_counter[0]
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Compute the gradient of this tensor w.r.t. the leaves (see engine.py)."""
+        """Compute the gradient of this tensor w.r.t. the leaves (see autograd/engine.py)."""
         if inputs is not None and not isinstance(inputs, list | tuple):
             inputs = [inputs]
         if create_graph:  # the backward pass recorded, to differentiate it again
-            from minigrad.double_backward import CYCLE_WARNING, run_backward_graph
-
-            warnings.warn(CYCLE_WARNING, UserWarning, stacklevel=2)
-
-            retain = create_graph if retain_graph is None else retain_graph
-            run_backward_graph([self], [gradient], bool(retain), inputs)
-            return
-        engine.backward(self, gradient, bool(retain_graph), inputs)
+            warnings.warn(engine.CYCLE_WARNING, UserWarning, stacklevel=2)
+            if retain_graph is None:
+                retain_graph = True
+        engine.backward(self, gradient, bool(retain_graph), inputs, create_graph)
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; a tensor it returns
-        replaces the gradient (hooks.py). Returns a handle: ``handle.remove()``."""
-        from minigrad.hooks import register_hook
-
-        return register_hook(self, hook)
+        replaces the gradient (autograd/graph.py). Returns a handle: ``handle.remove()``."""
+        return graph.register_hook(self, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """A leaf's hook, ``hook(tensor)``, called after its ``.grad`` was updated."""
-        from minigrad.hooks import register_hook
-
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors. Fix: register it on a leaf (a parameter).")
-        return register_hook(self, hook, "_post_hooks")
+        return graph.register_hook(self, hook, "_post_hooks")
 
     def retain_grad(self):
         """Keep ``.grad`` on this non-leaf too after backward (a leaf keeps it anyway)."""

@@ -7,6 +7,7 @@ lists and numpy arrays become tensors that do not require grad.
 
 import numpy as np
 
+from minigrad.autograd.function import constant
 from minigrad.dtypes import to_dtype
 from minigrad.ops import activations, arithmetic, indexing, matmul, reductions
 from minigrad.ops import shape as shape_ops
@@ -32,9 +33,7 @@ def _operand(other, op="+"):
 
 def _compare(op):
     def method(self, other):
-        from minigrad.tensors import make
-
-        return make(np.asarray(op(self.data, getattr(other, "data", other))), None)
+        return constant(op(self.data, getattr(other, "data", other)))
 
     return method
 
@@ -73,12 +72,12 @@ class TensorMethods:
         return arithmetic.rdiv(self, other)
 
     def __pow__(self, exponent):
-        return arithmetic.pow_(self, _operand(exponent, "**"))
+        return arithmetic.pow(self, _operand(exponent, "**"))
 
     def __rpow__(self, base):
         base = _operand(base, "**")
         if isinstance(base, TensorMethods):
-            return arithmetic.pow_(base, self)
+            return arithmetic.pow(base, self)
         return arithmetic.rpow(self, base)
 
     def __neg__(self):
@@ -129,13 +128,13 @@ class TensorMethods:
     __ne__ = _compare(np.not_equal)
 
     def sum(self, dim=None, keepdim=False):
-        return reductions.sum_(self, dim, keepdim)
+        return reductions.sum(self, dim, keepdim)
 
     def mean(self, dim=None, keepdim=False):
         return reductions.mean(self, dim, keepdim)
 
     def max(self, dim=None, keepdim=False):
-        return reductions.max_(self, dim, keepdim)
+        return reductions.max(self, dim, keepdim)
 
     def exp(self):
         return activations.exp(self)
@@ -212,17 +211,11 @@ class TensorMethods:
                            "every tensor is on 'cpu'.")
 
     def all(self):
-        from minigrad.tensors import make
-
-        return make(np.asarray(self.data.all()), None)
+        return constant(self.data.all())
 
     def any(self):
-        from minigrad.tensors import make
-
-        return make(np.asarray(self.data.any()), None)
+        return constant(self.data.any())
 
     def argmax(self, dim=None, keepdim=False):
-        from minigrad.tensors import make
-
-        return make(np.asarray(np.argmax(self.data, axis=dim, keepdims=keepdim)), None)
+        return constant(np.argmax(self.data, axis=dim, keepdims=keepdim))
 

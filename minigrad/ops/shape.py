@@ -9,7 +9,8 @@ input's dtype. ``clone()`` copies; its gradient passes through.
 
 import numpy as np
 
-from minigrad.function import Function
+from minigrad.autograd.function import Function, constant, linear_jvp
+from minigrad.dtypes import from_numpy
 
 __all__ = ["dim_index", "reshape", "view", "transpose", "t", "permute_all", "unsqueeze", "squeeze",
            "to_dtype", "clone"]
@@ -29,6 +30,8 @@ class View(Function):
     def backward(ctx, grad_output):
         return grad_output.reshape(ctx.in_shape), None
 
+    jvp = staticmethod(linear_jvp)
+
 
 class Transpose(Function):
     is_view = True
@@ -41,6 +44,12 @@ class Transpose(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return np.swapaxes(grad_output, *ctx.dims), None, None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        return grad_output.transpose(*ctx.dims), None, None
+
+    jvp = staticmethod(linear_jvp)
 
 
 class T(Transpose):
@@ -60,6 +69,8 @@ class Permute(Function):
     def backward(ctx, grad_output):
         return grad_output.T
 
+    jvp = staticmethod(linear_jvp)
+
 
 class Unsqueeze(Function):
     is_view = True
@@ -71,7 +82,9 @@ class Unsqueeze(Function):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return np.squeeze(grad_output, axis=ctx.dim), None
+        return grad_output.squeeze(ctx.dim), None  # an array's method and a tensor's
+
+    jvp = staticmethod(linear_jvp)
 
 
 class Squeeze(Function):
@@ -87,6 +100,8 @@ class Squeeze(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output.reshape(ctx.in_shape), None
+
+    jvp = staticmethod(linear_jvp)
 
 
 class SqueezeDim(Squeeze):
@@ -105,6 +120,12 @@ class ToCopy(Function):
     def backward(ctx, grad_output):
         return grad_output.astype(ctx.in_dtype), None
 
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        return grad_output.to(from_numpy(ctx.in_dtype)), None
+
+    jvp = staticmethod(linear_jvp)
+
 
 class Clone(Function):
     @staticmethod
@@ -114,6 +135,8 @@ class Clone(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output
+
+    jvp = staticmethod(linear_jvp)
 
 
 def dim_index(dim, ndim):
@@ -190,9 +213,7 @@ def to_dtype(a, dtype):
     if a.data.dtype == dtype:
         return a
     if dtype.kind != "f":
-        from minigrad.tensors import make
-
-        return make(a.data.astype(dtype), None)
+        return constant(a.data.astype(dtype))
     return ToCopy.apply(a, dtype)
 
 

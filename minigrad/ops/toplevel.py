@@ -20,7 +20,7 @@ squeeze = shape_ops.squeeze
 
 
 def sum(t, dim=None, keepdim=False):  # noqa: A001 - torch's name
-    return reductions.sum_(t, dim, keepdim)
+    return reductions.sum(t, dim, keepdim)
 
 
 def mean(t, dim=None, keepdim=False):
@@ -28,7 +28,7 @@ def mean(t, dim=None, keepdim=False):
 
 
 def max(t, dim=None, keepdim=False):  # noqa: A001 - torch's name
-    return reductions.max_(t, dim, keepdim)
+    return reductions.max(t, dim, keepdim)
 
 
 def reshape(t, shape):

@@ -25,7 +25,7 @@ are those of torch's single-tensor Adam, in its order.
 
 import numpy as np
 
-from minigrad.grad_mode import no_grad
+from minigrad.autograd.grad_mode import no_grad
 from minigrad.optim.arrays import (
     add_,
     addcdiv_,

@@ -22,7 +22,7 @@ from collections import defaultdict
 from copy import deepcopy
 from itertools import chain
 
-from minigrad.grad_mode import enable_grad
+from minigrad.autograd.grad_mode import enable_grad
 from minigrad.optim.arrays import zero_grad_
 
 __all__ = ["Optimizer"]

@@ -24,7 +24,7 @@ float32), ``"square_avg"``, ``"momentum_buffer"`` (momentum > 0) and ``"grad_avg
 
 import numpy as np
 
-from minigrad.grad_mode import no_grad
+from minigrad.autograd.grad_mode import no_grad
 from minigrad.optim.arrays import (
     add_,
     addcdiv_,

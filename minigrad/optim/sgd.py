@@ -25,7 +25,7 @@ must not be stepped between the forward pass and ``backward()`` (chapter 12). Th
 buffer is ``state[p]["momentum_buffer"]``, as torch's.
 """
 
-from minigrad.grad_mode import no_grad
+from minigrad.autograd.grad_mode import no_grad
 from minigrad.optim.arrays import add_, array, mul_, new_tensor
 from minigrad.optim.optimizer import Optimizer, check_at_least, check_single_tensor, closure_loss
 

@@ -524,7 +524,7 @@ import sys
 import torch
 
 import minigrad
-import minigrad.engine
+import minigrad.autograd.engine
 import minigrad.course.graph
 import minigrad.course.widgets.stepper
 import minigrad.course.widgets.topo_view
@@ -533,7 +533,7 @@ from minigrad.course.grading import graded
 with graded("Exercise 3.2", hint="keep the nodes still to visit in a list used as a "
             "stack; append a node only on its second visit, after all its parents") as g:
     Value = minigrad.Value
-    orderings = ["minigrad.backward_order", minigrad.engine.topological_order,
+    orderings = ["minigrad.backward_order", minigrad.autograd.engine.topological_order,
                  minigrad.course.widgets.stepper.BackwardStepper._plan,
                  minigrad.course.graph._first_seen,
                  minigrad.course.widgets.topo_view.TopoSortStepper.step]

@@ -284,7 +284,7 @@ broadcast_widget((3, 1), (2, 3, 4))
 # function, `sum_to_shape`:
 
 # %%
-show_source(minigrad.engine.sum_to_shape)
+show_source(minigrad.autograd.engine.sum_to_shape)
 
 # %% [markdown]
 # It sums over the leading dimensions the input did not have, and over every dimension
@@ -309,7 +309,7 @@ check("c.grad = the node's gradient, summed to (3, 1)", ct.grad,
 # `sum_to_shape` on the shapes above.
 
 # %%
-sum_to_shape = minigrad.engine.sum_to_shape
+sum_to_shape = minigrad.autograd.engine.sum_to_shape
 check_all({
     f"{shape}": (sum_to_shape(G3, shape), torch.tensor(G3).sum_to_size(shape))
     for shape in [(2, 3, 4), (3, 4), (4,), (3, 1), (1, 4), (2, 1, 1), ()]
@@ -385,7 +385,7 @@ with graded("Exercise 5.1", hint="each P_ij appears in one term of each sum; "
 # Write `unbroadcast(grad, shape)`: given the gradient `grad` (a numpy array) of a
 # broadcast result, return the gradient of the input of shape `shape` (a tuple) that
 # was broadcast to it, as a numpy array of that shape. Write it yourself with numpy:
-# the check switches off `minigrad.engine.sum_to_shape` (under any name), minigrad's
+# the check switches off `minigrad.autograd.engine.sum_to_shape` (under any name), minigrad's
 # and torch's backward, and torch altogether (its `sum_to_size` is the reference).
 # It must work for any pair of shapes that broadcasting allows: leading dimensions
 # added, size-1 dimensions stretched, both, and a 0-d input `()`.

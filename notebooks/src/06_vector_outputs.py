@@ -698,7 +698,7 @@ import torch
 
 import minigrad
 from minigrad.course.grading import graded
-from minigrad.gradcheck import analytical_jacobian
+from minigrad.autograd.gradcheck import analytical_jacobian
 
 with graded("Exercise 6.3", hint="compute y = f(x) once, then one "
             "minigrad.autograd.grad call per output, with a one-hot vector of y's "

@@ -432,7 +432,7 @@ check_all({"loss": (loss_c, t_loss), "w1.g": (w1_c.g, t_g["w1"]), "b1.g": (b1_c.
 # in torch they get tensors):
 
 # %%
-from minigrad.function import Function
+from minigrad.autograd.function import Function
 
 
 class LinFunction(Function):

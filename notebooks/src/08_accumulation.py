@@ -31,7 +31,7 @@ import minigrad
 from minigrad import check, check_all, show_source
 from minigrad.course.widgets.accumulation_view import zero_grad_widget
 from minigrad.course.tensor_graph import draw_side_by_side
-from minigrad.function import AccumulateGrad
+from minigrad.autograd.function import AccumulateGrad
 
 # %% [markdown]
 # ## 1. `backward()` adds into `.grad`

@@ -92,8 +92,8 @@ y.backward()
 # inference mode is off. A switch saves the flag on entry and puts it back on exit:
 
 # %%
-display(show_source(minigrad.grad_mode._GradMode.__enter__))
-display(show_source(minigrad.grad_mode._GradMode.__exit__))
+display(show_source(minigrad.autograd.grad_mode._GradMode.__enter__))
+display(show_source(minigrad.autograd.grad_mode._GradMode.__exit__))
 
 # %% [markdown]
 # (`no_grad` sets `mode = False`, `enable_grad` `mode = True`; `inference_mode` has its
@@ -102,7 +102,7 @@ display(show_source(minigrad.grad_mode._GradMode.__exit__))
 # Here are the lines of it that decide whether to record a node:
 
 # %%
-apply_lines = show_source(minigrad.function.Function.apply).text.splitlines()
+apply_lines = show_source(minigrad.autograd.function.Function.apply).text.splitlines()
 first = next(i for i, line in enumerate(apply_lines) if "requires_grad = False" in line)
 last = next(i for i, line in enumerate(apply_lines) if "record =" in line)
 print("\n".join(apply_lines[first:last + 1]))

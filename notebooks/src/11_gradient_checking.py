@@ -33,8 +33,8 @@ from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all, show_source
+from minigrad.autograd.gradcheck import numerical_jacobian
 from minigrad.course.widgets.finite_differences import eps_explorer
-from minigrad.gradcheck import numerical_jacobian
 
 # %% [markdown]
 # ## 1. Autograd against a finite difference
@@ -635,7 +635,7 @@ import torch
 
 import minigrad
 from minigrad.course.grading import graded
-from minigrad.gradcheck import numerical_jacobian
+from minigrad.autograd.gradcheck import numerical_jacobian
 
 with graded("Exercise 11.1", hint="for each element, evaluate fn with that element "
             "moved by +eps and by -eps, divide the difference by 2 * eps, and put x "

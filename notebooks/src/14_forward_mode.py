@@ -209,10 +209,10 @@ check_all({"y": (y_primal, yt_primal), "J v, forward mode": (jvp, jvp_t),
 # chapter 06's backward, which needed transposes: a VJP multiplies from the other side):
 
 # %%
-show_source(minigrad.forward_ad._mul)
+show_source(minigrad.ops.arithmetic.Mul.jvp)
 
 # %%
-show_source(minigrad.forward_ad._matmul)
+show_source(minigrad.ops.matmul.Matmul.jvp)
 
 # %% [markdown]
 # Tangents live only inside their `dual_level`: when the block ends they are dropped, in
@@ -579,12 +579,12 @@ import numpy as np
 import torch
 
 import minigrad
-import minigrad.forward_ad
+import minigrad.autograd.forward_ad
 from minigrad.course.grading import graded
 
 with graded("Exercise 14.2", hint="column j is the tangent of one minigrad.func.jvp with "
             "the one-hot e_j; stack the columns along axis=1") as g:
-    make_dual = minigrad.forward_ad.make_dual
+    make_dual = minigrad.autograd.forward_ad.make_dual
 
     def check_columns(name, f, f_torch, x0):
         before = g.calls.get(make_dual, 0)

@@ -134,8 +134,8 @@ draw_side_by_side(g, g_t, titles=("minigrad: the graph of g", "torch: the graph 
 # Both graphs start at `TanhBackward0`, the node of the forward pass, whose saved output
 # $t$ the gradient needs. From there torch uses one fused node,
 # `TanhBackwardBackward0`, that knows the derivative of `tanh`'s backward. minigrad
-# writes each op's backward rule with its own ops (`minigrad/double_backward.py`), so its
-# graph shows the rule spelled out: $t \cdot t$ (`MulBackward0`), $1 - t^2$
+# runs the op's own backward on tensors (written with its own ops), so its graph shows
+# the rule spelled out: $t \cdot t$ (`MulBackward0`), $1 - t^2$
 # (`RsubBackward1`), times the upstream gradient (`MulBackward0`). The numbers are the
 # same, and so are their derivatives.
 #

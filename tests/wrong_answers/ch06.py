@@ -205,7 +205,7 @@ def jacobian(f, x0, h=1e-6):
 """),
         Wrong("minigrad's gradcheck.analytical_jacobian", "bypass", """
 import minigrad
-from minigrad.gradcheck import analytical_jacobian
+from minigrad.autograd.gradcheck import analytical_jacobian
 def jacobian(f, x0):
     return analytical_jacobian(f, [minigrad.tensor(x0, requires_grad=True)], 0).T
 """),

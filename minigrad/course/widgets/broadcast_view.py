@@ -3,7 +3,7 @@
 :class:`BroadcastView` holds an input ``x`` (the numbers 1, 2, ... in ``in_shape``) that
 is broadcast to ``out_shape``: the forward pass uses each element of ``x`` several times
 (the copies), and the backward pass sums the upstream gradient ``G`` over the axes
-broadcasting added or stretched, with ``minigrad.engine.sum_to_shape``. It runs minigrad's
+broadcasting added or stretched, with ``minigrad.autograd.engine.sum_to_shape``. It runs minigrad's
 backward of ``(x + zeros(out_shape)) * G`` summed, and torch's of ``x.expand(out_shape)``
 the same way, and compares the two ``x.grad``. Shapes that do not broadcast give torch's
 own error. :func:`broadcast_widget` draws it: two dropdowns and a text readout.
@@ -14,8 +14,8 @@ import math
 import numpy as np
 
 import minigrad
+from minigrad.autograd.engine import sum_to_shape
 from minigrad.course.widgets import controls as ui
-from minigrad.engine import sum_to_shape
 
 __all__ = ["BroadcastView", "SHAPES", "broadcast_widget"]
 

@@ -11,14 +11,31 @@ add up across calls until something sets ``.grad`` back to None.
 
 Undoing broadcasting happens here and only here, in :func:`sum_to_shape`. After a node
 has run, what it saved is freed unless ``retain_graph=True``.
+
+The same loop serves ``create_graph=True`` (chapter 15): the gradients are then tensors,
+each node's backward runs on tensors with grad mode on (its ``differentiable_backward``
+where it has one, see ``function.py``), so the backward pass leaves a graph of its own,
+which can be differentiated again: the gradient of :math:`g(x) \cdot v` is the
+Hessian-vector product :math:`H v`. Without it, everything stays numpy arrays, for speed.
 """
 
 import numpy as np
 
-from minigrad import hooks, tensors
-from minigrad.function import AccumulateGrad, accumulator
+from minigrad import tensors
+from minigrad.autograd import graph
+from minigrad.autograd.function import AccumulateGrad, accumulator, constant
+from minigrad.autograd.grad_mode import enable_grad
+from minigrad.dtypes import Size, from_numpy
 
-__all__ = ["backward", "topological_order", "sum_to_shape"]
+__all__ = ["backward", "run_backward", "topological_order", "sum_to_shape",
+           "recorded_backward", "CYCLE_WARNING"]
+
+CYCLE_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this "
+    "function, make sure to reset the .grad fields of your parameters to None after use "
+    "to break the cycle and avoid the leak.")
 
 
 def sum_to_shape(grad, shape):
@@ -27,14 +44,17 @@ def sum_to_shape(grad, shape):
     If ``x`` of shape ``(3, 1)`` was broadcast to ``(2, 3, 4)``, each of its elements
     was used 2 * 4 times, so its gradient is the sum over those copies:
     :math:`\partial L / \partial x_{i0} = \sum_{b, j} \partial L / \partial y_{bij}`.
+    ``grad`` is a numpy array, or a tensor (``create_graph=True``: the sum is recorded).
     """
-    if grad.shape == shape:
+    array = type(grad) is np.ndarray
+    gshape = grad.shape if array else grad.data.shape
+    if gshape == shape:
         return grad
-    lead = grad.ndim - len(shape)
+    lead = len(gshape) - len(shape)
     axes = tuple(range(lead)) + tuple(
-        lead + i for i, size in enumerate(shape) if size == 1 and grad.shape[lead + i] != 1)
+        lead + i for i, size in enumerate(shape) if size == 1 and gshape[lead + i] != 1)
     if axes:
-        grad = grad.sum(axis=axes, keepdims=True)
+        grad = grad.sum(axis=axes, keepdims=True) if array else grad.sum(axes, keepdim=True)
     return grad.reshape(shape)
 
 
@@ -62,24 +82,49 @@ def topological_order(root):
     return order
 
 
-def backward(tensor, gradient=None, retain_graph=False, inputs=None):
+def backward(tensor, gradient=None, retain_graph=False, inputs=None, create_graph=False):
     """Fill ``.grad`` of the leaves that ``tensor`` depends on (``Tensor.backward``).
 
     With ``inputs`` (a list of tensors), only those get a gradient, as torch's
     ``backward(inputs=...)`` (a non-leaf among them too); ``autograd.grad`` relies on it.
     """
-    run_backward([tensor], [gradient], retain_graph, inputs)
+    run_backward([tensor], [gradient], retain_graph, inputs, create_graph)
 
 
-def run_backward(roots, gradients, retain_graph=False, inputs=None):
+def run_backward(roots, gradients, retain_graph=False, inputs=None, create_graph=False):
     """One backward pass from several roots at once (``autograd.backward([l1, l2])``):
-    where their graphs meet, the gradients add up, and each node runs once."""
+    where their graphs meet, the gradients add up, and each node runs once. With
+    ``create_graph`` the pass runs on tensors, recorded."""
     if inputs is not None and not inputs:
         raise RuntimeError("'inputs' argument to backward() cannot be empty. Fix: pass the "
                            "tensors whose gradient you want, or leave inputs out.")
+    if create_graph:
+        with enable_grad():
+            _run(roots, gradients, retain_graph, inputs, True)
+    else:
+        _run(roots, gradients, retain_graph, inputs, False)
+
+
+def recorded_backward(node, grad_output):
+    """``node``'s gradients as tensors, recorded: its ``differentiable_backward`` if it
+    has one, else its ``backward`` called on tensors (``ctx.saved_tensors`` giving
+    tensors joined to the graph)."""
+    node._unpacked = graph.unpack_saved(node)
+    try:
+        method = getattr(node, "differentiable_backward", None) or node.backward
+        results = method(node, grad_output)
+    finally:
+        node._unpacked = None
+    if type(results) is not tuple:
+        results = (results,)
+    return tuple([r if r is None or isinstance(r, tensors.Tensor) else constant(r)
+                  for r in results])
+
+
+def _run(roots, gradients, retain_graph, inputs, create_graph):
     grads = {}
     for i, (tensor, gradient) in enumerate(zip(roots, gradients, strict=True)):
-        grad = _root_grad(tensor, gradient, i)
+        grad = _root_grad(tensor, gradient, i, create_graph)
         if tensor.grad_fn is None:  # backward() of a leaf: its gradient is the one given
             if inputs is None or _among(tensor, inputs):
                 accumulator(tensor).accumulate(grad)
@@ -96,25 +141,32 @@ def run_backward(roots, gradients, retain_graph=False, inputs=None):
         if grad_output is None:
             continue
         if node._hooks:  # register_hook on the tensor this node made
-            grad_output = hooks.run_hooks(node, grad_output)
+            grad_output = graph.run_hooks(node, grad_output, as_tensor=create_graph)
         if node._retained is not None:
             _retain(node, grad_output)
         if wanted and node in wanted and wanted[node].grad_fn._retained is None:
             _store(wanted[node], grad_output)
-        results = node.backward(node, grad_output)
+        if create_graph:
+            results = recorded_backward(node, grad_output)
+        else:
+            results = node.backward(node, grad_output)
+            if type(results) is not tuple:
+                results = (results,)
         if not retain_graph:
             node.release()
-        if type(results) is not tuple:
-            results = (results,)
         if len(results) != len(node.next_functions):
             results = _count_checked(node, results)
         for i, (parent, grad) in enumerate(zip(node.next_functions, results, strict=True)):
             if parent is None or grad is None:
                 continue
-            if type(grad) is not np.ndarray:
-                grad = np.asarray(getattr(grad, "data", grad))
-            if grad.shape != parent.out_shape:
-                grad = _reduce(node, i, grad, parent.out_shape)
+            if create_graph:
+                data = grad.data
+            else:
+                if type(grad) is not np.ndarray:
+                    grad = np.asarray(getattr(grad, "data", grad))
+                data = grad
+            if data.shape != parent.out_shape:
+                grad = _reduce(node, i, grad, data.shape, parent.out_shape)
             if type(parent) is AccumulateGrad:
                 if inputs is not None and not _among(parent.variable, inputs):
                     continue
@@ -123,12 +175,14 @@ def run_backward(roots, gradients, retain_graph=False, inputs=None):
                     leaves[parent] = previous + grad
                     continue
                 # A leaf may keep the array as its .grad: it must not be shared.
-                if grad is grad_output or grad.base is not None or _shared(grad, results):
+                if not create_graph and (grad is grad_output or grad.base is not None
+                                         or _shared(grad, results)):
                     grad = grad.copy()
                 leaves[parent] = grad
                 continue
-            if grad.dtype != parent.out_dtype:  # as torch: the input's dtype
-                grad = grad.astype(parent.out_dtype)
+            if data.dtype != parent.out_dtype:  # as torch: the input's dtype
+                grad = (grad.to(from_numpy(parent.out_dtype)) if create_graph else
+                        grad.astype(parent.out_dtype))
             previous = grads.get(parent)
             grads[parent] = grad if previous is None else previous + grad
     for leaf, grad in leaves.items():
@@ -142,8 +196,9 @@ class _Roots:
         self.next_functions = roots
 
 
-def _root_grad(tensor, gradient, i):
-    """The starting gradient of root ``i``: ones for a scalar, else the one given."""
+def _root_grad(tensor, gradient, i, create_graph=False):
+    """The starting gradient of root ``i``: ones for a scalar, else the one given (with
+    ``create_graph``, the given tensor itself: it may require grad)."""
     if not tensor._requires_grad:
         raise RuntimeError(
             f"element {i} of tensors does not require grad and does not have a grad_fn. "
@@ -156,7 +211,8 @@ def _root_grad(tensor, gradient, i):
                 "grad can be implicitly created only for scalar outputs. Fix: reduce the "
                 "output to a scalar first (y.sum().backward()), or pass the upstream "
                 "gradient, a tensor of y's shape: y.backward(gradient).")
-        return np.ones(data.shape, dtype=data.dtype)
+        ones = np.ones(data.shape, dtype=data.dtype)
+        return constant(ones) if create_graph else ones
     if not isinstance(gradient, tensors.Tensor):
         first = gradient
         while isinstance(first, list | tuple | np.ndarray) and len(first):
@@ -166,12 +222,14 @@ def _root_grad(tensor, gradient, i):
             "Fix: pass a tensor of the output's shape, e.g. minigrad.ones_like(y).")
     grad = np.array(gradient.data, dtype=data.dtype)
     if grad.shape != data.shape:
-        from minigrad.dtypes import Size
-
         raise RuntimeError(
             f"Mismatch in shape: grad_output[{i}] has a shape of {Size(grad.shape)!r} and "
             f"output[{i}] has a shape of {Size(data.shape)!r}. Fix: the gradient passed to "
             "backward() must have the shape of the tensor backward() is called on.")
+    if create_graph:
+        if gradient.data.dtype != data.dtype:
+            return gradient.to(from_numpy(data.dtype))
+        return gradient
     return grad
 
 
@@ -186,15 +244,16 @@ def _count_checked(node, results):
     return results[:n]
 
 
-def _reduce(node, i, grad, shape):
+def _reduce(node, i, grad, gshape, shape):
     """``sum_to_shape`` of a gradient, after torch's check that the shapes fit."""
     n = len(shape)
-    fits = grad.ndim >= n and all(
-        s == g or s == 1 for s, g in zip(shape, grad.shape[grad.ndim - n:], strict=True))
+    ndim = len(gshape)
+    fits = ndim >= n and all(
+        s == g or s == 1 for s, g in zip(shape, gshape[ndim - n:], strict=True))
     if not fits:
         raise RuntimeError(
             f"Function {node.name()} returned an invalid gradient at index {i} - got "
-            f"{list(grad.shape)} but expected shape compatible with {list(shape)}. Fix: "
+            f"{list(gshape)} but expected shape compatible with {list(shape)}. Fix: "
             "each gradient backward returns must have its input's shape.")
     return sum_to_shape(grad, shape)
 
@@ -221,8 +280,11 @@ def _retain(node, grad_output):
 
 
 def _store(tensor, grad_output):
-    """Add ``grad_output`` into ``tensor.grad`` (a non-leaf's, so no warning)."""
-    if tensor._grad is None:
+    """Add ``grad_output`` into ``tensor.grad`` (a non-leaf's, so no warning); a tensor
+    (``create_graph=True``) is kept as is, and added out of place."""
+    if isinstance(grad_output, tensors.Tensor):
+        tensor._grad = grad_output if tensor._grad is None else tensor._grad + grad_output
+    elif tensor._grad is None:
         tensor._grad = tensors.make(np.array(grad_output), None)
     else:
         tensor._grad.data += grad_output

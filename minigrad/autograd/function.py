@@ -1,6 +1,7 @@
 r"""``Function``: one differentiable op, and the graph node it leaves behind (chapter 05).
 
-An op is a subclass of :class:`Function` with two static methods, named as in torch:
+An op is a subclass of :class:`Function` holding its whole derivative story, in static
+methods named as in torch:
 
 * ``forward(ctx, *args)`` computes the result from the inputs' numpy arrays and keeps
   what backward will need with ``ctx.save_for_backward(...)``;
@@ -9,6 +10,14 @@ An op is a subclass of :class:`Function` with two static methods, named as in to
   tensor or needs none), each the vector-Jacobian product
   :math:`\partial L / \partial x_i = \sum_j \partial L / \partial \text{out}_j \cdot
   \partial \text{out}_j / \partial x_i`. It never changes ``grad_output`` in place.
+  Written with operators, the same method runs on tensors under ``create_graph=True``
+  (chapter 15): ``ctx.saved_tensors`` then gives tensors joined to the graph, so the
+  backward is recorded and can be differentiated again, as torch's contract;
+* ``differentiable_backward(ctx, grad_output)``, only where ``backward`` needs numpy
+  (``np.where``, ``np.add.at``): the same gradient in minigrad's ops, for ``create_graph``;
+* ``jvp(ctx, *tangents)`` (forward mode, chapter 14): the output's tangent from the
+  inputs' tangents (None where an input has none); while it runs ``ctx.inputs`` holds
+  forward's arguments (arrays for tensors) and ``ctx.result`` the output array.
 
 ``Op.apply(a, b, ...)`` runs forward and, if some input requires grad while recording is
 on, returns a tensor whose ``grad_fn`` is the ``ctx`` itself: the node of the graph,
@@ -26,10 +35,11 @@ import weakref
 
 import numpy as np
 
-from minigrad import forward_ad
-from minigrad.grad_mode import GRAD_ENABLED
+from minigrad.autograd.grad_mode import GRAD_ENABLED
+from minigrad.dtypes import from_numpy
 
-__all__ = ["Function", "AccumulateGrad", "accumulator"]
+__all__ = ["Function", "AccumulateGrad", "accumulator", "constant", "linear_jvp",
+           "zeros_if_none"]
 
 FREED = (
     "Trying to backward through the graph a second time (or directly access saved "
@@ -56,7 +66,8 @@ class Function:
     _freed = False
     _retained = None
     _unpacked = None  # saved_tensors as tensors, while a recorded backward runs
-    _hooks = None  # register_hook on the tensor this node makes (hooks.py)
+    _fw_in = _fw_out = None  # forward mode: the inputs' and output's tangents (recorded)
+    _hooks = None  # register_hook on the tensor this node makes (graph.py)
     _post_hooks = None  # a leaf's register_post_accumulate_grad_hook
     next_functions = ()
 
@@ -67,6 +78,13 @@ class Function:
     @staticmethod
     def backward(ctx, grad_output):
         raise NotImplementedError
+
+    @staticmethod
+    def jvp(ctx, *tangents):
+        raise NotImplementedError(
+            f"minigrad has no forward-mode (tangent) rule for {type(ctx).__name__}. Fix: for "
+            "a Function of your own, compute the JVP with reverse mode "
+            "(autograd.functional.jvp), or give it a jvp(ctx, *tangents).")
 
     def name(self):
         """The node's name, as torch's: ``MulBackward0``."""
@@ -137,7 +155,7 @@ class Function:
             out = array
         result = make(out, ctx if record else None)
         if forward_ad.LEVEL[0] is not None:  # forward mode: the output's tangent too
-            forward_ad.propagate(cls, ctx, args, result, record)
+            forward_ad.propagate(ctx, args, result, record)
         if cls.is_view and out.base is not None and (
                 not out.size or np.may_share_memory(out, args[0].data)):
             views.register(result, args[0], cls, args[1:])
@@ -192,16 +210,21 @@ class AccumulateGrad(Function):
         return variable.data.dtype if variable is not None else None
 
     def accumulate(self, grad):
-        """First time: keep ``grad`` (the engine hands over its own copy); then add."""
+        """First time: keep ``grad`` (the engine hands over its own copy); then add. A
+        tensor ``grad`` (``create_graph=True``) is kept as is, a graph, and added out of
+        place."""
         variable = self._variable()
         if variable is None or not variable._requires_grad:  # gone, or requires_grad_(False)
+            return
+        if isinstance(grad, tensors.Tensor):
+            self._accumulate_graph(variable, grad)
             return
         if type(grad) is not np.ndarray:  # a 0-d result of numpy math is a scalar
             grad = np.array(grad)
         if grad.dtype != variable.data.dtype:
             grad = grad.astype(variable.data.dtype)
         if self._hooks:
-            grad = hooks.run_hooks(self, grad)
+            grad = graph.run_hooks(self, grad)
         if variable.grad is None:
             variable.grad = tensors.make(grad, None)
         else:
@@ -210,6 +233,37 @@ class AccumulateGrad(Function):
         if self._post_hooks:
             for fn in list(self._post_hooks.values()):
                 fn(variable)
+
+    def _accumulate_graph(self, variable, grad):
+        if grad.data.dtype != variable.data.dtype:
+            grad = grad.to(from_numpy(variable.data.dtype))
+        if self._hooks:
+            grad = graph.run_hooks(self, grad, as_tensor=True)
+        variable._grad = grad if variable._grad is None else variable._grad + grad
+        if self._post_hooks:
+            for fn in list(self._post_hooks.values()):
+                fn(variable)
+
+    @staticmethod
+    def jvp(ctx, *tangents):  # a leaf's node runs no forward: nothing to propagate
+        return None
+
+
+def constant(array, dtype=None):
+    """A tensor no gradient flows into (a mask, a one-hot) for a differentiable backward."""
+    array = np.asarray(array)
+    return tensors.make(array if dtype is None else array.astype(dtype), None)
+
+
+def linear_jvp(ctx, tangent, *_):
+    """The tangent of an op linear in its first input (a view, a sum, an index): the op
+    itself applied to the tangent, with the same other arguments."""
+    return type(ctx).forward(type(ctx)(), tangent, *ctx.inputs[1:])
+
+
+def zeros_if_none(tangent, like):
+    """A missing tangent is zero."""
+    return np.zeros_like(like) if tangent is None else tangent
 
 
 def accumulator(t):
@@ -221,10 +275,9 @@ def accumulator(t):
 
 
 def _describe(array):
-    from minigrad.dtypes import from_numpy
-
     return f"minigrad.{from_numpy(array.dtype).tensor_type} {list(array.shape)}"
 
 
 # Imported last: tensors.py imports the ops, and the ops subclass Function.
-from minigrad import hooks, tensors, views  # noqa: E402
+from minigrad import tensors, views  # noqa: E402
+from minigrad.autograd import forward_ad, graph  # noqa: E402
