@@ -280,7 +280,8 @@ RULES = {
     shape_ops.View: lambda ctx, g: (g.reshape(ctx.in_shape), None),
     shape_ops.Squeeze: lambda ctx, g: (g.reshape(ctx.in_shape), None),
     shape_ops.Transpose: lambda ctx, g: (g.transpose(*ctx.dims), None, None),
-    shape_ops.Permute: lambda ctx, g: g.T,
+    shape_ops.Permute: lambda ctx, g: g.T if ctx.dims is None else (
+        shape_ops.Permute.apply(g, tuple(np.argsort(ctx.dims).tolist())), None),
     shape_ops.Unsqueeze: lambda ctx, g: (g.squeeze(ctx.dim), None),
     shape_ops.ToCopy: lambda ctx, g: (g.to(tensors_dtype(ctx.in_dtype)), None),
     shape_ops.Clone: lambda ctx, g: g,
@@ -304,7 +305,19 @@ def rule_for(node):
             return rule
         if klass.__name__ == "CopySlices":
             return _copy_slices_rule
+    if hasattr(type(node), "differentiable_backward"):  # TEMPORARY: the new one-class form
+        return _differentiable_backward
     return _own_backward
+
+
+def _differentiable_backward(ctx, g):
+    """An op's own ``differentiable_backward`` (ops/trig.py, ...), on tensors."""
+    ctx._unpacked = saved(ctx)
+    try:
+        results = type(ctx).differentiable_backward(ctx, g)
+    finally:
+        ctx._unpacked = None
+    return results if type(results) is tuple else (results,)
 
 
 def _own_backward(ctx, g):

@@ -131,9 +131,21 @@ def rule_for(cls):
         rule = _rules().get(klass)
         if rule is not None:
             return rule
+    if hasattr(cls, "jvp"):  # TEMPORARY: the new one-class form (ops/trig.py, ...)
+        return _own_jvp
     raise NotImplementedError(
         f"minigrad has no forward-mode (tangent) rule for {cls.__name__}. Fix: for a "
         "Function of your own, compute the JVP with reverse mode (autograd.functional.jvp).")
+
+
+def _own_jvp(ctx, arrays, tangents, out):
+    """An op's own ``jvp(ctx, *tangents)``, reading ``ctx.inputs`` and ``ctx.result``."""
+    ctx.inputs, ctx.result = arrays, out
+    try:
+        tangent = type(ctx).jvp(ctx, *tangents)
+    finally:
+        del ctx.inputs, ctx.result
+    return np.zeros_like(out) if tangent is None else tangent
 
 
 def _z(t, like):
