@@ -93,7 +93,7 @@ from minigrad.ops.toplevel import (
     where,
 )
 from minigrad.ops.reductions import return_types
-from minigrad.printing import get_printoptions, printoptions, set_printoptions
+from minigrad.printing import set_printoptions
 from minigrad.tensors import Tensor
 # isort: on
 
@@ -128,4 +128,4 @@ __all__ = ["check", "check_all", "show_source",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
-           "set_printoptions", "get_printoptions", "printoptions"]
+           "set_printoptions"]

@@ -7,10 +7,12 @@ The dtypes follow torch: ``full((2,), 1)`` is int64, ``full((2,), 1.5)`` float32
 ``empty`` and ``empty_like`` return zeros (torch leaves the memory uninitialized: any
 value is allowed, and zeros keep notebooks reproducible).
 
-``linspace`` computes as torch's kernel does, in the result's dtype, from both ends:
+``linspace`` computes from both ends, as torch's kernel does:
 :math:`x_i = \text{start} + i\,h` for the first half and
 :math:`x_i = \text{end} - (n - 1 - i)\,h` for the second, with
-:math:`h = (\text{end} - \text{start}) / (n - 1)`, so the last value is ``end`` exactly.
+:math:`h = (\text{end} - \text{start}) / (n - 1)`, so the last value is ``end`` exactly;
+minigrad computes in float64 and rounds once, so a float32 value may differ from torch's
+(whose vectorized kernel computes in float32) in the last bit.
 """
 
 import numpy as np
@@ -53,16 +55,9 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     if steps <= 1:
         return _leaf(np.full(steps, start).astype(target), requires_grad)
     index = np.arange(steps)
-    halfway = steps // 2
-    if target.kind == "f":  # torch's step is in the result's dtype for floats
-        first, last = target.type(start), target.type(end)
-        step = (last - first) / target.type(steps - 1)
-        values = np.where(index < halfway, first + step * index.astype(target),
-                          last - step * (steps - index - 1).astype(target))
-    else:  # and a double for integers, truncated at the end
-        step = (end - start) / (steps - 1)
-        values = np.where(index < halfway, start + step * index,
-                          end - step * (steps - index - 1))
+    step = (end - start) / (steps - 1)  # in float64: then rounded (or truncated) once
+    values = np.where(index < steps // 2, start + step * index,
+                      end - step * (steps - index - 1))
     return _leaf(values.astype(target), requires_grad)
 
 

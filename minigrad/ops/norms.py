@@ -7,8 +7,9 @@ r"""``dot`` and the vector norms, ``norm`` / ``linalg.vector_norm`` (chapters 06
 
 with torch's special cases (``linalg_vector_norm_backward``): ``p = 1`` gives
 :math:`\operatorname{sgn} x_i`; ``p = inf`` (``-inf``) splits the gradient evenly
-between the elements whose magnitude is the norm; ``p = 0`` counts nonzeros and has
-gradient 0; and where a norm is 0 the gradient is 0 (a subgradient), not ``0/0``.
+between the elements whose magnitude is the norm; ``p = 0`` counts nonzeros and sends
+no gradient (``.grad`` stays None, as torch's); and where a norm is 0 the gradient is 0
+(a subgradient), not ``0/0``.
 """
 
 import math
@@ -94,8 +95,8 @@ class LinalgVectorNorm(Function):
     def backward(ctx, grad_output):
         a, out = ctx.saved_tensors
         order, axes, keepdim = ctx.meta
-        if order == 0:
-            return np.zeros(a.shape, grad_output.dtype), None, None, None
+        if order == 0:  # no gradient at all (torch leaves .grad None), not zeros
+            return None, None, None, None
         scaled, scale = _weights(a, out, order, axes, keepdim)
         return scaled * (_expand(grad_output, axes, keepdim, a.shape) * scale), None, None, None
 
@@ -105,7 +106,7 @@ class LinalgVectorNorm(Function):
         order, axes, keepdim = ctx.meta
         shape, dtype = a.data.shape, a.data.dtype
         if order == 0:
-            return tensors.make(np.zeros(shape, dtype), None), None, None, None
+            return None, None, None, None
         g = grad_output
         if order == 1 or math.isinf(order):  # piecewise linear: constant weights
             scaled, _ = _weights(a.data, norm.data, order, axes, keepdim)
