@@ -51,6 +51,13 @@ OPS = {
     "clamp_max_only": ([(4, 5)], lambda L, a: L.clamp(a, max=0.5), -2, 2),
     "clamp_int_bounds": ([(4, 5)], lambda L, a: a.clamp(-1, 1), -2, 2),
     "clip": ([(4, 5)], lambda L, a: L.clip(a, -0.5, 0.7), -2, 2),
+    "clamp_tensors": ([(4, 5), (4, 5), (4, 5)], lambda L, a, lo, hi: L.clamp(a, lo, hi), -2, 2),
+    "clamp_tensors_broadcast": ([(4, 5), (5,), (4, 1)],
+                                lambda L, a, lo, hi: a.clamp(lo - 1, hi + 1), -2, 2),
+    "clamp_tensor_min_only": ([(4, 5), (5,)], lambda L, a, lo: a.clamp(min=lo), -2, 2),
+    "clamp_tensor_max_only": ([(4, 5), (4, 5)], lambda L, a, hi: L.clamp(a, max=hi), -2, 2),
+    "clamp_min_tensor": ([(4, 5), (4, 5)], lambda L, a, lo: L.clamp_min(a, lo), -2, 2),
+    "clamp_max_tensor": ([(4, 5), (1, 5)], lambda L, a, hi: a.clamp_max(hi), -2, 2),
     "clamp_min": ([(4, 5)], lambda L, a: L.clamp_min(a, 0.2), -2, 2),
     "clamp_min_method": ([(4, 5)], lambda L, a: a.clamp_min(0), -2, 2),
     "clamp_max": ([(4, 5)], lambda L, a: L.clamp_max(a, 0.2), -2, 2),
@@ -119,6 +126,9 @@ SECOND = {
     "clamp": (lambda L, a: (a.clamp(-0.5, 0.7) ** 2).sum(), A),
     "clamp_min": (lambda L, a: (a.clamp_min(0.1) * a).sum(), A),
     "clamp_max": (lambda L, a: (L.clamp_max(a, 0.1) ** 3).sum(), A),
+    "clamp_tensors": (lambda L, a, b: (a.clamp(b * b - 1, b + 1) ** 2 * b).sum(), A, C),
+    "clamp_min_tensor": (lambda L, a, b: (a.clamp_min(b) ** 3).sum(), A, C),
+    "clamp_max_tensor": (lambda L, a, v: (L.clamp_max(a * v, v) ** 2).sum(), A, V),
     "where": (lambda L, a, b: (L.where(a > 0, a * a, b ** 3)).sum(), A, C),
     "where_broadcast": (lambda L, a, v: (L.where(a > v, a * v, v * v)).sum(), A, V),
     "where_scalar": (lambda L, a: (L.where(a > 0, a, 0.0) ** 2).sum(), A),
@@ -207,6 +217,10 @@ NAN = float("nan")
 KINKS = {
     "clamp_boundary": (lambda L, x: x.clamp(-1, 1), [-2.0, -1.0, 0.0, 1.0, 2.0, NAN]),
     "clamp_min_above_max": (lambda L, x: x.clamp(1, -1), [-2.0, -1.0, 0.0, 1.0, 2.0]),
+    "clamp_tensor_bounds": (lambda L, x: L.clamp(
+        x, L.tensor([-1.0, -1.0, -1.0, -1.0, -1.0, -1.0, 1.0, NAN], dtype=L.float64),
+        L.tensor([1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0], dtype=L.float64)),
+        [-2.0, -1.0, 0.0, 1.0, 2.0, NAN, 0.5, 0.3]),
     "clamp_min_boundary": (lambda L, x: x.clamp_min(0), [-1.0, 0.0, 1.0, NAN]),
     "clamp_max_boundary": (lambda L, x: x.clamp_max(0), [-1.0, 0.0, 1.0, NAN]),
     "abs_zero_nan": (lambda L, x: x.abs(), [-1.0, 0.0, 1.0, NAN, -0.0]),
@@ -251,6 +265,12 @@ SNIPPETS = {
     "clamp_bool": "out = torch.tensor([True, False]).clamp(0, 1)",
     "clamp_float32_int_bounds": "out = torch.tensor([0.5, 3.0]).clamp(1, 2)",
     "clamp_0d_tensor_bound": "out = torch.tensor([0.5, 3.0]).clamp(min=torch.tensor(1.0))",
+    "clamp_tensor_dtypes": "f, d = torch.ones(3), torch.zeros(3, dtype=torch.float64)\n"
+                           "out = [torch.clamp(f, d), torch.clamp(d, f), f.clamp(max=d),\n"
+                           "       torch.clamp(torch.tensor([1, 2]), torch.tensor([1.5, 1.5])),\n"
+                           "       f.clamp(torch.tensor(0.5, dtype=torch.float64)),\n"
+                           "       torch.tensor([1, 5]).clamp_min(torch.tensor(2)),\n"
+                           "       f.clamp(torch.zeros(2, 3), torch.ones(2, 1)).shape]",
     "clamp_min_int": "out = [torch.tensor([1, 5]).clamp_min(2),\n"
                      "       torch.tensor([1, 5]).clamp_max(2.5)]",
     "where_promotes": "a = torch.ones(2)\nb = torch.ones(2, dtype=torch.float64)\n"
@@ -476,6 +496,10 @@ ERRORS = {
     "clamp_no_bounds": ("torch.clamp(torch.ones(2))",
                         "torch.clamp: At least one of 'min' or 'max' must not be None"),
     "clamp_method_no_bounds": ("torch.ones(2).clamp()", "At least one of 'min' or 'max'"),
+    "clamp_number_and_tensor": ("torch.clamp(torch.ones(3), 0, torch.ones(3))",
+                                "clamp() received an invalid combination of arguments"),
+    "clamp_tensor_broadcast": ("torch.clamp(torch.ones(2, 3), torch.zeros(2))",
+                               "The size of tensor a (3) must match the size of tensor b (2)"),
     "abs_bool": ("torch.tensor([True]).abs()", "\"abs_cpu\" not implemented for 'Bool'"),
     "dot_2d": ("torch.dot(torch.ones(3, 1), torch.ones(3))",
                "1D tensors expected, but got 2D and 1D tensors"),
@@ -551,13 +575,26 @@ def test_error_matches_torch(name):
     assert " Fix: " in str(ours), f"no Fix: in {ours}"
 
 
-def test_clamp_with_a_tensor_bound_that_requires_grad_is_refused_plainly():
-    """torch also differentiates w.r.t. tensor bounds (ClampBackward0); minigrad says so."""
-    x = mg.ones(3, requires_grad=True)
-    low = mg.zeros(3, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="Fix: "):
-        x.clamp(min=low)
-    torch.ones(3, requires_grad=True).clamp(min=torch.zeros(3, requires_grad=True))
+def test_clamp_tensor_bounds_get_torch_gradients_at_ties_and_crossings():
+    values = {"x": [-2.0, -1.0, 0.0, 1.0, 2.0, NAN, 0.5, 0.3],
+              "low": [-1.0, -1.0, -1.0, -1.0, -1.0, -1.0, 1.0, NAN],
+              "high": [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0]}
+    calls = [lambda L, x, lo, hi: L.clamp(x, lo, hi), lambda L, x, lo, hi: x.clamp(min=lo),
+             lambda L, x, lo, hi: x.clamp(max=hi), lambda L, x, lo, hi: x.clamp_min(lo),
+             lambda L, x, lo, hi: L.clamp_max(x, hi)]
+    for call in calls:
+        out = {}
+        for lib in (torch, mg):
+            xs = [lib.tensor(v, dtype=lib.float64, requires_grad=True) for v in values.values()]
+            y = call(lib, *xs)
+            y.backward(lib.ones_like(y))
+            out[lib] = [y, y.grad_fn.name()] + [x.grad for x in xs]
+        assert out[mg][1] == out[torch][1]
+        for a, b in zip(out[mg][2:] + out[mg][:1], out[torch][2:] + out[torch][:1], strict=True):
+            if b is None:
+                assert a is None
+            else:
+                np.testing.assert_array_equal(a.detach().numpy(), b.detach().numpy())
 
 
 # --- set_printoptions: minigrad's repr follows it as torch's does ------------------------

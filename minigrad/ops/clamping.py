@@ -8,14 +8,16 @@ r"""``clamp(min, max)`` and its halves ``clamp_min``, ``clamp_max`` (chapters 07
 The gradient passes *at* the boundary too (``x == min`` gets ``g``, as torch's
 ``clamp_backward``), not at NaN, and it is selected with ``where`` (an ``inf`` from
 upstream outside the range gives 0, not NaN). With ``min > max`` every element is
-``max`` and no gradient passes, as torch. The bounds here are numbers; the dtype is
-torch's promotion of the tensor with them (an int tensor clamped to 0.5 is float32).
+``max`` and no gradient passes, as torch. With number bounds the dtype is torch's
+promotion of the tensor with them (an int tensor clamped to 0.5 is float32); tensor
+bounds, which get gradients too, are in :mod:`minigrad.ops.clamp_tensor`.
 """
 
 import numpy as np
 
 from minigrad.dtypes import result_type
 from minigrad.function import Function
+from minigrad.ops.clamp_tensor import ClampMaxTensor, ClampMinTensor, ClampTensor, clamp_tensors
 from minigrad.ops.promotion import _to
 from minigrad.ops.selection import Where
 
@@ -102,16 +104,12 @@ class ClampMax(Clamp):
         return np.where(_inside(ctx.inputs[0], None, ctx.inputs[1]), tangent, 0)
 
 
-def _number(bound, name):
-    if bound is None or isinstance(bound, int | float):
-        return bound
-    if isinstance(bound, np.generic) or (hasattr(bound, "grad_fn") and not bound.data.ndim
-                                         and not bound._requires_grad):
-        return bound.item()
-    raise NotImplementedError(
-        f"minigrad's clamp takes numbers for '{name}', not {type(bound).__name__} (torch also "
-        "takes tensors, with a gradient for them). Fix: pass a number, or use "
-        "minigrad.where(x < low, low, x) for a tensor bound.")
+def _is_tensor(bound):
+    return hasattr(bound, "grad_fn")
+
+
+def _number(bound):
+    return bound.item() if isinstance(bound, np.generic) else bound
 
 
 def _converted(a, *bounds):
@@ -123,19 +121,53 @@ def _converted(a, *bounds):
     return _to(a, result_type(a.data, typical))
 
 
+def _promoted(*items):
+    """Tensors (some None) converted to the dtype torch gives them together: tensors with
+    dimensions first, 0-d ones only raising the category (as ``result_type``)."""
+    present = [t for t in items if t is not None]
+    groups = []
+    for shape in ((0,), ()):
+        dtypes = [t.data.dtype for t in present if bool(t.data.ndim) == bool(shape)]
+        if dtypes:
+            target = dtypes[0]
+            for d in dtypes[1:]:
+                target = result_type(np.empty(shape, target), np.empty(shape, d))
+            groups.append(np.empty(shape, target))
+    target = result_type(*groups) if len(groups) == 2 else groups[0].dtype
+    return [None if t is None else _to(t, target) for t in items]
+
+
+def _mixed(name, bounds):
+    kinds = ", ".join(["Tensor"] + [type(b).__name__ if not _is_tensor(b) else "Tensor"
+                                    for b in bounds])
+    return TypeError(f"{name}() received an invalid combination of arguments - got "
+                     f"({kinds}), but expected (Tensor input, Tensor min = None, Tensor max "
+                     "= None) or (Tensor input, Number min = None, Number max = None). Fix: "
+                     "make both bounds numbers or both tensors.")
+
+
 def clamp(input, min=None, max=None):  # noqa: A001, A002 - torch's names
-    low, high = _number(min, "min"), _number(max, "max")
-    if low is None and high is None:
+    if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None. "
                            "Fix: give a lower bound, an upper bound or both.")
+    tensor_bounds = [_is_tensor(b) for b in (min, max) if b is not None]
+    if any(tensor_bounds):
+        if not all(tensor_bounds):
+            raise _mixed("clamp", (min, max))
+        return clamp_tensors(ClampTensor, *_promoted(input, min, max))
+    low, high = _number(min), _number(max)
     return Clamp.apply(_converted(input, low, high), low, high)
 
 
 def clamp_min(input, min):  # noqa: A001, A002 - torch's names
-    low = _number(min, "min")
+    if _is_tensor(min):
+        return clamp_tensors(ClampMinTensor, *_promoted(input, min))
+    low = _number(min)
     return ClampMin.apply(_converted(input, low), low)
 
 
 def clamp_max(input, max):  # noqa: A001, A002 - torch's names
-    high = _number(max, "max")
+    if _is_tensor(max):
+        return clamp_tensors(ClampMaxTensor, *_promoted(input, max))
+    high = _number(max)
     return ClampMax.apply(_converted(input, high), high)
