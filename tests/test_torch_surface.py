@@ -653,3 +653,63 @@ def test_printoptions_persist_until_reset_and_sci_mode_resets(restore_printoptio
     assert repr(mg.tensor([1.125])) == "tensor([1.12])"
     mg.set_printoptions(profile="default")
     assert repr(mg.tensor([1.125])) == "tensor([1.1250])"
+
+
+# --- the rest of autograd's rules hold for the new ops ----------------------------------
+SAVED = {  # an in-place change of what backward needs is caught; of what it does not, not
+    "sin_input": "y = x * 1\nz = y.sin()\ny.mul_(2)",
+    "cos_input": "y = x * 1\nz = torch.cos(y)\ny.add_(1)",
+    "abs_input": "y = x * 1\nz = y.abs()\ny.mul_(2)",
+    "sqrt_output": "z = x.sqrt()\nz.mul_(2)",
+    "clamp_input": "y = x * 1\nz = y.clamp(0, 1.5)\ny.mul_(2)",
+    "clamp_tensor_bound": "b = torch.ones(2)\nz = x.clamp(max=b)\nb.mul_(2)",
+    "norm_output": "z = x.norm()\nz.mul_(2)",
+    "dot_input": "y = x * 1\nz = torch.dot(y, x)\ny.mul_(2)",
+    "where_condition": "c = torch.tensor([True, False])\nz = torch.where(c, x, 0.)\n"
+                       "c.fill_(True)",
+    "stack_needs_nothing": "y = x * 1\nz = torch.stack([y, y])\ny.mul_(2)",
+    "cat_needs_nothing": "y = x * 1\nz = torch.cat([y, x])\ny.mul_(2)",
+    "sign_needs_nothing": "y = x * 1\nz = y.sign() * y.detach()\ny.mul_(2)",
+    "movedim_view_in_place": "y = (x * 1).reshape(1, 2)\nz = y.movedim(0, 1)\nz.mul_(3)",
+}
+
+
+@pytest.mark.parametrize("name", SAVED)
+def test_in_place_change_of_saved_values_is_caught_as_torch(name):
+    snippet = ("x = torch.tensor([1., 2.], requires_grad=True)\n" + SAVED[name]
+               + "\nz.sum().backward()\nout = [z, x.grad]")
+    check_snippet(snippet)
+
+
+def test_gradcheck_and_gradgradcheck_pass_on_the_new_ops():
+    from minigrad.gradgradcheck import gradgradcheck
+
+    def f(a, b, v):
+        s = mg.stack([a.sin(), b.cos()], 1)
+        c = mg.cat([s.movedim(0, 2), s.movedim(0, 2) * 2], 0)
+        w = mg.where(a > 0, a.abs().sqrt(), b.clamp(-0.5, 0.5))
+        return c.norm(dim=1).sum() + mg.dot(v, v.clamp_min(b[0])) + w.norm(p=3)
+
+    r = np.random.default_rng(1)
+    inputs = [mg.tensor(r.uniform(0.2, 1.5, size=shape) * r.choice([-1, 1], size=shape),
+                        dtype=mg.float64, requires_grad=True)
+              for shape in ((3, 4), (3, 4), (4,))]
+    assert mg.gradcheck(f, inputs)
+    assert gradgradcheck(f, inputs)
+
+
+def test_hooks_and_retain_grad_see_the_new_nodes():
+    got = {}
+    for lib in (torch, mg):
+        x = lib.tensor([1.0, -2.0], requires_grad=True)
+        seen = []
+        y = lib.stack([x.sin(), x.abs()])
+        y.retain_grad()
+        y.register_hook(lambda g, seen=seen: seen.append(tuple(g.shape)) or g * 2)
+        y.sum().backward()
+        nodes = [n[0] if isinstance(n, tuple) else n for n in y.grad_fn.next_functions]
+        got[lib] = (seen, y.grad, x.grad, [n.name() for n in nodes if n is not None])
+    assert got[mg][0] == got[torch][0] == [(2, 2)]
+    assert_close(got[mg][1], got[torch][1], rtol=1e-6)
+    assert_close(got[mg][2], got[torch][2], rtol=1e-6)
+    assert got[mg][3] == got[torch][3] == ["SinBackward0", "AbsBackward0"]

@@ -27,26 +27,31 @@ def _along(dim, index):
 
 
 class Stack(Function):
+    """``Stack.apply(*tensors, dim)``: the dimension last, after the tensors."""
+
     @staticmethod
-    def forward(ctx, dim, *arrays):
-        ctx.dim = dim
-        return np.stack(arrays, axis=dim)
+    def forward(ctx, *args):
+        *arrays, ctx.dim = args
+        return np.stack(arrays, axis=ctx.dim)
 
     @staticmethod
     def backward(ctx, grad_output):
         n = grad_output.shape[ctx.dim]
-        return (None, *[grad_output[_along(ctx.dim, i)] for i in range(n)])
+        return (*[grad_output[_along(ctx.dim, i)] for i in range(n)], None)
 
     @staticmethod
-    def jvp(ctx, t_dim, *tangents):
-        arrays = ctx.inputs[1:]
+    def jvp(ctx, *tangents):
+        *arrays, dim = ctx.inputs
         return np.stack([np.zeros_like(a) if t is None else t
-                         for a, t in zip(arrays, tangents, strict=True)], axis=ctx.inputs[0])
+                         for a, t in zip(arrays, tangents[:-1], strict=True)], axis=dim)
 
 
 class Cat(Function):
+    """``Cat.apply(*tensors, dim)``: the dimension last, after the tensors."""
+
     @staticmethod
-    def forward(ctx, dim, *arrays):
+    def forward(ctx, *args):
+        *arrays, dim = args
         ctx.dim = dim
         ctx.sizes = [None if _skipped(a) else a.shape[dim] for a in arrays]
         kept = [a for a in arrays if not _skipped(a)]
@@ -54,20 +59,20 @@ class Cat(Function):
 
     @staticmethod
     def backward(ctx, grad_output):
-        grads, start = [None], 0
+        grads, start = [], 0
         for size in ctx.sizes:
             if size is None:  # a skipped empty tensor: an empty gradient
                 grads.append(grad_output.reshape(-1)[0:0])
                 continue
             grads.append(grad_output[_along(ctx.dim, slice(start, start + size))])
             start += size
-        return tuple(grads)
+        return (*grads, None)
 
     @staticmethod
-    def jvp(ctx, t_dim, *tangents):
-        dim, *arrays = ctx.inputs
+    def jvp(ctx, *tangents):
+        *arrays, dim = ctx.inputs
         return np.concatenate([np.zeros_like(a) if t is None else t
-                               for a, t in zip(arrays, tangents, strict=True)
+                               for a, t in zip(arrays, tangents[:-1], strict=True)
                                if not _skipped(a)], axis=dim)
 
 
@@ -106,7 +111,7 @@ def stack(tensors, dim=0):
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                f"{list(first)} at entry 0 and {list(t.data.shape)} at entry "
                                f"{i}. Fix: reshape them to one shape first.")
-    return Stack.apply(dim_index(dim, len(first) + 1), *items)
+    return Stack.apply(*items, dim_index(dim, len(first) + 1))
 
 
 def cat(tensors, dim=0, *, axis=None):
@@ -122,7 +127,7 @@ def cat(tensors, dim=0, *, axis=None):
                                "concatenated. Fix: use stack, or unsqueeze(0) each first.")
     kept = [(i, t.data.shape) for i, t in enumerate(items) if not _skipped(t.data)]
     if not kept:  # only empty 1-d tensors: an empty one
-        return Cat.apply(0, *items)
+        return Cat.apply(*items, 0)
     first = kept[0][1]
     axis = dim_index(dim, len(first))
     for i, shape in kept:
@@ -136,7 +141,7 @@ def cat(tensors, dim=0, *, axis=None):
                     f"Sizes of tensors must match except in dimension {axis}. Expected size "
                     f"{want} but got size {got} for tensor number {i} in the list. Fix: "
                     "the tensors may differ only along dim.")
-    return Cat.apply(axis, *items)
+    return Cat.apply(*items, axis)
 
 
 def concat(tensors, dim=0, *, axis=None):
