@@ -17,7 +17,7 @@ from minigrad.value import Value, backward_order
 
 # --- tensor engine (chapters 05-13) ---
 # isort: off
-from minigrad import autograd, func, linalg, nn, optim, utils
+from minigrad import autograd, cuda, func, linalg, nn, optim, utils
 from minigrad.creation import (
     empty,
     empty_like,
@@ -124,7 +124,7 @@ __all__ = ["check", "check_all", "show_source",
            "reshape", "transpose", "unsqueeze", "squeeze", "return_types",
            "gradcheck", "autograd", "func", "nn", "optim", "utils",
            "eye", "linspace", "full", "full_like", "empty", "empty_like", "rand_like",
-           "randn_like", "device", "linalg",
+           "randn_like", "device", "linalg", "cuda",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",

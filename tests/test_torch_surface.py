@@ -431,6 +431,14 @@ def test_device_object_reads_like_torch():
     assert mg.ones(2).to(mg.device("cpu")).device == mg.device("cpu")
 
 
+def test_the_usual_device_line_picks_the_cpu():
+    line = "d = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+    assert not mg.cuda.is_available() and mg.cuda.device_count() == 0
+    scope = {"torch": mg}
+    exec(line + "out = torch.ones(2, device=d).to(d).device", scope)
+    assert scope["out"] == mg.device("cpu")
+
+
 @pytest.mark.parametrize("make", [
     lambda: mg.zeros(2, device="cuda"),
     lambda: mg.ones(2, device=mg.device("cuda", 0)),
