@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 import torch
 import torch.autograd.forward_ad as tfw
+from hypothesis import given
+from hypothesis import strategies as st
 
 import minigrad as mg
 from minigrad.autograd import forward_ad as mfw
@@ -721,3 +723,22 @@ def test_hooks_and_retain_grad_see_the_new_nodes():
     assert_close(got[mg][1], got[torch][1], rtol=1e-6)
     assert_close(got[mg][2], got[torch][2], rtol=1e-6)
     assert got[mg][3] == got[torch][3] == ["SinBackward0", "AbsBackward0"]
+
+
+@given(st.lists(st.integers(1, 3), min_size=1, max_size=3), st.integers(0, 2**16),
+       st.integers(-4, 3), st.booleans(), st.sampled_from([1, 2, 3, INF]))
+def test_joins_moves_and_norms_of_any_shape_match_torch(shape, seed, dim, keepdim, p):
+    """stack, cat, movedim and norm along every valid dim of random shapes."""
+    ndim = len(shape)
+    dim = dim % ndim if -ndim <= dim < ndim else ndim - 1
+    other = list(shape)
+    other[dim] = other[dim] % 3 + 1  # another size along dim: cat must still work
+
+    def fn(L, a, b, c):
+        joined = L.cat([a, b], dim).movedim(dim, -1)
+        stacked = L.stack([a, c * a], dim)
+        return (joined.norm(p=p, dim=-1, keepdim=keepdim).sum()
+                + stacked.norm(p=p, dim=dim, keepdim=keepdim).sum() + joined.norm(p=p))
+
+    helper_test_op([tuple(shape), tuple(other), tuple(shape)], lambda *xs: fn(torch, *xs),
+                   lambda *xs: fn(mg, *xs), seed=seed)
