@@ -10,6 +10,7 @@ below in ``_COURSE`` are reachable as ``minigrad.check`` and so on, loaded on fi
 """
 
 import importlib
+from math import e, inf, nan, pi  # torch's constants: torch.nan, torch.inf, ...
 
 # --- scalar engine (chapters 01-04) ---
 # isort: split
@@ -128,4 +129,4 @@ __all__ = ["check", "check_all", "show_source",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
-           "set_printoptions"]
+           "set_printoptions", "nan", "inf", "pi", "e"]

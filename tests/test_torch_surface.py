@@ -467,10 +467,11 @@ def test_builtin_abs_and_methods_exist_where_torch_has_them():
     for name in ("eye", "linspace", "arange", "full", "zeros_like", "ones_like", "full_like",
                  "rand_like", "randn_like", "empty", "empty_like", "stack", "cat", "concat",
                  "concatenate", "where", "movedim", "dot", "norm", "allclose", "isclose",
-                 "equal", "set_printoptions", "device"):
+                 "equal", "set_printoptions", "device", "nan", "inf", "pi", "e"):
         assert hasattr(torch, name) and hasattr(mg, name), name
         assert name in mg.__all__, name
     assert not hasattr(torch.Tensor, "stack") and not hasattr(mg.Tensor, "stack")
+    assert (mg.inf, mg.pi, mg.e) == (torch.inf, torch.pi, torch.e) and math.isnan(mg.nan)
 
 
 # --- errors: torch's exception type and key phrase, then minigrad's " Fix:" -------------
