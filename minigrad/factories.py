@@ -1,4 +1,5 @@
 """Making tensors: ``tensor``, ``zeros``, ``ones``, ``randn``, ``arange`` (chapter 05).
+The others (``eye``, ``linspace``, ``full``, the ``*_like``) are in :mod:`minigrad.creation`.
 
 Like torch, a tensor made from Python floats is ``float32``, from Python ints
 ``int64``; a numpy array keeps its dtype. ``randn`` and ``rand`` draw from minigrad's
@@ -8,11 +9,11 @@ compares with torch copies the same values into both).
 
 import numpy as np
 
+from minigrad.devices import check_device
 from minigrad.dtypes import to_dtype
 
-__all__ = ["tensor", "zeros", "ones", "randn", "rand", "arange", "manual_seed",
-           "zeros_like", "ones_like", "as_array", "GENERATOR", "FloatTensor", "DoubleTensor",
-           "LongTensor"]
+__all__ = ["tensor", "zeros", "ones", "randn", "rand", "arange", "manual_seed", "as_array",
+           "GENERATOR", "FloatTensor", "DoubleTensor", "LongTensor"]
 
 GENERATOR = [np.random.default_rng(0)]
 
@@ -50,8 +51,9 @@ def _numpy_float64(data):
     return isinstance(data, np.float64 | np.ndarray) and np.asarray(data).dtype == np.float64
 
 
-def tensor(data, dtype=None, requires_grad=False):
+def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, an array)."""
+    check_device(device)
     return _leaf(as_array(data, dtype), requires_grad)
 
 
@@ -83,43 +85,55 @@ def _leaf(array, requires_grad):
     return t
 
 
-def zeros(*size, dtype=None, requires_grad=False):
+def zeros(*size, dtype=None, device=None, requires_grad=False):
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
+    check_device(device)
     return _leaf(np.zeros(_shape(size), to_dtype(dtype or "float32")), requires_grad)
 
 
-def ones(*size, dtype=None, requires_grad=False):
+def ones(*size, dtype=None, device=None, requires_grad=False):
     """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
+    check_device(device)
     return _leaf(np.ones(_shape(size), to_dtype(dtype or "float32")), requires_grad)
 
 
-def zeros_like(t, dtype=None, requires_grad=False):
-    return zeros(t.data.shape, dtype=dtype or t.data.dtype, requires_grad=requires_grad)
-
-
-def ones_like(t, dtype=None, requires_grad=False):
-    return ones(t.data.shape, dtype=dtype or t.data.dtype, requires_grad=requires_grad)
-
-
-def randn(*size, dtype=None, requires_grad=False):
+def randn(*size, dtype=None, device=None, requires_grad=False):
     """Standard normal samples from minigrad's generator (see ``manual_seed``)."""
+    check_device(device)
     numpy_dtype = to_dtype(dtype or "float32")
     array = GENERATOR[0].standard_normal(_shape(size), dtype=np.float64).astype(numpy_dtype)
     return _leaf(array, requires_grad)
 
 
-def rand(*size, dtype=None, requires_grad=False):
+def rand(*size, dtype=None, device=None, requires_grad=False):
     """Uniform samples in [0, 1) from minigrad's generator."""
+    check_device(device)
     numpy_dtype = to_dtype(dtype or "float32")
     array = GENERATOR[0].random(_shape(size), dtype=np.float64).astype(numpy_dtype)
     return _leaf(array, requires_grad)
 
 
-def arange(start, end=None, step=1, dtype=None, requires_grad=False):
-    """``arange(5)``, ``arange(1, 4)``, ``arange(0, 1, 0.25)``: int64 unless a float is given."""
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    """``arange(5)``, ``arange(1, 4)``, ``arange(0, 1, 0.25)``: int64 unless a float is
+    given (a 0-d tensor counts as its number), as torch."""
+    check_device(device)
     if end is None:
         start, end = 0, start
+    start, end, step = (_number(v) for v in (start, end, step))
+    if step == 0:
+        raise RuntimeError("step must be nonzero. Fix: arange(start, end, step) with step "
+                           "!= 0.")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign. Fix: "
+                           "start < end with a positive step, or a negative step.")
     if dtype is None:
         is_int = all(isinstance(v, int) for v in (start, end, step))
         dtype = "int64" if is_int else "float32"
     return _leaf(np.arange(start, end, step).astype(to_dtype(dtype)), requires_grad)
+
+
+def _number(value):
+    """A 0-d tensor (or numpy scalar) as its Python number."""
+    if hasattr(value, "grad_fn") or isinstance(value, np.generic):
+        return value.item()
+    return value

@@ -20,12 +20,15 @@ import weakref
 
 import numpy as np
 
+from minigrad import devices
 from minigrad.autograd import engine, graph
 from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.copying import CopyMethods
 from minigrad.dtypes import Size, from_numpy, to_dtype
 from minigrad.inplace import InplaceMethods
+from minigrad.ops import clamping, comparison, movement, norms, pointwise, selection, trig
 from minigrad.ops.methods import TensorMethods
+from minigrad.ops.shape import to_dtype as convert
 from minigrad.printing import tensor_repr
 
 __all__ = ["Tensor", "make"]
@@ -213,7 +216,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     @property
     def device(self):
-        return "cpu"
+        return devices.CPU
 
     def __len__(self):
         if self.data.ndim == 0:
@@ -249,6 +252,89 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         if self.data.dtype.kind not in "iu" or self.data.size != 1:
             raise TypeError("only integer tensors of a single element can be an index")
         return int(self.data.item())
+
+    # --- torch's everyday methods (ops/trig.py, pointwise.py, clamping.py, ...) -------
+    def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False):
+        """``to(dtype)``, ``to("cpu")``, ``to(device, dtype)``, ``to(other_tensor)``; a
+        device other than the CPU is refused."""
+        for arg in args:
+            if isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, devices.device) or (
+                    isinstance(arg, str) and arg.split(":")[0] in _DEVICE_NAMES):
+                device = arg
+            else:
+                dtype = arg
+        devices.check_device(device)
+        out = self if dtype is None else convert(self, to_dtype(dtype))
+        return out.clone() if copy and out is self else out
+
+    def sin(self):
+        return trig.sin(self)
+
+    def cos(self):
+        return trig.cos(self)
+
+    def abs(self):
+        return pointwise.abs(self)
+
+    __abs__ = absolute = abs  # noqa: A003 - the method, torch's name
+
+    def sqrt(self):
+        return pointwise.sqrt(self)
+
+    def sign(self):
+        return pointwise.sign(self)
+
+    def clamp(self, min=None, max=None):  # noqa: A002 - torch's names
+        return clamping.clamp(self, min, max)
+
+    clip = clamp
+
+    def clamp_min(self, min):  # noqa: A002 - torch's name
+        return clamping.clamp_min(self, min)
+
+    def clamp_max(self, max):  # noqa: A002 - torch's name
+        return clamping.clamp_max(self, max)
+
+    def where(self, condition, other):
+        return selection.where(condition, self, other)
+
+    def permute(self, *dims):
+        return movement.permute(self, *dims)
+
+    def movedim(self, source, destination):
+        return movement.movedim(self, source, destination)
+
+    moveaxis = movedim
+
+    def dot(self, other):
+        return norms.dot(self, other)
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return norms.norm(self, p, dim, keepdim, dtype)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return comparison.isclose(self, other, rtol, atol, equal_nan)
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return comparison.allclose(self, other, rtol, atol, equal_nan)
+
+    def equal(self, other):
+        return comparison.equal(self, other)
+
+    def is_floating_point(self):
+        return self.data.dtype.kind == "f"
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def cpu(self):
+        return self
+
+
+_DEVICE_NAMES = ("cpu", "cuda", "mps", "meta", "xpu")
 
 
 _new = object.__new__

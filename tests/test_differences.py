@@ -36,7 +36,7 @@ def test_cpu_only():
         minigrad.ones(2).cuda()
     with pytest.raises(RuntimeError, match="CPU only. Fix:"):
         minigrad.ones(2).to("cuda")
-    assert minigrad.ones(2).to("cpu").device == "cpu"
+    assert minigrad.ones(2).to("cpu").device == minigrad.device("cpu")  # as torch: not "cpu"
 
 
 def test_four_dtypes_only():

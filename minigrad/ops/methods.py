@@ -8,7 +8,6 @@ lists and numpy arrays become tensors that do not require grad.
 import numpy as np
 
 from minigrad.autograd.function import constant
-from minigrad.dtypes import to_dtype
 from minigrad.ops import activations, arithmetic, indexing, matmul, reductions
 from minigrad.ops import shape as shape_ops
 
@@ -189,13 +188,6 @@ class TensorMethods:
 
     def long(self):
         return shape_ops.to_dtype(self, np.dtype(np.int64))
-
-    def to(self, dtype):
-        if isinstance(dtype, str) and dtype == "cpu":
-            return self
-        if isinstance(dtype, str) and dtype.startswith(("cuda", "mps")):
-            return self.cuda()
-        return shape_ops.to_dtype(self, to_dtype(dtype))
 
     def __getitem__(self, key):
         return indexing.index(self, key)

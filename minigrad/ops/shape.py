@@ -57,17 +57,29 @@ class T(Transpose):
 
 
 class Permute(Function):
-    """``.T``: all dimensions reversed."""
+    """``.T``: all dimensions reversed; ``permute(dims)``/``movedim``: reordered."""
 
     is_view = True
+    dims = None
 
     @staticmethod
-    def forward(ctx, a):
-        return a.T
+    def forward(ctx, a, dims=None):
+        if dims is None:
+            return a.T
+        ctx.dims = dims
+        return np.transpose(a, dims)
 
     @staticmethod
     def backward(ctx, grad_output):
-        return grad_output.T
+        if ctx.dims is None:
+            return grad_output.T
+        return np.transpose(grad_output, np.argsort(ctx.dims)), None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        if ctx.dims is None:
+            return grad_output.T
+        return grad_output.permute(*np.argsort(ctx.dims).tolist()), None
 
     jvp = staticmethod(linear_jvp)
 
