@@ -12,6 +12,8 @@ talks about:
   is the same), plus the count of NaNs if it holds any;
 - booleans as ``True`` / ``False``, never ``1`` / ``0``.
 
+In an array, an element below 1e-12 of the largest is rounding noise and shows as ``0``.
+
 A shape is shown as a tuple: ``()``, ``(3,)``, ``(2, 3)``.
 """
 
@@ -23,6 +25,7 @@ __all__ = ["LIMIT", "shape_text", "value_text", "is_boolean"]
 
 LIMIT = 12  # arrays up to this many elements are shown in full
 PRECISION = 4  # decimals, as torch prints a tensor
+NOISE = 1e-12  # an element below this fraction of the largest is shown as 0
 
 
 def shape_text(shape):
@@ -83,6 +86,16 @@ def _trim(text):
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+def _without_noise(arr):
+    """``arr`` with the elements below :data:`NOISE` times its largest set to 0: rounding
+    noise (``2.8e-17`` next to ``4``) would otherwise switch every element to scientific
+    notation, and change with the last bits of a BLAS routine."""
+    finite = np.abs(arr[np.isfinite(arr)])
+    if not finite.size:
+        return arr
+    return np.where(np.abs(arr) <= NOISE * finite.max(), 0.0, arr)
+
+
 def _nested(values, fmt):
     if values.ndim == 0:
         return fmt(values.item())
@@ -104,6 +117,7 @@ def value_text(arr, boolean=False, limit=LIMIT):
         return _scalar(float(arr))
     if arr.size == 0:
         return "[]"
+    arr = _without_noise(arr)
     if arr.size <= limit:
         return _nested(arr, _Style(arr))
     nan = int(np.isnan(arr).sum())
