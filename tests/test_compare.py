@@ -137,7 +137,8 @@ def test_the_shape_column_is_the_values_shape_as_a_tuple():
     text = repr(check("m", np.ones((2, 3)), torch.ones(2, 3)))
     assert _columns(text)[1] == "(2, 3)"
     assert "[[1, 1, 1], [1, 1, 1]]" in text
-    assert "<td>(2, 3)</td>" in check("m", np.ones((2, 3)), torch.ones(2, 3))._repr_html_()
+    html = check("m", np.ones((2, 3)), torch.ones(2, 3))._repr_html_()
+    assert "<td>(2, 3)</td><td>[[1, 1, 1],<br>[1, 1, 1]]</td>" in html  # a row a line
 
 
 def test_a_bigger_array_is_summarized_by_its_range():

@@ -4,6 +4,8 @@ inside the window, one table, short failures, patched modules noticed."""
 import os
 import pathlib
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -103,8 +105,6 @@ def test_recursion_and_not_implemented_are_explained():
 
 
 def test_stderr_of_the_learners_code_goes_to_stdout(capsys):
-    import sys
-
     with graded("Ex") as g:
         g.check("x", g.call(lambda: print("debug", file=sys.stderr) or 1.0), 1.0)
     out, err = capsys.readouterr()
@@ -172,12 +172,15 @@ def test_the_exercise_table_shows_the_values():
     assert rows == [["[4, 3]", "torch: [4, 3]"], ["6", "formula: 6"], ["True", "torch: True"],
                     ["all 1", "torch: all 1"]]
     assert "<td>[4, 3]</td><td>torch: [4, 3]</td>" in g._repr_html_()
+    with graded("Ex") as g:
+        g.check("M", np.eye(2), torch.eye(2))
+    assert "<td>[[1, 0],<br>[0, 1]]</td><td>torch: [[1, 0],<br>[0, 1]]</td>" in g._repr_html_()
 
 
 @pytest.mark.slow
 def test_a_notebook_shows_the_clean_error_and_still_fails(tmp_path):
-    """A real kernel: the error output is the message, the cell fails, a raises-exception
-    cell passes, and nbgrader gives the graded cell no points."""
+    """A real kernel: the error output is the message, the cell fails (nbclient, nbval),
+    a raises-exception cell passes, and nbgrader gives the graded cell no points."""
     import nbclient
     import nbformat
     from nbgrader.utils import determine_grade
@@ -201,7 +204,16 @@ def test_a_notebook_shows_the_clean_error_and_still_fails(tmp_path):
                                "Hint: look up"]
     assert any("[1, 2]" in o.get("data", {}).get("text/plain", "") for o in nb.cells[0].outputs)
     assert determine_grade(nb.cells[0]) == (0, 2)
+    nbformat.write(nb, tmp_path / "tagged.ipynb")
     nb.cells[0].metadata.pop("tags")
+    nbformat.write(nb, tmp_path / "untagged.ipynb")
     with pytest.raises(nbclient.exceptions.CellExecutionError, match="ExerciseFailed"):
         nbclient.NotebookClient(nb, resources={"metadata": {"path": str(tmp_path)}},
                                 **env).execute(env=kernel_env)
+    nbval = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval",
+         "--nbval-current-env", "tagged.ipynb", "untagged.ipynb"],
+        cwd=tmp_path, env=kernel_env, capture_output=True, text=True, timeout=300)
+    assert "1 failed, 1 passed" in nbval.stdout
+    assert "FAILED untagged.ipynb::Cell 0" in nbval.stdout
+    assert "Hint: look up" in nbval.stdout and "grading.py" not in nbval.stdout

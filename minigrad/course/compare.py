@@ -25,7 +25,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from minigrad.course.shown_values import is_boolean, shape_text, value_text
+from minigrad.course.shown_values import is_boolean, shape_text, value_html, value_text
 
 __all__ = ["check", "check_all", "to_numpy", "CheckTable"]
 
@@ -169,7 +169,7 @@ class CheckTable:
             return (f"<span style='color:{colour}'>{html.escape(mark)}</span> "
                     f"{html.escape(rest)}")
         body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells[:-1])
+            "<tr>" + "".join(f"<td>{value_html(c)}</td>" for c in cells[:-1])
             + f"<td style='color:{'green' if cells[-1] == 'pass' else 'red'}'>"
             + ("&#10003; pass" if cells[-1] == "pass" else "&#10007; FAIL") + "</td></tr>"
             for cells in self._cells()

@@ -34,7 +34,7 @@ import numpy as np
 
 from minigrad.course import integrity
 from minigrad.course.compare import _diff_text, _max_abs_diff, _mismatch, to_numpy
-from minigrad.course.shown_values import is_boolean, value_text
+from minigrad.course.shown_values import is_boolean, value_html, value_text
 
 __all__ = ["graded", "Grader", "ExerciseFailed", "Forbidden", "switched_off", "ROUTES"]
 
@@ -317,7 +317,7 @@ class Grader:
 
     def _repr_html_(self):
         body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells[:4])
+            "<tr>" + "".join(f"<td>{value_html(c)}</td>" for c in cells[:4])
             + f"<td style='color:{'green' if cells[4] == 'pass' else 'red'}'>"
             + ("&#10003; pass" if cells[4] == "pass" else "&#10007; FAIL") + "</td></tr>"
             for cells in self._cells())

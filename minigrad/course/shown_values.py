@@ -14,14 +14,16 @@ talks about:
 
 In an array, an element below 1e-12 of the largest is rounding noise and shows as ``0``.
 
-A shape is shown as a tuple: ``()``, ``(3,)``, ``(2, 3)``.
+A shape is shown as a tuple: ``()``, ``(3,)``, ``(2, 3)``. In HTML (what JupyterLab
+shows) each row of a matrix starts a new line.
 """
 
+import html
 import math
 
 import numpy as np
 
-__all__ = ["LIMIT", "shape_text", "value_text", "is_boolean"]
+__all__ = ["LIMIT", "shape_text", "value_text", "value_html", "is_boolean"]
 
 LIMIT = 12  # arrays up to this many elements are shown in full
 PRECISION = 4  # decimals, as torch prints a tensor
@@ -130,3 +132,8 @@ def value_text(arr, boolean=False, limit=LIMIT):
     if low == high:
         return f"all {fmt(float(low))}{tail}"
     return f"min {fmt(float(low))}, max {fmt(float(high))}{tail}"
+
+
+def value_html(text):
+    """A cell's text for an HTML table: escaped, each row of a matrix on its own line."""
+    return html.escape(text).replace("], [", "],<br>[")
