@@ -45,7 +45,7 @@ def is_boolean(x):
     if isinstance(x, list | tuple) and x:
         try:
             return np.asarray(x).dtype == np.bool_
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RuntimeError):  # e.g. tensors requiring grad
             return False
     return False
 
