@@ -24,14 +24,17 @@ alias, a default argument or a reference taken in an earlier cell is switched of
 
 import contextlib
 import html
-import math
+import os
 import sys
+import sysconfig
+import traceback
 import types
 
 import numpy as np
 
 from minigrad.course import integrity
 from minigrad.course.compare import _diff_text, _max_abs_diff, _mismatch, to_numpy
+from minigrad.course.shown_values import is_boolean, value_html, value_text
 
 __all__ = ["graded", "Grader", "ExerciseFailed", "Forbidden", "switched_off", "ROUTES"]
 
@@ -71,7 +74,21 @@ ROUTES["torch.func"] = ROUTES["torch.jacobian"] + [
 
 
 class ExerciseFailed(AssertionError):
-    """An exercise's check failed; the message says what differs and gives a hint."""
+    """An exercise's check failed; the message says what differs and gives a hint.
+
+    IPython and Jupyter show it as that message alone, the type in red, with no
+    traceback into the grading code (:meth:`_render_traceback_`); when the learner's own
+    code raised, one more line says where. The error's name and value, which nbclient,
+    nbval and nbgrader read, are Python's as usual: the cell still fails.
+    """
+
+    def _render_traceback_(self):
+        """The lines IPython shows instead of a traceback (a kernel sends them as the
+        error output's ``traceback``)."""
+        first, *rest = str(self).splitlines() or [""]
+        where = _learner_line(self)
+        return [f"\x1b[31m{type(self).__name__}\x1b[39m: {first}",
+                *([where] if where else []), *rest]
 
 
 class Forbidden(ExerciseFailed):
@@ -80,6 +97,30 @@ class Forbidden(ExerciseFailed):
     def __init__(self, what):
         super().__init__(f"called {what}, which this exercise switches off")
         self.what = what
+
+
+_LIBRARIES = tuple(os.path.join(os.path.realpath(p), "") for p in {
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))),  # the minigrad package
+    *(sysconfig.get_paths()[key] for key in ("stdlib", "purelib", "platlib"))})
+
+
+def _learner_line(exc):
+    """Where the learner's code raised the first error of ``exc``'s chain, as one line
+    (``  in f, line 3: return 1 / 0``); None when the grading code itself raised it."""
+    while exc.__context__ is not None:
+        exc = exc.__context__
+    if exc.__traceback__ is None or (isinstance(exc, ExerciseFailed)
+                                     and not isinstance(exc, Forbidden)):
+        return None
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if f.filename != "<string>"
+              and not os.path.realpath(f.filename).startswith(_LIBRARIES)]
+    if not frames:
+        return None
+    frame = frames[-1]
+    name = "your cell" if frame.name == "<module>" else frame.name
+    code = (frame.line or "").strip()
+    return f"  in {name}, line {frame.lineno}" + (f": {code}" if code else "")
 
 
 def _resolve(spec):
@@ -198,13 +239,6 @@ def _freeze(x, what):
                          "array or a tensor")
 
 
-def _short(value):
-    if isinstance(value, float | int | np.floating) or np.ndim(value) == 0:
-        v = float(np.asarray(value))
-        return f"{v:.6g}" if math.isfinite(v) else str(v)
-    return "shape " + str(tuple(np.shape(value)))
-
-
 class Grader:
     """The checks of one exercise; use through :func:`graded`."""
 
@@ -254,7 +288,8 @@ class Grader:
             self.rows.append((name, type(yours).__name__, against, "-", None, False))
             raise ExerciseFailed(f"{name}: {exc}") from None
         problem = _mismatch(name, a, b, rtol, atol, False, against)
-        self.rows.append((name, _short(a), against, _short(b), _max_abs_diff(a, b),
+        self.rows.append((name, value_text(a, is_boolean(yours)), against,
+                          value_text(b, is_boolean(reference)), _max_abs_diff(a, b),
                           problem is None))
         if problem and a.shape == b.shape == ():
             raise ExerciseFailed(f"{name} is {float(a)!r}, {against} gives {float(b)!r} "
@@ -285,7 +320,7 @@ class Grader:
 
     def _repr_html_(self):
         body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells[:4])
+            "<tr>" + "".join(f"<td>{value_html(c)}</td>" for c in cells[:4])
             + f"<td style='color:{'green' if cells[4] == 'pass' else 'red'}'>"
             + ("&#10003; pass" if cells[4] == "pass" else "&#10007; FAIL") + "</td></tr>"
             for cells in self._cells())
