@@ -634,11 +634,11 @@ for k in range(8):
     demo_batches.append((minigrad.tensor(X_k), minigrad.tensor(y_k)))
 losses_demo = train_skipping_buggy(twin_linears(seed=4)[0], demo_batches, lr=0.1,
                                    max_loss=20.0)
-print("loss of each batch:", np.round(losses_demo, 3))
+print("loss of each batch:", ", ".join(f"{v:.3g}" for v in losses_demo))
 
 # %% [markdown]
-# The fourth batch is skipped, as intended, and yet the loss of the batches after it
-# jumps. Find out why (print what `.grad` holds at each step, or compare one step with
+# The fourth batch is skipped, as intended, and yet two batches later the loss jumps
+# and stays high, so that the loop skips good batches too. Find out why (print what `.grad` holds at each step, or compare one step with
 # the fresh gradient of its batch), then write `train_skipping(model, batches, lr,
 # max_loss)`: the same loop, fixed, that returns every batch's loss as hers does. A
 # skipped batch must change nothing, neither the parameters nor any later step; every
