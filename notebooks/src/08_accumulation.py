@@ -638,9 +638,10 @@ print("loss of each batch:", ", ".join(f"{v:.3g}" for v in losses_demo))
 
 # %% [markdown]
 # The fourth batch is skipped, as intended, and yet two batches later the loss jumps
-# and stays high, so that the loop skips good batches too. Find out why (print what `.grad` holds at each step, or compare one step with
-# the fresh gradient of its batch), then write `train_skipping(model, batches, lr,
-# max_loss)`: the same loop, fixed, that returns every batch's loss as hers does. A
+# and stays high, so that the loop skips good batches too. Find out why (print what
+# `.grad` holds at each step, or compare one step with the fresh gradient of its
+# batch), then write `train_skipping(model, batches, lr, max_loss)`: the same loop,
+# fixed, that returns every batch's loss as hers does. A
 # skipped batch must change nothing, neither the parameters nor any later step; every
 # other batch makes one SGD step (`minigrad.optim.SGD`) with the gradient of its own
 # loss. The check hands your loop a model whose parameters still hold gradients from
