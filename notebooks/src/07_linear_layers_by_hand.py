@@ -721,32 +721,6 @@ print("3-D input:", y_3d.grad_fn.name(), slots(y_3d.grad_fn), "->",
 # `TBackward0`, the transpose of the weight, whose backward transposes the gradient back
 # into the weight's `(out, in)` shape. A 3-D input is flattened to rows and the result
 # reshaped back, which adds a `ViewBackward0` on top.
-#
-# ## 12. The package's linear backward
-#
-# minigrad computes `x @ weight.T + bias` as one op with one backward, which it names
-# `AddmmBackward0` like torch's main node but which also does the transpose's and (for
-# a 3-D input) the reshape's work, instead of two or three nodes:
-
-# %%
-show_source(minigrad.ops.linear.Linear.backward)
-
-# %% [markdown]
-# Line by line it is `lin_grad`, in torch's layout: the weight is $w^\top$, so its
-# gradient is `g.T @ x`, the transpose of the thread's `w.g`; the input gradient is
-# `g @ weight` (that is, `out.g @ w.t()`), skipped when the input needs none; and the
-# bias gradient is `g.sum(0)`. We run our `lin_grad` on the same numbers as the layer
-# above and compare.
-
-# %%
-inp_m = minigrad.tensor(X_np)
-out_m = layer_m(inp_m)
-out_m.g = minigrad.ones(B, h, dtype=minigrad.float64)  # dL/dY for L = Y.sum()
-w_in_out = layer_m.weight.detach().t()  # the thread's layout: (in, out)
-b_plain = layer_m.bias.detach()
-lin_grad(inp_m, out_m, w_in_out, b_plain)
-check_all({"w.g.T vs weight.grad": (w_in_out.g.t(), layer_t.weight.grad),
-           "b.g vs bias.grad": (b_plain.g, layer_t.bias.grad)})
 
 # %% [markdown]
 # ## Exercises
@@ -759,69 +733,81 @@ check_all({"w.g.T vs weight.grad": (w_in_out.g.t(), layer_t.weight.grad),
 # seen (other batch sizes, other layer sizes), so an answer that only fits the
 # examples here loses its points. The points of each exercise are in its heading.
 #
-# ### Exercise 7.1: `lin_grad` in torch's layout (3 points)
+# ### Exercise 7.1: a whole network's backward pass, by hand (3 points)
 #
-# Write `lin_grad_tl(inp, out, weight, bias)` for a layer computed as
-# `out = inp @ weight.t() + bias`, with `weight` of shape `(out_features,
-# in_features)` as in `nn.Linear`. Like `lin_grad`, it reads `out.g` and sets `inp.g`,
-# `weight.g` and `bias.g` (minigrad tensors, each of its tensor's shape), by hand: the
-# check switches off autograd and minigrad's own linear and matrix-product backward.
-# It tries batches of other sizes and layers with other numbers of inputs and
-# outputs, including a single example and a single output.
+# Section 6 ran the backward pass of a network with one output, in the thread's layout.
+# Now the same network the way torch builds it: two `nn.Linear` layers, whose weights
+# have shape `(out_features, in_features)`, several outputs, and torch's `mse_loss`.
+# Write `two_layer_grads(X, Y, W1, b1, W2, b2)`, where every argument is a numpy
+# array: `X` of shape `(N, D)` holds $N$ examples, `Y` of shape `(N, M)` their targets,
+# `W1` `(H, D)` and `b1` `(H,)` are the first layer, `W2` `(M, H)` and `b2` `(M,)` the
+# second. The forward pass is
+#
+# $$\text{hidden} = \mathrm{relu}(X W_1^\top + b_1), \qquad
+# \text{out} = \text{hidden}\, W_2^\top + b_2, \qquad
+# L = \texttt{mse\_loss}(\text{out}, Y).$$
+#
+# Return the four gradients $(\partial L / \partial W_1, \partial L / \partial b_1,
+# \partial L / \partial W_2, \partial L / \partial b_2)$, each of its parameter's shape.
+# Every gradient is yours: the check switches off autograd, torch's and minigrad's, and
+# minigrad's own linear and matrix-product backward. It runs networks of other sizes
+# than its example (other $N$, $D$, $H$, $M$, down to one example or one output).
 #
 # <details><summary>Hint</summary>
 #
-# This layer's `weight` is the thread's `w` transposed. Substitute it into `lin_grad`'s
-# three lines and simplify: a transpose of a transpose cancels, and the gradient of
-# `weight` is the transpose of the gradient of `w`, which $(AB)^\top = B^\top A^\top$
-# turns into one matrix product. Check each result's shape against its tensor's.
+# Run the forward pass and keep what the backward pass will need. Then go backwards one
+# step at a time, as section 6 does: the loss, the second layer, the ReLU, the first
+# layer, each step turning the gradient of an output into the gradients of its inputs.
+# Section 8 says what `mse_loss` divides by. Compare the shape of every gradient with
+# the shape of its tensor as you go.
 # </details>
 
-# %% solution=ex07-lin-grad-torch-layout
-def lin_grad_tl(inp, out, weight, bias):
-    """Backward of out = inp @ weight.t() + bias, weight of shape (out, in)."""
+# %% solution=ex07-two-layer-backward
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    """dL/dW1, dL/db1, dL/dW2, dL/db2 for L = mse_loss(relu(X W1^T + b1) W2^T + b2, Y)."""
     ### BEGIN SOLUTION
-    inp.g = out.g @ weight
-    weight.g = out.g.t() @ inp
-    bias.g = out.g.sum(0)
+    pre = X @ W1.T + b1
+    hidden = np.maximum(pre, 0)
+    out = hidden @ W2.T + b2
+    d_out = 2 * (out - Y) / Y.size
+    d_pre = (d_out @ W2) * (pre > 0)
+    return d_pre.T @ X, d_pre.sum(0), d_out.T @ hidden, d_out.sum(0)
     ### END SOLUTION
 
-# %% test=ex07-lin-grad-torch-layout-test points=3
+# %% test=ex07-two-layer-backward-test points=3
 import numpy as np
 import torch
 
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 7.1", hint="substitute weight = w.t() into lin_grad's three lines; "
-            "each gradient has the shape of its tensor, and the bias sums over the "
-            "batch") as g:
+with graded("Exercise 7.1", hint="go backwards one step at a time (the loss, the second "
+            "layer, the ReLU, the first layer); mse_loss averages over every element, and "
+            "each gradient has the shape of its parameter") as g:
     package_backwards = [minigrad.ops.linear.Linear.backward,
                          minigrad.ops.matmul.Mm.backward, minigrad.ops.matmul.Matmul.backward]
 
-    def check_layer(rng, batch, n_in, n_out):
-        name = f"batch {batch}, {n_in} -> {n_out}"
-        arrays = {"inp": rng.standard_normal((batch, n_in)),
-                  "weight": rng.standard_normal((n_out, n_in)),
-                  "bias": rng.standard_normal(n_out), "g": rng.standard_normal((batch, n_out))}
-        inp, weight, bias = (minigrad.tensor(arrays[k]) for k in ["inp", "weight", "bias"])
-        out = inp @ weight.t() + bias
-        out.g = minigrad.tensor(arrays["g"])
-        g.call(lin_grad_tl, inp, out, weight, bias, forbid=["autograd", *package_backwards])
-        ts = {k: torch.tensor(arrays[k], requires_grad=True) for k in ["inp", "weight", "bias"]}
-        torch.nn.functional.linear(ts["inp"], ts["weight"], ts["bias"]).backward(
-            torch.tensor(arrays["g"]))
-        for key, tensor in [("inp", inp), ("weight", weight), ("bias", bias)]:
-            grad = getattr(tensor, "g", None)
-            g.require(f"{name}: {key}.g is a minigrad tensor", type(grad) is minigrad.Tensor,
-                      f"set {key}.g to a minigrad tensor")
-            g.check(f"{name}: {key}.g", grad, ts[key].grad, rtol=1e-12, atol=1e-12)
+    def check_network(rng, N, D, H, M):
+        name = f"N={N}, {D} -> {H} -> {M}"
+        shapes = [(N, D), (N, M), (H, D), (H,), (M, H), (M,)]
+        arrays = [rng.standard_normal(shape) for shape in shapes]
+        got = g.call(two_layer_grads, *(a.copy() for a in arrays),
+                     forbid=["autograd", *package_backwards])
+        g.require(f"{name}: four gradients", type(got) in (tuple, list) and len(got) == 4,
+                  "return (dW1, db1, dW2, db2)")
+        X_t, Y_t = torch.tensor(arrays[0]), torch.tensor(arrays[1])
+        params = [torch.tensor(a, requires_grad=True) for a in arrays[2:]]
+        hidden_t = torch.relu(torch.nn.functional.linear(X_t, params[0], params[1]))
+        torch.nn.functional.mse_loss(torch.nn.functional.linear(hidden_t, params[2],
+                                                                params[3]), Y_t).backward()
+        for label, mine, p in zip(["dW1", "db1", "dW2", "db2"], got, params, strict=True):
+            g.check(f"{name}: {label}", mine, p.grad, rtol=1e-10, atol=1e-12)
 
-    check_layer(np.random.default_rng(71), 6, 3, 2)
+    check_network(np.random.default_rng(71), 8, 3, 4, 2)
     ### BEGIN HIDDEN TESTS
     rng = np.random.default_rng(710)
-    for sizes in [(1, 4, 3), (9, 1, 2), (5, 4, 1), (3, 3, 3), (7, 2, 5)]:
-        check_layer(rng, *sizes)
+    for sizes in [(1, 2, 3, 1), (5, 1, 6, 3), (12, 4, 2, 2), (3, 3, 3, 4), (6, 5, 1, 2)]:
+        check_network(rng, *sizes)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -940,6 +926,35 @@ with graded("Exercise 7.3", hint="treat the B * T positions as one batch: sum th
                   (3, 4, 2, 3)]:
         check_seq(rng, *sizes)
     ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 12. Compare with the package: minigrad's linear backward
+#
+# Exercise 7.1 wrote a linear layer's backward in torch's layout, twice over. minigrad
+# computes `x @ weight.T + bias` as one op with one backward, which it names
+# `AddmmBackward0` like torch's main node but which also does the transpose's and (for
+# a 3-D input) the reshape's work, instead of two or three nodes. Compare it with
+# yours:
+
+# %%
+show_source(minigrad.ops.linear.Linear.backward)
+
+# %% [markdown]
+# Line by line it is `lin_grad`, in torch's layout: the weight is $w^\top$, so its
+# gradient is `g.T @ x`, the transpose of the thread's `w.g`; the input gradient is
+# `g @ weight` (that is, `out.g @ w.t()`), skipped when the input needs none; and the
+# bias gradient is `g.sum(0)`. We run our `lin_grad` on the same numbers as section
+# 10's layer and compare.
+
+# %%
+inp_m = minigrad.tensor(X_np)
+out_m = layer_m(inp_m)
+out_m.g = minigrad.ones(B, h, dtype=minigrad.float64)  # dL/dY for L = Y.sum()
+w_in_out = layer_m.weight.detach().t()  # the thread's layout: (in, out)
+b_plain = layer_m.bias.detach()
+lin_grad(inp_m, out_m, w_in_out, b_plain)
+check_all({"w.g.T vs weight.grad": (w_in_out.g.t(), layer_t.weight.grad),
+           "b.g vs bias.grad": (b_plain.g, layer_t.bias.grad)})
 
 # %% [markdown]
 # ## Summary
