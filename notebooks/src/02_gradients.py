@@ -515,6 +515,9 @@ with graded("Exercise 2.3", hint="take minus the gradient and divide each compon
         g.require(f"one backward() for {name}",
                   g.calls["minigrad.Value.backward"] == before + 1,
                   "get the gradient from minigrad.Value with one backward() call")
+        g.require(f"descent_direction({name}) gives one number per coordinate",
+                  type(got) in (list, tuple, np.ndarray) and np.shape(got) == (len(point),),
+                  "return a list of floats, one per coordinate, at every point")
         reference = torch_descent(fn, point)
         g.check(f"descent_direction({name}, {point})", got, reference,
                 against="torch" if any(reference) else "zeros at a stationary point")

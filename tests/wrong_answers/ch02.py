@@ -109,6 +109,7 @@ def slope_along(fn, point, direction):
 """),
         Wrong("the visible slopes hard-coded", "hardcoded", """
 def slope_along(fn, point, direction):
+    gradient(fn, *point)  # one backward(), for the count
     return 4.8 if len(point) == 2 else -2.967844398206081
 """),
         Wrong("torch's autograd along the line", "bypass", """
@@ -161,7 +162,11 @@ def descent_direction(fn, point):
 """),
         Wrong("the visible example hard-coded", "hardcoded", """
 def descent_direction(fn, point):
-    return [-0.8, -0.6]
+    gradient(fn, *point)  # one backward(), for the count
+    if point == [1.0, 0.0]:
+        return [0.0, 0.0]
+    return [-0.8, -0.6] if len(point) == 2 else [0.2922099972877862, -0.22531142834853957,
+                                                  0.9294342783331229]
 """),
         Wrong("no stationary point: divides by a zero length", "slip", """
 def descent_direction(fn, point):
