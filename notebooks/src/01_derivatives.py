@@ -404,6 +404,8 @@ with graded("Exercise 1.1", hint="hold one input fixed at a time; the local deri
         send_back(fn(*leaves))
         return [leaf.grad for leaf in leaves]
 
+    div_node.__name__ = grads_through.__name__ = "div_v1"  # a failure names your function
+
     def torch_grads(fn, *point):
         leaves = [torch.tensor(p, dtype=torch.float64, requires_grad=True) for p in point]
         fn(*leaves).backward()

@@ -522,6 +522,8 @@ with graded("Exercise 4.1", hint="softplus is log of (1 + exp(a)): multiply the 
         root.backward()
         return [leaf.grad for leaf in leaves]
 
+    run_backward.__name__ = "softplus_local"  # only your function runs in there
+
     def check_graph(name, build, *point):
         leaves = [minigrad.Value(p) for p in point]
         root = build(softplus, *leaves)
