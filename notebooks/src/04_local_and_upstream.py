@@ -628,14 +628,12 @@ with graded("Exercise 4.2", hint="a node may send its grad on only once every no
             t.grad = torch.tensor(grad, dtype=torch.float64)
         return t
 
-    # The smallest graph: a leaf, which already holds a gradient.
     x = Value(1.5)
     x.grad = 0.25
     g.call(backward_fixed, x, forbid=off)
     x_t = leaf(1.5, 0.25)
     x_t.backward()
     g.check("x.grad after backward on the leaf x", x.grad, x_t.grad)
-    # a is used by the output and, one level deeper, by tanh.
     p, q = Value(0.5), Value(-2.0)
     a = p * q
     g.call(backward_fixed, a + a.tanh(), forbid=off)
