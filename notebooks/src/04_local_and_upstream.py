@@ -553,12 +553,12 @@ with graded("Exercise 4.1", hint="softplus is log of (1 + exp(a)): multiply the 
 # Here is a backward pass written to avoid sorting the graph: it starts at the output,
 # then visits the output's parents, then theirs, each node once (a *breadth-first*
 # walk). It gives the right grads for section 1's $L = (x + y)^2 \cdot w$, for
-# $b = a + a$ and for $x \cdot x$, but two of its lines are wrong, each on graphs of a
+# $b = a + a$ and for $x \cdot x$, but it has two bugs, each showing on graphs of a
 # different kind.
 
 # %%
 def backward_buggy(root):
-    """Backpropagate from root, each node once, from the output down. Two lines are wrong."""
+    """Backpropagate from root, each node once, from the output down. It has two bugs."""
     for node in backward_order(root):
         if node._prev:
             node.grad = 0.0  # intermediate grads start afresh; leaves keep theirs
@@ -580,7 +580,7 @@ check_all({"x.grad": (xb.grad, 30.0), "y.grad": (yb.grad, 30.0), "w.grad": (wb.g
 # %% [markdown]
 # Find the two bugs: run `backward_buggy` and `Value.backward` (or torch) on graphs of
 # your own, in cells of your own, until they disagree, and work out why. Then write
-# `backward_fixed(root)`: the same function with both lines corrected, doing what
+# `backward_fixed(root)`: the same function with both bugs fixed, doing what
 # `backward_buggy` means to do (intermediate grads start afresh, leaves keep what they
 # hold and add, every node sends local times upstream to its parents). The check runs
 # it on graphs of several kinds, some you do not see, and compares with torch;
@@ -596,7 +596,7 @@ check_all({"x.grad": (xb.grad, 30.0), "y.grad": (yb.grad, 30.0), "w.grad": (wb.g
 
 # %% solution=ex04-find-the-bug
 def backward_fixed(root):
-    """backward_buggy with its two wrong lines corrected."""
+    """backward_buggy with its two bugs fixed."""
     ### BEGIN SOLUTION
     order = backward_order(root)
     for node in order:
