@@ -642,8 +642,10 @@ with graded("Exercise 13.4", hint="the first failing row names the gradient that
     rng = np.random.default_rng(1340)
     check_bn(rng.standard_normal((8, 3)) * 2 + 1, rng.standard_normal(3) + 1,
              rng.standard_normal(3), rng.standard_normal((8, 3)), "N=8, D=3")
-    check_bn(rng.standard_normal((5, 4)), rng.standard_normal(4), rng.standard_normal(4),
-             rng.standard_normal((5, 4)), "N=5, D=4, eps=0.1", eps=0.1)
+    x0, gamma0 = rng.standard_normal((5, 4)), rng.standard_normal(4)
+    gamma0[1] = 0.0  # a zero scale: x-hat cannot be read back from out
+    check_bn(x0, gamma0, rng.standard_normal(4), rng.standard_normal((5, 4)),
+             "N=5, D=4, eps=0.1, a zero in gamma", eps=0.1)
     ### BEGIN HIDDEN TESTS
     for n, d, scale, shift, eps in [(2, 3, 1.0, 0.0, 1e-5), (16, 2, 0.1, 5.0, 1e-3),
                                     (7, 6, 10.0, -3.0, 0.5), (3, 1, 1.0, 0.0, 2.0)]:
