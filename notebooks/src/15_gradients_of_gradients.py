@@ -992,12 +992,13 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
                         minigrad.tensor(v0), steps, count="minigrad.autograd",
                         forbid=["minigrad.func", "torch.func", "torch.autograd"])
         passes = g.calls["minigrad.autograd"] - passes
-        g.require(f"{name}, {steps} steps: two backward passes a step", passes == 2 * steps,
+        name = f"{name}, {steps} step" + ("s" if steps > 1 else "")
+        g.require(f"{name}: two backward passes a step", passes == 2 * steps,
                   f"your lambda_max ran {passes} backward passes for {steps} steps: one "
                   "hvp (two passes) a step, never the whole Hessian")
         ref_lam, ref_v = torch_power(f_of(torch), x0, v0, steps)
-        g.check(f"{name}, {steps} steps: lambda", lam, ref_lam, rtol=1e-9, atol=1e-12)
-        g.check(f"{name}, {steps} steps: v", v, ref_v, rtol=1e-7, atol=1e-9)
+        g.check(f"{name}: lambda", lam, ref_lam, rtol=1e-9, atol=1e-12)
+        g.check(f"{name}: v", v, ref_v, rtol=1e-7, atol=1e-9)
         if top:
             H = torch.autograd.functional.hessian(f_of(torch), torch.tensor(x0))
             g.check(f"{name}: lambda, the Hessian's largest eigenvalue", lam,
