@@ -10,8 +10,8 @@ from minigrad.course.capstone import (
     STEPS,
     BackwardCheck,
     accuracy,
-    backward_numpy,
     break_widget,
+    broken_gradients,
     epoch_batches,
     forward_numpy,
     init_params,
@@ -20,6 +20,7 @@ from minigrad.course.capstone import (
     train_minigrad,
     train_torch,
 )
+from tests.capstone_solution import backward_numpy
 
 
 @pytest.fixture(scope="module")
@@ -56,10 +57,32 @@ def test_forward_matches_torch(batch):
 
 def test_unbroken_backward_matches_torch(batch):
     x, y, p = batch
-    ours, ref = backward_numpy(x, y, p), torch_gradients(x, y, p)
-    assert list(ours) == list(STEPS)
-    for name in STEPS:
-        np.testing.assert_allclose(ours[name], ref[name], rtol=1e-10, atol=1e-15)
+    ref = torch_gradients(x, y, p)
+    for ours in (backward_numpy(x, y, p), broken_gradients(x, y, p)):
+        assert list(ours) == list(STEPS)
+        for name in STEPS:
+            np.testing.assert_allclose(ours[name], ref[name], rtol=1e-10, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", ["relu mask", "1/N", "transpose", "bias sum axis"])
+def test_each_break_is_the_slip_of_a_hand_written_backward(batch, name):
+    """Each break equals the reference backward with its one line changed."""
+    x, y, p = batch
+    ours = broken_gradients(x, y, p, [name])
+    ref = backward_numpy(x, y, p)
+    v = forward_numpy(x, p)
+    if name == "relu mask":
+        expect = {"l1": ref["a1"], "w1": x.T @ ref["a1"], "b1": ref["a1"].sum(0)}
+    elif name == "1/N":
+        expect = {k: value * len(x) for k, value in ref.items()}
+    elif name == "transpose":
+        expect = {"w2": ref["logits"].T @ v["a1"], "w1": ref["l1"].T @ x}
+    else:
+        expect = {"b2": ref["logits"].sum(1), "b1": ref["l1"].sum(1)}
+    for key in STEPS:
+        want = expect.get(key, ref[key])
+        assert ours[key].shape == want.shape, key
+        np.testing.assert_allclose(ours[key], want, rtol=1e-10, atol=1e-15)
 
 
 @pytest.mark.parametrize("breaks,first", [
@@ -84,13 +107,13 @@ def test_what_each_break_spoils(batch):
     rows = {row.name: row for row in check.rows(["transpose"])}
     assert rows["w2.g"].shape == (10, 32) and rows["w2.g"].torch_shape == (32, 10)
     assert rows["w2.g"].diff is None
-    ours = backward_numpy(*batch, breaks=["1/N"])
+    ours = broken_gradients(*batch, breaks=["1/N"])
     np.testing.assert_allclose(ours["w1"] / len(batch[0]), check.reference["w1"], rtol=1e-10)
 
 
 def test_unknown_break_is_refused(batch):
     with pytest.raises(KeyError, match="unknown break"):
-        backward_numpy(*batch, breaks=["sign"])
+        broken_gradients(*batch, breaks=["sign"])
 
 
 def test_check_works_on_its_own_copies(batch):

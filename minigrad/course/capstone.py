@@ -5,8 +5,11 @@ The network is 64-32-10 on scikit-learn's digits: :math:`l_1 = x W_1 + b_1`,
 :math:`\ell = \mathrm{log\_softmax}(z)` and the loss
 :math:`L = -\frac{1}{N}\sum_n \ell_{n, y_n}`; weights have shape ``(in, out)``.
 
-- :func:`backward_numpy` is the hand-written backward in numpy, with a switch for each
-  of four one-line slips (:data:`BREAKS`); :class:`BackwardCheck` compares its gradients,
+- :func:`broken_gradients` is torch's backward spoilt the way each of four common
+  slips of a hand-written backward would spoil it (:data:`BREAKS`), so that the chapter
+  can show what a wrong line does before the learner writes any line (no hand-written
+  backward ships with the course: that is the chapter's exercises, and the instructor's
+  reference is ``tests/capstone_solution.py``); :class:`BackwardCheck` compares them,
   intermediate by intermediate, with torch's autograd and says which is the first wrong
   one. :func:`break_widget` puts the switches behind check boxes.
 - :func:`epoch_batches`, :func:`train_torch`, :func:`train_minigrad` and
@@ -21,19 +24,20 @@ import numpy as np
 
 from minigrad.course.compare import _diff_text
 
-__all__ = ["BREAKS", "STEPS", "BackwardCheck", "Row", "accuracy", "backward_numpy",
+__all__ = ["BREAKS", "STEPS", "BackwardCheck", "Row", "accuracy", "broken_gradients",
            "break_widget", "epoch_batches", "forward_numpy", "init_params",
            "load_digits_split", "torch_gradients", "train_minigrad", "train_torch"]
 
 # The gradients of the backward pass, in the order it computes them.
 STEPS = ("logp", "logits", "w2", "b2", "a1", "l1", "w1", "b1")
 
-# One-line slips, each with the line as it is written when broken.
+# Four common slips of a hand-written backward, described (not the lines themselves:
+# those are the exercises' answers).
 BREAKS = {
-    "relu mask": "l1.g = a1.g   (the ReLU mask dropped)",
-    "1/N": "logp.g = -onehot   (the 1/N of the mean forgotten)",
-    "transpose": "w.g = out.g.T @ inp   (torch's (out, in) layout: the transpose)",
-    "bias sum axis": "b.g = out.g.sum(1)   (summed over the classes, not the batch)",
+    "relu mask": "the ReLU's mask dropped: l1's gradient is a1's",
+    "1/N": "the 1/N of the mean forgotten in the loss's gradient",
+    "transpose": "the weights' gradients in torch's (out, in) layout",
+    "bias sum axis": "the biases' gradients summed over the other axis",
 }
 
 
@@ -67,24 +71,37 @@ def forward_numpy(x, p):
     return {"x": x, "l1": l1, "a1": a1, "logits": logits, "logp": logp}
 
 
-def backward_numpy(x, labels, p, breaks=()):
-    """The gradients of :data:`STEPS`, by hand, with the slips named in ``breaks``."""
+def broken_gradients(x, labels, p, breaks=()):
+    """torch's gradients of :data:`STEPS`, spoilt as the slips named in ``breaks`` would.
+
+    No hand-written backward: torch's autograd computes every gradient (``retain_grad``
+    on the intermediates); a slip changes what torch differentiates (the ReLU made
+    transparent to the gradient, the loss summed instead of averaged) or what is read off
+    afterwards (the weights' gradients transposed, the biases' summed over the other
+    axis of their layer's output gradient).
+    """
+    import torch
+
     unknown = set(breaks) - set(BREAKS)
     if unknown:
         raise KeyError(f"unknown break {sorted(unknown)}; known: {list(BREAKS)}")
-    v = forward_numpy(x, p)
-    onehot = np.eye(v["logits"].shape[1])[labels]
-    g = {"logp": -onehot if "1/N" in breaks else -onehot / len(x)}
-    g["logits"] = g["logp"] - np.exp(v["logp"]) * g["logp"].sum(axis=1, keepdims=True)
-
-    def lin(inp, out, w, b):
-        g[w] = g[out].T @ v[inp] if "transpose" in breaks else v[inp].T @ g[out]
-        g[b] = g[out].sum(axis=1) if "bias sum axis" in breaks else g[out].sum(axis=0)
-        g[inp] = g[out] @ p[w].T
-
-    lin("a1", "logits", "w2", "b2")
-    g["l1"] = g["a1"] if "relu mask" in breaks else g["a1"] * (v["l1"] > 0)
-    lin("x", "l1", "w1", "b1")
+    t = {name: torch.tensor(value, requires_grad=True) for name, value in p.items()}
+    l1 = torch.tensor(x) @ t["w1"] + t["b1"]
+    # the mask dropped: relu's value, with the identity's gradient
+    a1 = l1 + (l1.relu() - l1).detach() if "relu mask" in breaks else l1.relu()
+    logits = a1 @ t["w2"] + t["b2"]
+    logp = torch.log_softmax(logits, dim=1)
+    values = {"l1": l1, "a1": a1, "logits": logits, "logp": logp}
+    for value in values.values():
+        value.retain_grad()
+    reduction = "sum" if "1/N" in breaks else "mean"
+    torch.nn.functional.nll_loss(logp, torch.as_tensor(labels), reduction=reduction).backward()
+    g = {name: (values | t)[name].grad.numpy() for name in STEPS}
+    for w, b, out in (("w2", "b2", "logits"), ("w1", "b1", "l1")):
+        if "transpose" in breaks:
+            g[w] = g[w].T.copy()
+        if "bias sum axis" in breaks:
+            g[b] = g[out].sum(axis=1)
     return {name: g[name] for name in STEPS}
 
 
@@ -130,7 +147,7 @@ class BackwardCheck:
         self.reference = torch_gradients(self.x, self.labels, self.p)
 
     def rows(self, breaks=()):
-        ours = backward_numpy(self.x, self.labels, self.p, breaks)
+        ours = broken_gradients(self.x, self.labels, self.p, breaks)
         rows = []
         for name in STEPS:
             a, b = ours[name], self.reference[name]

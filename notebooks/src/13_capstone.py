@@ -27,7 +27,9 @@
 # 3. chain them into the backward pass of a network, checked intermediate by
 #    intermediate against torch;
 # 4. train with your own backward and get torch's losses, step for step;
-# 5. find a wrong line of a backward from the first wrong row of the check table.
+# 5. find a wrong line of a backward from the first wrong row of the check table;
+# 6. write the two hardest steps of a hand-written backward: batch normalisation (a
+#    statistic of the whole batch) and an embedding's lookup (a row used many times).
 #
 # **The exercises** are the chapter: each has a cell for your code and a locked cell
 # that checks it. Replace `raise NotImplementedError()` with your answer, run your
@@ -181,9 +183,10 @@ check("b.g, added", b_g_added, b_t.grad)
 # failing row points at the wrong line**. (A line in a helper that several layers
 # call, such as the linear layer's backward, runs once per layer, so it also spoils
 # the same gradient of every later call; the first failing row is still its first
-# call.) Before you write yours, watch this on a
-# backward that is already written: `minigrad.course.capstone` holds the same backward
-# in numpy, with a switch for each of four common slips:
+# call.) Before you write yours, watch this on torch's own backward, spoilt on purpose:
+# `minigrad.course.capstone` reads torch's intermediate gradients (`retain_grad()`,
+# chapter 12) and can change them the way each of four common slips of a hand-written
+# backward would:
 
 # %%
 from minigrad.course.capstone import BREAKS
@@ -193,16 +196,15 @@ for name, line in BREAKS.items():
 
 # %% [markdown]
 # `BackwardCheck` runs it on a batch of 64 training images and compares each gradient
-# with torch's (`retain_grad()` on torch's intermediates, chapter 12). Nothing broken,
-# every row passes:
+# with torch's, unspoilt. Nothing broken, every row passes:
 
 # %%
 batch_check = BackwardCheck(x_train_np[:64], y_train[:64], p0)
 batch_check.table()
 
 # %% [markdown]
-# Drop the ReLU mask (`l1.g = a1.g`). The rows above it still pass: `l1.g` is the
-# first to fail, and `w1.g`, `b1.g`, computed from it, fail with it.
+# Drop the ReLU mask: pass `a1`'s gradient to `l1` unchanged. The rows above it still
+# pass: `l1.g` is the first to fail, and `w1.g`, `b1.g`, computed from it, fail with it.
 
 # %%
 relu_table = batch_check.table(["relu mask"])
@@ -215,19 +217,19 @@ relu_table
 # exactly the batch size is the signature of a forgotten mean.
 
 # %%
-from minigrad.course.capstone import backward_numpy
+from minigrad.course.capstone import broken_gradients
 
 n_table = batch_check.table(["1/N"])
 assert n_table.first_wrong == "logp.g"
-broken = backward_numpy(x_train_np[:64], y_train[:64], p0, breaks=["1/N"])
+broken = broken_gradients(x_train_np[:64], y_train[:64], p0, breaks=["1/N"])
 check("w1.g without 1/N, divided by 64", broken["w1"] / 64, batch_check.reference["w1"],
       rtol=1e-10)
 n_table
 
 # %% [markdown]
-# Forget which side to transpose and write the weight's gradient as `out.g.T @ inp`,
-# the layout of torch's own `nn.Linear` weight, `(out, in)`. The shape column says it
-# before any number: `(10, 32)` where torch has `(32, 10)`. The input's gradient is
+# Give the weights' gradients the layout of torch's own `nn.Linear` weight, `(out, in)`,
+# where this network's weights are `(in, out)`. The shape column says it before any
+# number: `(10, 32)` where torch has `(32, 10)`. The input's gradient is
 # not affected, so the rows between pass. Yet `w1.g` fails too, though it is not
 # computed from `w2.g`: the wrong line is in the linear layer's backward, which runs
 # for both layers, and it is wrong at each call. (Summing the bias over the wrong axis
@@ -305,13 +307,13 @@ import numpy as np
 import torch
 
 import minigrad
-from minigrad.course.capstone import backward_numpy
 from minigrad.course.grading import graded
 from minigrad.ops.losses import CrossEntropy
 
-with graded("Exercise 13.1", hint="nll_grad: -1/N at each row's label, 0 elsewhere; "
-            "log_softmax_grad: logp.g minus exp(logp) times the row sums of logp.g") as g:
-    routes = ["autograd", backward_numpy, CrossEntropy.backward]
+with graded("Exercise 13.1", hint="compare the failing row with the derivation of "
+            "section 5: which entries of logp move the loss, by how much each, and does "
+            "your log_softmax_grad use the logp.g it is given?") as g:
+    routes = ["autograd", CrossEntropy.backward]
 
     def grad_of(fn, first, *rest):
         fn(first, *rest)
@@ -388,8 +390,9 @@ import minigrad
 from minigrad.course.grading import graded
 from minigrad.ops.losses import CrossEntropy
 
-with graded("Exercise 13.2", hint="softmax of each row (after subtracting the row's "
-            "maximum) minus the one-hot labels, divided by the number of rows") as g:
+with graded("Exercise 13.2", hint="if only the large logits fail, see what exp makes of "
+            "them; if every entry is off by the same factor, count the rows the mean "
+            "divides by") as g:
     def your_grad(fn, logits, labels):
         fn(logits, labels)
         return getattr(logits, "g", None)
@@ -445,9 +448,9 @@ with graded("Exercise 13.2", hint="softmax of each row (after subtracting the ro
 #
 # <details><summary>Hint</summary>
 #
-# The mask is `(inp > 0)` as a float tensor (`.double()`), times `out.g`. For the
-# layer: the three bullets above, with `.t()` for a transpose and `.sum(0)` for the
-# sum over the batch.
+# A comparison such as `inp > 0` gives a boolean tensor, and `.double()` turns it into
+# 0s and 1s. For the layer, the three bullets above: `.t()` transposes a matrix and
+# `.sum(axis)` sums over one axis.
 # </details>
 
 # %% solution=ex13-layer-grads
@@ -471,12 +474,12 @@ import numpy as np
 import torch
 
 import minigrad
-from minigrad.course.capstone import backward_numpy
 from minigrad.course.grading import graded
 
-with graded("Exercise 13.3", hint="relu: the mask (inp > 0) times out.g; linear: "
-            "out.g @ w.t(), inp.t() @ out.g, and out.g summed over axis 0") as g:
-    routes = ["autograd", backward_numpy]
+with graded("Exercise 13.3", hint="compare each gradient's shape with its tensor's shape "
+            "first; with the right shape and wrong numbers, ask which axis the batch runs "
+            "along, and what torch takes at exactly 0") as g:
+    routes = ["autograd"]
 
     def relu_result(fn, inp, out):
         fn(inp, out)
@@ -527,73 +530,130 @@ with graded("Exercise 13.3", hint="relu: the mask (inp > 0) times out.g; linear:
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 13.4: the gradient of a leaky ReLU (2 points)
+# ### A harder step: batch normalisation
 #
-# A leaky ReLU lets a little through on the negative side: $f(x) = x$ for $x > 0$ and
-# $\text{slope} \cdot x$ otherwise (torch's `leaky_relu(x, negative_slope)`, $0.01$
-# by default). Write `leaky_relu_grad(inp, out, slope=0.01)`, which sets `inp.g` from
-# `out.g`, in the style of `relu_grad`, for tensors of any shape. At exactly $0$ the
-# derivative is `slope`, as in torch. The check uses several slopes.
+# Karpathy's "Backprop Ninja" (lecture 4 of *Neural Networks: Zero to Hero*) writes a
+# network's backward by hand, like this chapter, and its hardest step is a
+# batch-normalisation layer (torch's `nn.BatchNorm1d`, minigrad's too). In training it
+# normalises each column of its input $x$ of shape $(N, D)$ with the batch's own
+# statistics, then scales and shifts it with two parameters of shape $(D,)$:
+#
+# $$\mu = \frac{1}{N}\sum_n x_n, \quad \sigma^2 = \frac{1}{N}\sum_n (x_n - \mu)^2, \quad
+# \hat x_n = \frac{x_n - \mu}{\sqrt{\sigma^2 + \varepsilon}}, \quad
+# \text{out}_n = \gamma\, \hat x_n + \beta.$$
+#
+# (The variance divides by $N$: the batch's own variance, as torch's training mode. The
+# running estimate torch keeps for evaluation uses $N - 1$; no gradient goes through it.)
+# Here it is with minigrad's operators, checked against torch's and minigrad's
+# `BatchNorm1d` in training mode:
+
+# %%
+def batchnorm(x, gamma, beta, eps=1e-5):
+    """Batch normalisation of the rows of x (training mode), scaled by gamma, shifted by beta."""
+    mean = x.mean(0)
+    var = ((x - mean) ** 2).mean(0)
+    return gamma * (x - mean) / (var + eps) ** 0.5 + beta
+
+
+bn_rng = np.random.default_rng(134)
+bn_x = bn_rng.standard_normal((6, 3)) * 2 + 1
+bn_layer_t = torch.nn.BatchNorm1d(3).double()
+bn_layer_m = minigrad.nn.BatchNorm1d(3, dtype=minigrad.float64)
+bn_ref = bn_layer_t(torch.tensor(bn_x))  # weight 1, bias 0 at the start
+bn_ours = batchnorm(minigrad.tensor(bn_x), minigrad.tensor(np.ones(3)),
+                    minigrad.tensor(np.zeros(3)))
+check_all({"batchnorm": (bn_ours, bn_ref),
+           "minigrad's BatchNorm1d": (bn_layer_m(minigrad.tensor(bn_x)), bn_ref)}, rtol=1e-12)
+
+# %% [markdown]
+# The gradients of $\beta$ and $\gamma$ are like a bias's and a scale's. The input's is
+# the hard one: $\mu$ and $\sigma^2$ are computed from **every** row, so each $x_n$
+# reaches $\text{out}$ by three paths, directly through $\hat x_n$, through $\mu$ and
+# through $\sigma^2$, and by the chain rule of chapter 04 the three add.
+#
+# ### Exercise 13.4: the backward of batch normalisation (3 points)
+#
+# Write `batchnorm_grad(inp, out, gamma, beta, eps=1e-5)`, which sets `inp.g`,
+# `gamma.g` and `beta.g` from `out.g`, for `out = batchnorm(inp, gamma, beta, eps)`.
+# `inp` has shape $(N, D)$ for any $N \ge 2$ and $D$; `out.g` is any upstream gradient
+# (not only a loss's). Recompute what you need from `inp` (`gamma` may hold zeros), use
+# minigrad's operators, and do not change the inputs. The check compares with torch's
+# autograd on other shapes, scales and values of `eps` too.
 #
 # <details><summary>Hint</summary>
 #
-# The local derivative is one number where the input is positive and another
-# elsewhere (which one, at 0?); build it as a tensor of `inp`'s shape, then apply the
-# chain rule with `out.g`.
+# Work one path at a time, in the order of the forward pass undone: $\hat x$'s gradient
+# from `out.g`; then what reaches $\sigma^2$ (a sum over the rows); then what reaches
+# $\mu$, both directly and through $\sigma^2$; then add what reaches $x_n$ by each
+# path. Check each intermediate's shape as you go: a statistic of shape $(D,)$ gets a
+# gradient of shape $(D,)$.
 # </details>
-# %% solution=ex13-leaky-relu-grad
-def leaky_relu_grad(inp, out, slope=0.01):
-    """Set inp.g for out = leaky_relu(inp, slope)."""
+
+# %% solution=ex13-batchnorm
+def batchnorm_grad(inp, out, gamma, beta, eps=1e-5):
+    """Set inp.g, gamma.g and beta.g from out.g, for out = batchnorm(inp, gamma, beta, eps)."""
     ### BEGIN SOLUTION
-    positive = (inp > 0).double()
-    inp.g = (positive + slope * (1 - positive)) * out.g
+    n = inp.shape[0]
+    mean = inp.mean(0)
+    invstd = (((inp - mean) ** 2).mean(0) + eps) ** -0.5
+    xhat = (inp - mean) * invstd
+    beta.g = out.g.sum(0)
+    gamma.g = (out.g * xhat).sum(0)
+    d = out.g * gamma
+    inp.g = invstd / n * (n * d - d.sum(0) - xhat * (d * xhat).sum(0))
     ### END SOLUTION
 
-# %% test=ex13-leaky-relu-grad-test points=2
+# %% test=ex13-batchnorm-test points=3
 import numpy as np
 import torch
 
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 13.4", hint="the local derivative is 1 where inp > 0 and slope "
-            "elsewhere (0 included); multiply it by out.g, and use the slope you are "
-            "given") as g:
-    def your_grad(fn, inp, out, *args, **kwargs):
-        fn(inp, out, *args, **kwargs)
-        return getattr(inp, "g", None)
+with graded("Exercise 13.4", hint="the first failing row names the gradient that "
+            "differs; for inp.g, list the paths from x_n to out (through x-hat, the mean "
+            "and the variance) and check which one your formula leaves out or counts "
+            "twice") as g:
+    def your_grads(fn, inp, out, gamma, beta, *args, **kwargs):
+        fn(inp, out, gamma, beta, *args, **kwargs)
+        return [getattr(t, "g", None) for t in (inp, gamma, beta)]
 
-    def check_leaky(x0, up, *args, **kwargs):
-        slope = (list(args) + list(kwargs.values()) + [0.01])[0]
-        out0 = torch.nn.functional.leaky_relu(torch.tensor(x0), slope).numpy()
-        inp, out = minigrad.tensor(x0.copy()), minigrad.tensor(out0)
-        out.g = minigrad.tensor(up.copy())
-        got = g.call(your_grad, leaky_relu_grad, inp, out, *args, forbid="autograd",
-                     **kwargs)
-        label = f"shape {x0.shape}, " + (f"slope={slope}" if args or kwargs else
-                                         "default slope")
-        g.require(f"{label}: inp.g is a minigrad.Tensor", type(got) is minigrad.Tensor,
-                  "set inp.g to a minigrad tensor, as relu_grad does")
-        t = torch.tensor(x0, requires_grad=True)
-        (ref,) = torch.autograd.grad(torch.nn.functional.leaky_relu(t, slope), t,
-                                     torch.tensor(up))
-        g.check(f"{label}: inp.g", got, ref, rtol=1e-12, atol=1e-15)
+    def check_bn(x0, gamma0, beta0, up0, label, *args, **kwargs):
+        eps = (list(args) + list(kwargs.values()) + [1e-5])[0]
+        out0 = torch.nn.functional.batch_norm(
+            torch.tensor(x0), None, None, torch.tensor(gamma0), torch.tensor(beta0),
+            training=True, eps=eps).numpy()
+        inp, gamma, beta = (minigrad.tensor(v.copy()) for v in (x0, gamma0, beta0))
+        out = minigrad.tensor(out0)
+        out.g = minigrad.tensor(up0.copy())
+        mine = g.call(your_grads, batchnorm_grad, inp, out, gamma, beta, *args,
+                      forbid="autograd", **kwargs)
+        g.require(f"{label}: inp unchanged", np.array_equal(inp.data, x0),
+                  "compute new tensors; do not change inp in place")
+        leaves = [torch.tensor(v, requires_grad=True) for v in (x0, gamma0, beta0)]
+        out_t = torch.nn.functional.batch_norm(leaves[0], None, None, leaves[1], leaves[2],
+                                               training=True, eps=eps)
+        refs = torch.autograd.grad(out_t, leaves, torch.tensor(up0))
+        for name, got, ref in zip(("inp.g", "gamma.g", "beta.g"), mine, refs, strict=True):
+            g.require(f"{label}: {name} is a minigrad.Tensor", type(got) is minigrad.Tensor,
+                      f"set {name} to a minigrad tensor")
+            g.check(f"{label}: {name}", got, ref, rtol=1e-9, atol=1e-12)
 
-    rng = np.random.default_rng(132)
-    u0 = rng.standard_normal((5, 7))
-    u0[0, :3] = 0.0  # exact zeros: the derivative there is the slope
-    check_leaky(u0, rng.standard_normal((5, 7)))
-    v0 = rng.standard_normal((3, 4))
-    v0[1, 1] = 0.0
-    check_leaky(v0, rng.standard_normal((3, 4)), slope=0.2)
+    rng = np.random.default_rng(1340)
+    check_bn(rng.standard_normal((8, 3)) * 2 + 1, rng.standard_normal(3) + 1,
+             rng.standard_normal(3), rng.standard_normal((8, 3)), "N=8, D=3")
+    x0, gamma0 = rng.standard_normal((5, 4)), rng.standard_normal(4)
+    gamma0[1] = 0.0  # a zero scale: x-hat cannot be read back from out
+    check_bn(x0, gamma0, rng.standard_normal(4), rng.standard_normal((5, 4)),
+             "N=5, D=4, eps=0.1, a zero in gamma", eps=0.1)
     ### BEGIN HIDDEN TESTS
-    for shape, slope in [((6,), 0.5), ((2, 3, 4), 0.0), ((4, 4), 1.0), ((2, 5), 0.3),
-                         ((1, 8), 0.05)]:
-        x0 = rng.standard_normal(shape)
-        x0.flat[::3] = np.where(rng.random(x0.flat[::3].shape) < 0.5, 0.0, x0.flat[::3])
-        check_leaky(x0, rng.standard_normal(shape), slope=slope)
-    x0 = rng.standard_normal((3, 5))
-    check_leaky(x0, rng.standard_normal((3, 5)), 0.25)  # slope given by position
+    for n, d, scale, shift, eps in [(2, 3, 1.0, 0.0, 1e-5), (16, 2, 0.1, 5.0, 1e-3),
+                                    (7, 6, 10.0, -3.0, 0.5), (3, 1, 1.0, 0.0, 2.0)]:
+        gamma0 = rng.standard_normal(d)
+        gamma0[0] = 0.0  # a zero scale: x-hat cannot be read back from out
+        check_bn(rng.standard_normal((n, d)) * scale + shift, gamma0, rng.standard_normal(d),
+                 rng.standard_normal((n, d)), f"N={n}, D={d}, scale {scale}, eps={eps}",
+                 eps)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -639,13 +699,12 @@ import numpy as np
 import torch
 
 import minigrad
-from minigrad.course.capstone import (STEPS, backward_numpy, init_params, load_digits_split,
-                                      torch_gradients)
+from minigrad.course.capstone import STEPS, init_params, load_digits_split, torch_gradients
 from minigrad.course.grading import graded
 
-with graded("Exercise 13.5", hint="nll_grad, log_softmax_grad, lin_grad of the second "
-            "layer, relu_grad, lin_grad of the first layer, each given the input and "
-            "output of the step it undoes") as g:
+with graded("Exercise 13.5", hint="the first failing row names the first wrong step "
+            "(section 4): which call computes that gradient, and which tensors did you "
+            "hand it?") as g:
     def every_g(fn, x, labels, p):
         loss, vals = fn(x, labels, p)
         found = {name: getattr(vals[name], "g", None) for name in ("logp", "logits", "a1", "l1")}
@@ -656,7 +715,7 @@ with graded("Exercise 13.5", hint="nll_grad, log_softmax_grad, lin_grad of the s
         q0 = {name: value + 0.05 for name, value in q0.items()}  # nonzero biases
         q = {name: minigrad.tensor(value.copy()) for name, value in q0.items()}
         loss, grads = g.call(every_g, forward_and_backward, minigrad.tensor(x0.copy()),
-                             labels.copy(), q, forbid=["autograd", backward_numpy])
+                             labels.copy(), q, forbid="autograd")
         refs = torch_gradients(x0, labels, q0)
         z_t = torch.tensor(x0) @ torch.tensor(q0["w1"]) + torch.tensor(q0["b1"])
         z_t = z_t.relu() @ torch.tensor(q0["w2"]) + torch.tensor(q0["b2"])
@@ -725,12 +784,12 @@ import numpy as np
 import torch
 
 import minigrad
-from minigrad.course.capstone import backward_numpy, init_params, load_digits_split
+from minigrad.course.capstone import init_params, load_digits_split
 from minigrad.course.grading import graded
 
-with graded("Exercise 13.6", hint="one permutation per call; batches order[i:i + batch] "
-            "for i in range(0, N, batch), the last one shorter; after each batch's "
-            "backward, p[name] - lr * p[name].g for every parameter") as g:
+with graded("Exercise 13.6", hint="if the first loss already differs, compare your batches "
+            "with the exercise's description (how many permutations, which rows, the last "
+            "batch); if a later one does, look at when and how the parameters move") as g:
     def two_epochs(fn, p, x, labels, batch, lr, rng):
         seen = [[float(v) for v in fn(p, x, labels, batch, lr, rng)] for _ in range(2)]
         return seen, {name: np.array(p[name].data) for name in p}
@@ -760,7 +819,7 @@ with graded("Exercise 13.6", hint="one permutation per call; batches order[i:i +
         q = {name: minigrad.tensor(value.copy()) for name, value in q0.items()}
         seen, trained = g.call(two_epochs, train_epoch, q, minigrad.tensor(x0.copy()),
                                labels.copy(), batch, lr, np.random.default_rng(seed),
-                               forbid=["autograd", backward_numpy])
+                               forbid="autograd")
         ref_seen, ref_trained = torch_two_epochs(q0, x0, labels, batch, lr, seed)
         label = "-".join(map(str, sizes)) + f", N={len(x0)}, batch {batch}, lr {lr}"
         g.require(f"{label}: one loss per batch", [len(s) for s in seen] ==
@@ -876,98 +935,105 @@ assert logistic_accs[-1] < mse_accs_5x[-1] < torch_accs[-1]
 assert round(mse_accs_5x[-1], 3) == 0.953 and round(logistic_accs_5x[-1], 3) == 0.970
 
 # %% [markdown]
-# ## 9. A deeper network
+# ## 9. A lookup table: the embedding's backward
 #
-# ### Exercise 13.7: a second hidden layer (3 points)
+# The other step of "Backprop Ninja" that most often goes wrong is the first one of a
+# language model: an **embedding**, a table `weight` of shape $(V, D)$, one row per
+# token of a vocabulary of $V$, looked up by an integer array `idx` of any shape (a
+# batch of sequences, say): `out = weight[idx]` has shape `idx.shape + (D,)`. It is
+# torch's `nn.Embedding` (and minigrad's): a layer with no arithmetic at all, a
+# *gather*.
+
+# %%
+emb_idx = np.array([[1, 4, 1], [0, 1, 3]])
+emb_layer = minigrad.nn.Embedding(5, 2, dtype=minigrad.float64)
+emb_out = emb_layer.weight.detach()[emb_idx]
+check("nn.Embedding(idx) is weight[idx]", emb_layer(minigrad.tensor(emb_idx)), emb_out,
+      rtol=0)
+print(emb_out.shape)
+
+# %% [markdown]
+# Its backward has nothing to differentiate, and yet it is easy to get wrong: which
+# entries of `out` come from row $v$ of `weight`, and what does section 3 say about a
+# value that is used more than once? `nn.Embedding` also takes a `padding_idx`: the
+# row of a padding token, looked up like any other row, whose gradient is always zero
+# (so that training never moves it); a negative `padding_idx` counts from the end of
+# the table, as a negative index does.
 #
-# Deepen the network by a hidden layer, to 64-32-16-10: $l_1 = x W_1 + b_1$, $a_1 =
-# \mathrm{relu}(l_1)$, $l_2 = a_1 W_2 + b_2$, $a_2 = \mathrm{relu}(l_2)$, $z = a_2
-# W_3 + b_3$, then `log_softmax` and `nll` as before. Write
-# `forward_and_backward_deep(x, labels, q)`, where `q` maps `"w1" ... "b3"` to tensors
-# (of any widths that fit together): it runs the forward pass, fills `.g` of all six
-# parameters by hand and returns the loss. Use `lin`, `log_softmax`, `nll` and your
-# functions of Exercises 13.1 and 13.3 (or 13.2 for the two loss steps at once).
+# ### Exercise 13.7: the backward of an embedding (3 points)
+#
+# Write `embedding_grad(idx, weight, out, padding_idx=None)`, which sets `weight.g`
+# (a minigrad tensor of `weight`'s shape) from `out.g`, for `out = weight[idx]` with
+# torch's `padding_idx`. `idx` is a numpy array of integers of any shape, `weight` of
+# shape $(V, D)$. The check compares with torch's autograd through
+# `torch.nn.functional.embedding`, on other shapes, tables and padding rows too.
 #
 # <details><summary>Hint</summary>
 #
-# `forward_and_backward` with one more layer: keep every value of the forward pass,
-# then undo the steps in reverse order, each call getting the input and the output of
-# the step it undoes.
+# Start from a table of zeros of `weight`'s shape and think of each position of `idx`
+# in turn: which row does its slice of `out.g` belong to, and what happens when a
+# second position names the same row? numpy has an operation for exactly that, and a
+# matrix product with one-hot rows does it too.
 # </details>
 
-# %% solution=ex13-deep-backward
-def forward_and_backward_deep(x, labels, q):
-    """Forward and hand-written backward of the three-layer MLP; returns the loss."""
+# %% solution=ex13-embedding
+def embedding_grad(idx, weight, out, padding_idx=None):
+    """Set weight.g from out.g, for out = weight[idx] (torch's padding_idx)."""
     ### BEGIN SOLUTION
-    h1 = lin(x, q["w1"], q["b1"])
-    r1 = h1.relu()
-    h2 = lin(r1, q["w2"], q["b2"])
-    r2 = h2.relu()
-    h3 = lin(r2, q["w3"], q["b3"])
-    lp3 = log_softmax(h3)
-    deep_loss = nll(lp3, labels)
-    nll_grad(lp3, labels)
-    log_softmax_grad(h3, lp3)
-    lin_grad(r2, h3, q["w3"], q["b3"])
-    relu_grad(h2, r2)
-    lin_grad(r1, h2, q["w2"], q["b2"])
-    relu_grad(h1, r1)
-    lin_grad(x, h1, q["w1"], q["b1"])
-    return deep_loss
+    onehot = np.eye(weight.shape[0])[np.asarray(idx).reshape(-1)]
+    if padding_idx is not None:
+        onehot[:, padding_idx] = 0.0
+    weight.g = minigrad.tensor(onehot).t() @ out.g.reshape(-1, weight.shape[1])
     ### END SOLUTION
 
-# %% test=ex13-deep-backward-test points=3
+# %% test=ex13-embedding-test points=3
 import numpy as np
 import torch
-from sklearn.datasets import load_digits
 
 import minigrad
-from minigrad.course.capstone import backward_numpy
 from minigrad.course.grading import graded
 
-with graded("Exercise 13.7", hint="forward: three lin, two relu, log_softmax and nll, "
-            "keeping every value; backward: nll_grad and log_softmax_grad, then "
-            "lin_grad and relu_grad in reverse order, each given the input and output "
-            "of the step it undoes") as g:
-    def your_backward(fn, x, labels, q):
-        loss = fn(x, labels, q)
-        return loss, {name: getattr(p, "g", None) for name, p in q.items()}
+with graded("Exercise 13.7", hint="compare the failing rows of weight.g with the number "
+            "of times idx names them (section 3: a value used twice), and with "
+            "padding_idx") as g:
+    def your_grad(fn, idx, weight, out, *args, **kwargs):
+        fn(idx, weight, out, *args, **kwargs)
+        return getattr(weight, "g", None)
 
-    def check_deep(x0, labels, widths, seed):
-        rng = np.random.default_rng(seed)
-        q0 = {}
-        for i, (w_in, w_out) in enumerate(zip(widths[:-1], widths[1:], strict=True), 1):
-            q0[f"w{i}"] = rng.standard_normal((w_in, w_out)) / np.sqrt(w_in)
-            q0[f"b{i}"] = rng.standard_normal(w_out) * 0.1
-        q = {name: minigrad.tensor(value.copy()) for name, value in q0.items()}
-        loss, grads = g.call(your_backward, forward_and_backward_deep,
-                             minigrad.tensor(x0.copy()), labels.copy(), q,
-                             forbid=["autograd", backward_numpy])
-        p = {name: torch.tensor(value, requires_grad=True) for name, value in q0.items()}
-        h = torch.tensor(x0)
-        for i in (1, 2, 3):
-            h = h @ p[f"w{i}"] + p[f"b{i}"]
-            h = h.relu() if i < 3 else h
-        loss_t = torch.nn.functional.cross_entropy(h, torch.tensor(labels))
-        refs = dict(zip(p, torch.autograd.grad(loss_t, list(p.values())), strict=True))
-        label = "-".join(map(str, widths)) + f", N={len(x0)}"
-        g.check(f"{label}: loss", loss, loss_t, rtol=1e-12, atol=1e-15)
-        for name in q0:
-            g.require(f"{label}: {name}.g is a minigrad.Tensor",
-                      type(grads[name]) is minigrad.Tensor,
-                      f"fill {name}.g with lin_grad (a minigrad tensor)")
-            g.check(f"{label}: {name}.g", grads[name], refs[name], rtol=1e-10, atol=1e-14)
+    def check_emb(idx, w0, up0, label, *args, **kwargs):
+        weight = minigrad.tensor(w0.copy())
+        out = minigrad.tensor(w0[idx])
+        out.g = minigrad.tensor(up0.copy())
+        got = g.call(your_grad, embedding_grad, idx.copy(), weight, out, *args,
+                     forbid="autograd", **kwargs)
+        g.require(f"{label}: weight.g is a minigrad.Tensor", type(got) is minigrad.Tensor,
+                  "set weight.g to a minigrad tensor")
+        g.require(f"{label}: weight unchanged", np.array_equal(weight.data, w0),
+                  "compute a new tensor; do not change weight in place")
+        w_t = torch.tensor(w0, requires_grad=True)
+        padding = (list(args) + list(kwargs.values()) + [None])[0]
+        out_t = torch.nn.functional.embedding(torch.tensor(idx), w_t, padding_idx=padding)
+        (ref,) = torch.autograd.grad(out_t, w_t, torch.tensor(up0))
+        g.check(f"{label}: weight.g", got, ref, rtol=1e-12, atol=1e-15)
 
-    digits = load_digits()
-    # The worked example: 20 digits through the 64-32-16-10 network.
-    check_deep(digits.data[:20] / 16, digits.target[:20], (64, 32, 16, 10), seed=133)
+    rng = np.random.default_rng(1370)
+    idx = np.array([[1, 4, 1, 6], [0, 1, 3, 4], [6, 6, 0, 1]])
+    check_emb(idx, rng.standard_normal((7, 3)), rng.standard_normal((3, 4, 3)),
+              "idx (3, 4), V=7, D=3")
+    idx = np.array([[2, 0, 0], [1, 2, 0]])
+    check_emb(idx, rng.standard_normal((4, 2)), rng.standard_normal((2, 3, 2)),
+              "idx (2, 3), V=4, D=2, padding_idx=0", padding_idx=0)
     ### BEGIN HIDDEN TESTS
-    check_deep(digits.data[100:133] / 16, digits.target[100:133], (64, 32, 16, 10),
-               seed=1331)
-    rng = np.random.default_rng(1332)
-    for n, widths in [(7, (5, 4, 3, 2)), (1, (3, 6, 2, 4)), (4, (2, 8, 8, 3))]:
-        check_deep(rng.standard_normal((n, widths[0])), rng.integers(0, widths[-1], n),
-                   widths, seed=n)
+    for shape, v, d, padding in [((9,), 5, 4, None), ((2, 3, 4), 6, 2, 2), ((5, 5), 3, 3, -1),
+                                 ((4, 2), 10, 1, 7), ((6,), 1, 5, None), ((3, 7), 8, 3, 5)]:
+        idx = rng.integers(0, v, shape)
+        label = f"idx {shape}, V={v}, D={d}, padding_idx={padding}"
+        if padding is None:
+            check_emb(idx, rng.standard_normal((v, d)), rng.standard_normal(shape + (d,)),
+                      label)
+        else:
+            check_emb(idx, rng.standard_normal((v, d)), rng.standard_normal(shape + (d,)),
+                      label, padding)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -986,6 +1052,9 @@ with graded("Exercise 13.7", hint="forward: three lin, two relu, log_softmax and
 # - Checking every intermediate gradient against torch, in backward order, points at
 #   the first wrong line: a forgotten mask, a forgotten $1/N$ (every row off by the
 #   batch size), a transpose (the shape column), a sum over the wrong axis.
+# - Batch normalisation's input gradient adds three paths (through $\hat x$, the mean and
+#   the variance); an embedding's backward is a scatter that **adds** the gradients of
+#   every lookup of a row, and gives the padding row none.
 # - Trained with your backward, the network follows torch's losses step for step and
 #   reaches at least 0.97 test accuracy, where the mean squared error on one-hot rows
 #   stays far below at the same learning rate (0.838; 0.953 with a five times larger

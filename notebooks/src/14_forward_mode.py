@@ -555,10 +555,10 @@ with graded("Exercise 14.1", hint="the product's tangent is a' b + a b' (eps**2 
 #
 # <details><summary>Hint</summary>
 #
-# Column $j$ is $J e_j$: the tangent `minigrad.func.jvp` returns when the tangent you
-# give it is the one-hot $e_j$ (primals and tangents go in as tuples, one tensor each).
-# Stack the columns with `np.stack(..., axis=1)`, so that each one is a column, not a
-# row.
+# One forward pass with tangent $v$ gives $J v$ (section 3). Which $v$ makes $J v$
+# exactly one column of $J$? Then mind the layout: a list of columns stacked the
+# default way comes out as rows. (`minigrad.func.jvp` takes its primals and tangents as
+# tuples.)
 # </details>
 
 # %% solution=ex14-jacobian-columns
@@ -582,8 +582,9 @@ import minigrad
 import minigrad.autograd.forward_ad
 from minigrad.course.grading import graded
 
-with graded("Exercise 14.2", hint="column j is the tangent of one minigrad.func.jvp with "
-            "the one-hot e_j; stack the columns along axis=1") as g:
+with graded("Exercise 14.2", hint="if the numbers are right but transposed, look at the "
+            "shape you return, (outputs, inputs); otherwise, which tangent makes one "
+            "forward pass give exactly column j?") as g:
     make_dual = minigrad.autograd.forward_ad.make_dual
 
     def check_columns(name, f, f_torch, x0):
@@ -633,10 +634,11 @@ with graded("Exercise 14.2", hint="column j is the tangent of one minigrad.func.
 #
 # <details><summary>Hint</summary>
 #
-# Compute $y = f(x)$ once, with `x` a tensor that requires grad, and make `u`: zeros of
-# $y$'s shape, requiring grad. The first `grad` call goes from `y` to `x` with `u` as
-# `grad_outputs`, recorded (`create_graph=True`): $J^\top u$, a function of `u`. The
-# second goes from that result to `u`, with `v` as `grad_outputs`.
+# Section 4 is the recipe: $u \mapsto J^\top u$ is linear in $u$, and the VJP of a
+# linear map is its transpose applied. So the first backward pass must produce
+# $J^\top u$ *as a function of* $u$: what must `u` be, and what must the pass record,
+# for a second pass to differentiate its result with respect to `u`? (The value of
+# `u` does not matter: why?)
 # </details>
 
 # %% solution=ex14-double-vjp
@@ -658,8 +660,10 @@ import torch
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 14.3", hint="u of y's shape requires grad; g = grad(y, x, u, "
-            "create_graph=True) is J^T u; grad(g, u, v) is J v") as g:
+with graded("Exercise 14.3", hint="if the pass count is off, count your grad calls (the "
+            "forward pass of f is not one); if J v is off, check what the second pass "
+            "differentiates, with respect to what, and what it is given as "
+            "grad_outputs") as g:
     def check_jvp(name, f, f_torch, x0, v):
         before = g.calls.get("minigrad.autograd", 0)
         got = g.call(jvp_by_double_vjp, f, x0.copy(), v.copy(), count="minigrad.autograd",

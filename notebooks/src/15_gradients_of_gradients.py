@@ -921,6 +921,147 @@ with graded("Exercise 15.3", hint="g and H at x, then solve H d = -g with "
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ### Exercise 15.4: the largest curvature, from your HVP (3 points)
+#
+# Chapter 10 found that gradient descent is stable only for a learning rate $\eta <
+# 2/\lambda_{\max}$, where $\lambda_{\max}$ is the largest eigenvalue of the Hessian:
+# on its valley $(u^2 + 20 v^2)/2$ it read $\lambda_{\max} = 20$ off the formula. A
+# network's loss has no formula to read, and its Hessian is too large to build; but
+# your `hvp` multiplies by $H$ in two backward passes. **Power iteration** needs
+# nothing else: multiply a vector by $H$ again and again, rescaling it to length 1 each
+# time, and it turns towards the eigenvector of the eigenvalue of largest magnitude
+# (for a loss near a minimum, $\lambda_{\max}$).
+#
+# Write `lambda_max(f, x, v0, steps)`, for `f`, `x` as in Exercise 15.2 and a start
+# vector `v0` (a minigrad tensor, not necessarily of length 1): with $v_0 =
+# \mathtt{v0}/\lVert \mathtt{v0} \rVert$ and, for $k = 1, \dots, \mathtt{steps}$,
+# $\lambda_k = v_{k-1} \cdot H v_{k-1}$ and $v_k = H v_{k-1} / \lVert H v_{k-1}
+# \rVert$, return $(\lambda_{\mathtt{steps}}, v_{\mathtt{steps}})$: a number and a
+# vector. Use your `hvp`, one per step (the check counts the backward passes: two per
+# step) and never the whole Hessian; `minigrad.func`, `autograd.functional` and torch
+# are switched off. The check compares with the same iteration in torch, after a few
+# steps and after many, and then $\lambda$ with the largest eigenvalue of the whole
+# Hessian (torch's `eigvalsh`), on chapter 10's valley, quadratics with curvatures up
+# to 1000 and networks of its own.
+#
+# <details><summary>Hint</summary>
+#
+# Write $v_0$ in the eigenvectors of $H$: what does one multiplication by $H$ do to
+# each component, and after $k$ of them, which component is left? Then think of the
+# numbers' range: what becomes of $H^k v_0$'s length when $\lambda_{\max}$ is 1000?
+# </details>
+
+# %% solution=ex15-power-iteration
+def lambda_max(f, x, v0, steps):
+    ### BEGIN SOLUTION
+    v = v0 / (v0 * v0).sum() ** 0.5
+    for _ in range(steps):
+        w = hvp(f, x, v)
+        lam = (v * w).sum().item()
+        v = w / (w * w).sum() ** 0.5
+    return lam, v
+    ### END SOLUTION
+
+# %% test=ex15-power-iteration-test points=3
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 15.4", hint="if the first check after a few steps differs, compare "
+            "your steps with the definition one by one (where does each v come from, what "
+            "is its length?); if only the long runs fail, look at the size of the numbers "
+            "you carry") as g:
+    def your_power(fn, f, x, v0, steps):
+        lam, v = fn(f, x, v0, steps)
+        return float(lam), v
+
+    def torch_power(f_t, x0, v0, steps):
+        x, v = torch.tensor(x0), torch.tensor(v0)
+        v = v / v.norm()
+        for _ in range(steps):
+            w = torch.autograd.functional.hvp(f_t, x, v)[1]
+            lam = float(v @ w)
+            v = w / w.norm()
+        return lam, v
+
+    def check_power(name, f_of, x0, v0, steps, top=True):
+        passes = g.calls.get("minigrad.autograd", 0)
+        lam, v = g.call(your_power, lambda_max, f_of(minigrad), minigrad.tensor(x0),
+                        minigrad.tensor(v0), steps, count="minigrad.autograd",
+                        forbid=["minigrad.func", "torch.func", "torch.autograd"])
+        passes = g.calls["minigrad.autograd"] - passes
+        name = f"{name}, {steps} step" + ("s" if steps > 1 else "")
+        g.require(f"{name}: two backward passes a step", passes == 2 * steps,
+                  f"your lambda_max ran {passes} backward passes for {steps} steps: one "
+                  "hvp (two passes) a step, never the whole Hessian")
+        ref_lam, ref_v = torch_power(f_of(torch), x0, v0, steps)
+        g.check(f"{name}: lambda", lam, ref_lam, rtol=1e-9, atol=1e-12)
+        g.check(f"{name}: v", v, ref_v, rtol=1e-7, atol=1e-9)
+        if top:
+            H = torch.autograd.functional.hessian(f_of(torch), torch.tensor(x0))
+            g.check(f"{name}: lambda, the Hessian's largest eigenvalue", lam,
+                    torch.linalg.eigvalsh(H).max(), rtol=1e-8)
+        return lam
+
+    def valley(lib):
+        return lambda p: 0.5 * (p[0] ** 2 + 20 * p[1] ** 2)
+
+    def quadratic(A):
+        return lambda lib: (lambda x: 0.5 * (x * (lib.tensor(A) @ x)).sum())
+
+    def rotated(eigenvalues, seed):
+        Q, _ = np.linalg.qr(np.random.default_rng(seed).standard_normal((len(eigenvalues),) * 2))
+        return Q @ np.diag(eigenvalues) @ Q.T
+
+    check_power("chapter 10's valley", valley, np.array([-4.0, 1.0]), np.array([1.0, 1.0]), 1,
+                top=False)
+    lam = check_power("chapter 10's valley", valley, np.array([-4.0, 1.0]),
+                      np.array([1.0, 1.0]), 40)
+    g.check("chapter 10's valley: 2 / lambda, the largest stable learning rate", 2 / lam, 0.1,
+            rtol=1e-8, against="formula")
+    A4 = rotated([1000.0, 300.0, 10.0, 1.0], 154)
+    check_power("curvatures 1000, 300, 10, 1", quadratic(A4), np.array([0.5, -1.0, 2.0, 0.3]),
+                np.array([1.0, 2.0, -1.0, 0.5]), 3, top=False)
+    check_power("curvatures 1000, 300, 10, 1", quadratic(A4), np.array([0.5, -1.0, 2.0, 0.3]),
+                np.array([1.0, 2.0, -1.0, 0.5]), 150)
+    ### BEGIN HIDDEN TESTS
+    rng = np.random.default_rng(1540)
+    A5 = rotated([5000.0, 2000.0, 50.0, 3.0, 0.1], 1541)
+    check_power("curvatures up to 5000", quadratic(A5), rng.standard_normal(5),
+                rng.standard_normal(5), 1, top=False)
+    check_power("curvatures up to 5000", quadratic(A5), rng.standard_normal(5),
+                rng.standard_normal(5), 200)
+    # the top eigenvector (1, -1, 0) / sqrt(2) is orthogonal to the vector of ones
+    A3 = np.array([[4.5, -0.5, 0.0], [-0.5, 4.5, 0.0], [0.0, 0.0, 1.0]])
+    check_power("top direction orthogonal to (1, 1, 1)", quadratic(A3), np.zeros(3),
+                np.array([2.0, -0.5, 1.0]), 150)
+    X = rng.standard_normal((30, 4)) * np.array([3.0, 1.0, 0.5, 0.5])
+    y = np.where(rng.random(30) < 0.5, -1.0, 1.0)
+
+    def logistic(lib):
+        def f(w):
+            z = -lib.tensor(y) * (lib.tensor(X) @ w)
+            return (1 + z.exp()).log().mean() + 0.05 * (w * w).sum()
+        return f
+
+    check_power("logistic regression, 4 weights", logistic, rng.standard_normal(4) * 0.3,
+                rng.standard_normal(4), 4, top=False)
+    check_power("logistic regression, 4 weights", logistic, rng.standard_normal(4) * 0.3,
+                rng.standard_normal(4), 200)
+    B = rng.standard_normal((6, 6)) / 2
+
+    def net(lib):
+        return lambda x: ((lib.tensor(B) @ x).tanh() ** 2).sum()
+
+    check_power("sum(tanh(B x)**2), n = 6", net, rng.standard_normal(6),
+                rng.standard_normal(6), 5, top=False)
+    check_power("3 x**2, n = 1", lambda lib: (lambda x: 3 * (x * x).sum()), np.array([0.7]),
+                np.array([-2.0]), 2)
+    ### END HIDDEN TESTS
+
+# %% [markdown]
 # ## Summary
 #
 # - `autograd.grad(y, x, create_graph=True)` (or `backward(create_graph=True)`) runs
@@ -950,6 +1091,9 @@ with graded("Exercise 15.3", hint="g and H at x, then solve H d = -g with "
 #   step downhill and still takes full steps near the minimum; where $H$ is not
 #   positive definite the direction itself must change ($H + \lambda I$, a trust
 #   region).
+# - Power iteration with HVPs gives $\lambda_{\max}$ of a Hessian too large to build,
+#   two backward passes a step, and with it chapter 10's largest stable learning rate
+#   $2/\lambda_{\max}$.
 #
 # Next: [16 Extending autograd](16_extending_autograd.ipynb): custom `Function`s checked
 # with `gradcheck` and `gradgradcheck`, hooks, and gradient checkpointing.

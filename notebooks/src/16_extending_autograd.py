@@ -731,14 +731,15 @@ checkpoint_memory_widget(depth=6, every=0)
 # at $x = -40$, $1 + e^x$ rounds to $1$ and its log to $0$, while the answer is $4.2
 # \cdot 10^{-18}$); `backward(ctx, grad_output)` returns `grad_output` times the
 # derivative, $\sigma(x) = e^x / (1 + e^x)$, computed stably too. Use numpy in forward
-# (`np.exp`, `np.log1p`, `np.abs`, `np.maximum`) and `ctx.save_for_backward`. In
-# backward, compute with operators on what `saved_tensors` returns, as section 1's
-# `LogSumExp` does (`math.e ** (...)`): a numpy function there passes this check, which
-# tests first derivatives only, but it cannot record, so `gradgradcheck` would fail
-# (`TypeError: operand 'Tensor' does not support ufuncs`). The check calls your
-# `forward` and `backward` directly with every backward pass switched off (minigrad's
-# and torch's), then through `Softplus.apply` and `backward()`, and compares with
-# torch's `torch.logaddexp(0, x)` to 12 digits, with no absolute slack.
+# (`np.exp`, `np.log1p`, `np.abs`, `np.maximum`) and `ctx.save_for_backward`. The
+# backward must be **twice differentiable**, as section 1's `LogSumExp` is: operators
+# only (`math.e ** (...)`, `*`, `+`) on what `saved_tensors` returns, so that a
+# recorded backward pass (`create_graph=True`) can record it. A numpy function there
+# gives the right first derivative but cannot record. The check calls your `forward`
+# and `backward` directly with every backward pass switched off (minigrad's and
+# torch's), then through `Softplus.apply` and `backward()`, and compares with torch's
+# `torch.logaddexp(0, x)` to 12 digits, with no absolute slack; then it runs minigrad's
+# `gradgradcheck` on `Softplus.apply`.
 #
 # <details><summary>Hint</summary>
 #
@@ -765,7 +766,7 @@ class Softplus(minigrad.autograd.Function):
         """grad_output times sigmoid(x), stably."""
         ### BEGIN SOLUTION
         x, y = ctx.saved_tensors
-        return grad_output * np.exp(x - y)  # sigmoid(x), with x - y <= 0
+        return grad_output * math.e ** (x - y)  # sigmoid(x), with x - y <= 0
         ### END SOLUTION
 
 # %% test=ex16-softplus-test points=3
@@ -775,8 +776,9 @@ import torch
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 16.1", hint="forward: max(x, 0) + log1p(exp(-|x|)); backward: "
-            "grad_output * exp(x - softplus(x)), from what forward saved") as g:
+with graded("Exercise 16.1", hint="if forward fails only at large |x|, find where exp "
+            "overflows or 1 + a tiny number rounds to 1; if gradgradcheck fails, look at "
+            "what your backward computes with: can a recorded pass see it?") as g:
     def forward_then_backward(x0, v):
         ctx = Softplus()
         out = Softplus.forward(ctx, x0)
@@ -803,6 +805,24 @@ with graded("Exercise 16.1", hint="forward: max(x, 0) + log1p(exp(-|x|)); backwa
         g.check(f"{name}: x.grad after apply and backward()", grad_apply, xt.grad,
                 rtol=1e-12, atol=0)
 
+    def twice(x0):
+        """minigrad's gradgradcheck of Softplus.apply; a failure's message, or ''."""
+        x = minigrad.tensor(x0, requires_grad=True)
+        try:
+            minigrad.autograd.gradgradcheck(Softplus.apply, (x,))
+        except Exception as error:  # noqa: BLE001 - any failure is the learner's
+            return f"{type(error).__name__}: {str(error).splitlines()[0][:120]}"
+        return ""
+
+    twice.__name__ = "gradgradcheck(Softplus.apply)"
+
+    def check_twice(name, x0):
+        failure = g.call(twice, x0.copy(), forbid="torch.autograd")
+        g.require(f"{name}: gradgradcheck passes", failure == "",
+                  f"gradgradcheck fails ({failure}); build backward from operators on "
+                  "what saved_tensors returns")
+
+    check_twice("x from -3 to 2.5", np.array([-3.0, -0.5, 0.2, 2.5]))
     check_softplus("x from -800 to 800", np.array([-800.0, -40.0, -2.0, 0.0, 0.5, 3.0,
                                                    40.0, 800.0]),
                    np.array([1.0, 2.0, -1.0, 0.5, 3.0, -2.0, 1.5, 0.25]))
@@ -813,6 +833,7 @@ with graded("Exercise 16.1", hint="forward: max(x, 0) + log1p(exp(-|x|)); backwa
                    rng.standard_normal((3, 4)))
     check_softplus("small and large", np.array([-700.0, -35.5, -1e-8, 1e-8, 35.5, 700.0]),
                    rng.standard_normal(6))
+    check_twice("a 2 x 3 batch", rng.standard_normal((2, 3)) * 4)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -830,9 +851,9 @@ with graded("Exercise 16.1", hint="forward: max(x, 0) + log1p(exp(-|x|)); backwa
 #
 # <details><summary>Hint</summary>
 #
-# Inside `clip_hook`, define `def hook(grad): ...` and return it. `norm = float((grad *
-# grad).sum() ** 0.5)`; if `norm > max_norm`, return `grad * (max_norm / norm)`;
-# otherwise return `grad` (or `None`).
+# `clip_hook` makes a function and returns it (a closure: the inner function can read
+# `max_norm`). Inside, which one number decides whether to clip, and by what factor
+# must a vector be multiplied to get length `max_norm` without turning it?
 # </details>
 
 # %% solution=ex16-clip-hook
@@ -854,8 +875,9 @@ import torch
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 16.2", hint="norm = float((grad * grad).sum() ** 0.5); above "
-            "max_norm return grad * (max_norm / norm), else grad") as g:
+with graded("Exercise 16.2", hint="if only the clipped cases fail, compare the length "
+            "of your result with max_norm; if the others fail, a gradient within the limit "
+            "must come back as it was") as g:
     def with_your_hook(x0, max_norm, loss):
         x = minigrad.tensor(x0, requires_grad=True)
         handle = x.register_hook(clip_hook(max_norm))
@@ -932,8 +954,9 @@ import torch.nn.functional as F
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 16.3", hint="forward: np.sign(x), x saved; backward: grad_output * "
-            "(np.abs(x) < 1)") as g:
+with graded("Exercise 16.3", hint="compare the failing entries' x with the window: "
+            "where does the gradient pass, where not, and what happens exactly at the "
+            "edges?") as g:
     def forward_then_backward(x0, v):
         ctx = SignST()
         out = SignST.forward(ctx, x0)
@@ -969,6 +992,125 @@ with graded("Exercise 16.3", hint="forward: np.sign(x), x saved; backward: grad_
     check_sign("near the window's edges", np.array([-1.0001, -0.9999, 0.9999, 1.0001]),
                np.array([0.3, -0.6, 1.2, 2.4]))
     check_sign("all inside", np.array([-0.5, 0.25, 0.75]), np.array([-1.0, 0.5, 3.0]))
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 16.4: checkpoints for a memory budget (3 points)
+#
+# Back to section 5's network, counted in **arrays**: one activation, $16 \times 32$
+# float64 numbers, 4 KiB. A *plan* is a list of segment lengths that add up to the
+# depth, in order, each segment run through `checkpoint(..., use_reentrant=True)`;
+# `[5, 4, 3]` checkpoints a 12-block network in three segments, and the empty list `[]`
+# runs it without checkpointing. Segments need not be equal.
+#
+# Write two functions:
+#
+# - `predict_memory(depth, plan)`: a dict with the plan's `"kept"` (arrays kept from
+#   forward to backward), `"peak"` (arrays during backward: what is kept plus the
+#   largest segment recorded again, as section 5 measures it) and `"recomputed"` (block
+#   forwards that backward runs again), by counting, without running anything;
+# - `plan_checkpoints(depth, budget)`: a plan whose peak is at most `budget` arrays
+#   with as few segments as possible (no checkpointing, `[]`, if the plain network
+#   fits: each checkpoint node costs a small backward pass of its own), or `None` if no
+#   plan fits.
+#
+# The check compares your predictions with a measurement of each plan (section 5's,
+# for segments of any lengths), then measures your plans, on depths up to 12 and
+# budgets of its own; while your code runs, the measuring helpers are switched off.
+#
+# <details><summary>Hint</summary>
+#
+# Section 5 counted the plain network and equal segments; redo its count for one
+# segment at a time. Which arrays does a checkpointed segment keep, and which does it
+# record again when backward reaches it? Then, for a given number of segments, which
+# lengths make the largest one as short as possible?
+# </details>
+
+# %% solution=ex16-checkpoint-plan
+def predict_memory(depth, plan):
+    """{"kept", "peak", "recomputed"} of a plan (segment lengths; [] for none)."""
+    ### BEGIN SOLUTION
+    if not plan:
+        return {"kept": 2 * depth + 1, "peak": 2 * depth + 1, "recomputed": 0}
+    return {"kept": len(plan), "peak": len(plan) + 2 * max(plan), "recomputed": depth}
+    ### END SOLUTION
+
+
+def plan_checkpoints(depth, budget):
+    """A plan with the fewest segments whose peak is at most budget arrays, or None."""
+    ### BEGIN SOLUTION
+    if 2 * depth + 1 <= budget:
+        return []
+    for segments in range(1, depth + 1):
+        longest = -(-depth // segments)
+        if segments + 2 * longest <= budget:
+            short, extra = divmod(depth, segments)
+            return [short + 1] * extra + [short] * (segments - extra)
+    return None
+    ### END SOLUTION
+
+# %% test=ex16-checkpoint-plan-test points=3
+from minigrad.course.checkpoint_plan import measure_plan
+from minigrad.course.graph_memory import saved_bytes
+from minigrad.course.grading import graded
+from minigrad.course.widgets.checkpoint_memory import CheckpointMemory
+
+with graded("Exercise 16.4", hint="compare the failing count with section 5's: which "
+            "arrays does one checkpointed segment keep, and which does backward record "
+            "again for it? For a plan, how short can the longest of m segments be?") as g:
+    routes = [measure_plan, saved_bytes, CheckpointMemory._run]
+
+    def check_predict(depth, plan):
+        got = g.call(predict_memory, depth, list(plan), forbid=routes)
+        label = f"depth {depth}, plan {list(plan)}"
+        g.require(f"{label}: a dict with kept, peak, recomputed", type(got) is dict
+                  and {"kept", "peak", "recomputed"} <= set(got),
+                  'return {"kept": ..., "peak": ..., "recomputed": ...}')
+        measured = measure_plan(depth, plan)
+        for key in ("kept", "peak", "recomputed"):
+            g.check(f"{label}: {key}", got[key], measured[key], rtol=0, atol=0,
+                    against="measured")
+
+    def fewest(depth, budget):
+        """The fewest segments of a plan that fits (0: none needed), from the counts."""
+        if 2 * depth + 1 <= budget:
+            return 0
+        return next((m for m in range(1, depth + 1) if m + 2 * -(-depth // m) <= budget),
+                    None)
+
+    def check_plan(depth, budget):
+        plan = g.call(plan_checkpoints, depth, budget, forbid=routes)
+        label = f"depth {depth}, budget {budget}"
+        best = fewest(depth, budget)
+        if best is None:
+            g.require(f"{label}: no plan fits, None", plan is None,
+                      f"no plan of a {depth}-block network peaks at {budget} arrays or "
+                      "fewer: return None")
+            return
+        g.require(f"{label}: a plan of positive lengths adding up to {depth}",
+                  type(plan) is list and all(type(k) is int and k > 0 for k in plan)
+                  and (not plan or sum(plan) == depth),
+                  "return a list of segment lengths (ints) that add up to the depth")
+        g.require(f"{label}: {best} segments", len(plan) == best,
+                  f"{len(plan)} segments where {best} can fit the budget"
+                  if plan is not None else "a plan fits: return it")
+        peak = measure_plan(depth, plan)["peak"]
+        g.require(f"{label}: measured peak {peak} <= {budget}", peak <= budget,
+                  f"your plan peaks at {peak} arrays, over the budget of {budget}")
+
+    check_predict(4, [])
+    check_predict(6, [2, 2, 2])
+    check_predict(7, [4, 1, 2])
+    check_plan(11, 11)
+    check_plan(5, 11)
+    check_plan(6, 5)
+    ### BEGIN HIDDEN TESTS
+    for depth, plan in [(1, []), (1, [1]), (12, [5, 4, 3]), (9, [1, 7, 1]), (10, [10]),
+                        (11, [1] * 11)]:
+        check_predict(depth, plan)
+    for depth, budget in [(12, 13), (12, 25), (12, 24), (12, 10), (12, 11), (9, 9), (10, 12),
+                          (7, 6), (1, 3), (1, 2), (8, 10), (11, 14)]:
+        check_plan(depth, budget)
     ### END HIDDEN TESTS
 
 # %% [markdown]

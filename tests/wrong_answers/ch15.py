@@ -189,4 +189,97 @@ def newton_step(f, x):
     return t - torch.linalg.solve(torch.func.hessian(f)(t), torch.func.grad(f)(t))
 """),
     ],
+    "ex15-power-iteration": [
+        Wrong("v never normalised: overflows on a large curvature", "slip", """
+def lambda_max(f, x, v0, steps):
+    v = v0 / (v0 * v0).sum() ** 0.5
+    for _ in range(steps):
+        w = hvp(f, x, v)
+        lam = ((v * w).sum() / (v * v).sum()).item()
+        v = w
+    return lam, v / (v * v).sum() ** 0.5
+"""),
+        Wrong("H v0 at every step: v never updated", "slip", """
+def lambda_max(f, x, v0, steps):
+    v = v0 / (v0 * v0).sum() ** 0.5
+    for _ in range(steps):
+        w = hvp(f, x, v)
+        lam = (v * w).sum().item()
+    return lam, w / (w * w).sum() ** 0.5
+"""),
+        Wrong("the estimate |H v|, not v . H v", "slip", """
+def lambda_max(f, x, v0, steps):
+    v = v0 / (v0 * v0).sum() ** 0.5
+    for _ in range(steps):
+        w = hvp(f, x, v)
+        lam = ((w * w).sum() ** 0.5).item()
+        v = w / (w * w).sum() ** 0.5
+    return lam, v
+"""),
+        Wrong("v0 not normalised before the first step", "slip", """
+def lambda_max(f, x, v0, steps):
+    v = v0
+    for _ in range(steps):
+        w = hvp(f, x, v)
+        lam = (v * w).sum().item()
+        v = w / (w * w).sum() ** 0.5
+    return lam, v
+"""),
+        Wrong("the largest curvature along the axes: max of H's diagonal", "slip", """
+def lambda_max(f, x, v0, steps):
+    n = x.numel()
+    best, best_e = None, None
+    for i in range(n):
+        e = minigrad.tensor(np.eye(n)[i])
+        c = (e * hvp(f, x, e)).sum().item()
+        if best is None or c > best:
+            best, best_e = c, e
+    return best, best_e
+"""),
+        Wrong("ignores v0: starts from all ones", "ignores", """
+def lambda_max(f, x, v0, steps):
+    v = minigrad.tensor(np.ones(x.numel()) / x.numel() ** 0.5)
+    for _ in range(steps):
+        w = hvp(f, x, v)
+        lam = (v * w).sum().item()
+        v = w / (w * w).sum() ** 0.5
+    return lam, v
+"""),
+        Wrong("ignores steps: always 100", "ignores", """
+def lambda_max(f, x, v0, steps):
+    v = v0 / (v0 * v0).sum() ** 0.5
+    for _ in range(100):
+        w = hvp(f, x, v)
+        lam = (v * w).sum().item()
+        v = w / (w * w).sum() ** 0.5
+    return lam, v
+"""),
+        Wrong("the visible curvatures hard-coded", "hardcoded", """
+def lambda_max(f, x, v0, steps):
+    n = x.numel()
+    lam = {2: 20.0, 4: 1000.0}.get(n, 1.0)
+    v = np.zeros(n)
+    v[0] = 1.0
+    return lam, minigrad.tensor(v)
+"""),
+        Wrong("the whole Hessian row by row, then numpy's eigh", "bypass", """
+def lambda_max(f, x, v0, steps):
+    x = x.detach().requires_grad_()
+    (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
+    H = np.stack([minigrad.autograd.grad(g[i], x, retain_graph=True)[0].numpy()
+                  for i in range(x.numel())])
+    values, vectors = np.linalg.eigh(H)
+    v = vectors[:, -1] * np.sign(vectors[:, -1] @ v0.numpy())
+    return float(values[-1]), minigrad.tensor(v)
+"""),
+        Wrong("minigrad's ready-made hvp instead of your own", "bypass", """
+def lambda_max(f, x, v0, steps):
+    v = v0 / (v0 * v0).sum() ** 0.5
+    for _ in range(steps):
+        w = minigrad.autograd.functional.hvp(f, x, v)[1]
+        lam = (v * w).sum().item()
+        v = w / (w * w).sum() ** 0.5
+    return lam, v
+"""),
+    ],
 }

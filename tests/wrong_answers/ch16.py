@@ -14,12 +14,12 @@ _RIGHT_BACKWARD = '''
     @staticmethod
     def backward(ctx, grad_output):
         x, out = ctx.saved_tensors
-        return grad_output * np.exp(x - out)
+        return grad_output * math.e ** (x - out)
 '''
 
 
 def _softplus(forward=_RIGHT_FORWARD, backward=_RIGHT_BACKWARD):
-    return ("import numpy as np\nimport minigrad\n"
+    return ("import math\nimport numpy as np\nimport minigrad\n"
             "class Softplus(minigrad.autograd.Function):\n" + forward + backward)
 
 
@@ -47,6 +47,26 @@ def _sign(forward=_RIGHT_SIGN_FORWARD, backward=_RIGHT_SIGN_BACKWARD):
             "class SignST(minigrad.autograd.Function):\n" + forward + backward)
 
 
+_PREDICT = """
+def predict_memory(depth, plan):
+    if not plan:
+        return {"kept": 2 * depth + 1, "peak": 2 * depth + 1, "recomputed": 0}
+    return {"kept": len(plan), "peak": len(plan) + 2 * max(plan), "recomputed": depth}
+"""
+
+_PLAN = """
+def plan_checkpoints(depth, budget):
+    if 2 * depth + 1 <= budget:
+        return []
+    for segments in range(1, depth + 1):
+        longest = -(-depth // segments)
+        if segments + 2 * longest <= budget:
+            short, extra = divmod(depth, segments)
+            return [short + 1] * extra + [short] * (segments - extra)
+    return None
+"""
+
+
 WRONG = {
     "ex16-softplus": [
         Wrong("the naive log(1 + exp(x)): inf at 800", "slip", _softplus(forward='''
@@ -71,6 +91,25 @@ WRONG = {
         out = np.maximum(x, 0) + np.log(1 + np.exp(-np.abs(x)))
         ctx.save_for_backward(x, out)
         return out
+''')),
+        Wrong("backward with np.exp: right once, not twice differentiable", "slip",
+              _softplus(backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        return grad_output * np.exp(x - out)
+''')),
+        Wrong("x and the output kept on ctx, not saved: constants to the graph", "slip",
+              _softplus(forward='''
+    @staticmethod
+    def forward(ctx, x):
+        out = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+        ctx.x, ctx.out = x, out
+        return out
+''', backward='''
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * math.e ** (ctx.x - ctx.out)
 ''')),
         Wrong("backward returns softplus itself, not its derivative", "slip",
               _softplus(backward='''
@@ -227,5 +266,100 @@ WRONG = {
                                    torch.tensor(grad_output))
         return g.numpy()
 ''')),
+    ],
+    "ex16-checkpoint-plan": [
+        Wrong("peak: the kept arrays only, the recorded segment forgotten", "slip",
+              _PLAN + """
+def predict_memory(depth, plan):
+    if not plan:
+        return {"kept": 2 * depth + 1, "peak": 2 * depth + 1, "recomputed": 0}
+    return {"kept": len(plan), "peak": len(plan), "recomputed": depth}
+"""),
+        Wrong("three arrays a block: consecutive blocks' shared array counted twice", "slip",
+              _PLAN + """
+def predict_memory(depth, plan):
+    if not plan:
+        return {"kept": 3 * depth, "peak": 3 * depth, "recomputed": 0}
+    return {"kept": len(plan), "peak": len(plan) + 3 * max(plan), "recomputed": depth}
+"""),
+        Wrong("recomputed: the last segment not run again", "slip", _PLAN + """
+def predict_memory(depth, plan):
+    if not plan:
+        return {"kept": 2 * depth + 1, "peak": 2 * depth + 1, "recomputed": 0}
+    return {"kept": len(plan), "peak": len(plan) + 2 * max(plan),
+            "recomputed": depth - plan[-1]}
+"""),
+        Wrong("peak from the average segment, not the longest", "slip", _PLAN + """
+def predict_memory(depth, plan):
+    if not plan:
+        return {"kept": 2 * depth + 1, "peak": 2 * depth + 1, "recomputed": 0}
+    return {"kept": len(plan), "peak": len(plan) + 2 * -(-depth // len(plan)),
+            "recomputed": depth}
+"""),
+        Wrong("plan: always checkpoints, even where the plain network fits", "slip",
+              _PREDICT + """
+def plan_checkpoints(depth, budget):
+    for segments in range(1, depth + 1):
+        longest = -(-depth // segments)
+        if segments + 2 * longest <= budget:
+            short, extra = divmod(depth, segments)
+            return [short + 1] * extra + [short] * (segments - extra)
+    return None
+"""),
+        Wrong("plan: equal segments with the remainder left over in one long segment",
+              "slip", _PREDICT + """
+def plan_checkpoints(depth, budget):
+    if 2 * depth + 1 <= budget:
+        return []
+    for segments in range(1, depth + 1):
+        if segments + 2 * -(-depth // segments) <= budget:
+            k = depth // segments
+            return [k] * (segments - 1) + [depth - k * (segments - 1)]
+    return None
+"""),
+        Wrong("ignores budget: sqrt(depth / 2) blocks a segment, the textbook choice",
+              "ignores", _PREDICT + """
+def plan_checkpoints(depth, budget):
+    k = max(1, round((depth / 2) ** 0.5))
+    return [k] * (depth // k) + ([depth % k] if depth % k else [])
+"""),
+        Wrong("ignores plan: a checkpoint every 2 blocks", "ignores", _PLAN + """
+def predict_memory(depth, plan):
+    if not plan:
+        return {"kept": 2 * depth + 1, "peak": 2 * depth + 1, "recomputed": 0}
+    m = -(-depth // 2)  # a checkpoint every 2 blocks, whatever the plan
+    return {"kept": m, "peak": m + 4, "recomputed": depth}
+"""),
+        Wrong("the visible answers looked up", "hardcoded", """
+def predict_memory(depth, plan):
+    seen = {(4, ()): (9, 9, 0), (6, (2, 2, 2)): (3, 7, 6), (7, (4, 1, 2)): (3, 11, 7)}
+    kept, peak, recomputed = seen.get((depth, tuple(plan)), (0, 0, 0))
+    return {"kept": kept, "peak": peak, "recomputed": recomputed}
+def plan_checkpoints(depth, budget):
+    return {(11, 11): [4, 4, 3], (5, 11): []}.get((depth, budget))
+"""),
+        Wrong("measures each plan with the course's helper", "bypass", """
+from minigrad.course.checkpoint_plan import measure_plan as _measure
+def predict_memory(depth, plan):
+    return _measure(depth, plan)
+def plan_checkpoints(depth, budget):
+    if _measure(depth, [])["peak"] <= budget:
+        return []
+    for segments in range(1, depth + 1):
+        short, extra = divmod(depth, segments)
+        plan = [short + 1] * extra + [short] * (segments - extra)
+        if _measure(depth, plan)["peak"] <= budget:
+            return plan
+    return None
+"""),
+        Wrong("measures with chapter 09's saved_bytes on a network of its own", "bypass",
+              _PLAN + """
+from minigrad.course.widgets.checkpoint_memory import CheckpointMemory as _CM
+def predict_memory(depth, plan):
+    every = plan[0] if plan else 0
+    r = _CM(depth=depth, every=every).results
+    return {"kept": r["kept"] // 4096, "peak": r["peak"] // 4096,
+            "recomputed": r["recomputed"]}
+"""),
     ],
 }
