@@ -869,7 +869,7 @@ with graded("Exercise 9.3", hint="for each parameter, ask at every step whether 
     def check_frozen(sizes, frozen_at, batch_sizes, lr, seed):
         torch.manual_seed(seed)
         modules_t = []
-        for a, b in zip(sizes, sizes[1:]):
+        for a, b in zip(sizes, sizes[1:], strict=False):
             modules_t += [torch.nn.Linear(a, b, dtype=torch.float64), torch.nn.ReLU()]
         theirs = torch.nn.Sequential(*modules_t[:-1])
         ours = minigrad.nn.Sequential(*[
