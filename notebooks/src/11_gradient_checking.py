@@ -764,6 +764,9 @@ with graded("Exercise 11.2", hint="run your own gradcheck by hand on one Functio
                           "is gradcheck run as its docstring asks?")
         g.require(f"{label}: the wrong backwards", not nudges and got == sorted(truly_wrong),
                   "; ".join(nudges) or "return each name once, sorted")
+        g.check(f"{label}: wrong (1) or not (0), for each Function",
+                [int(name in got) for name in cases], [int(name in truly_wrong) for name in cases],
+                against="the batch")
 
     check_batch("the worked batch", {
         "Cube": (lambda x: x ** 3, lambda g, x: g * 3 * x ** 2, [(3, 2)]),
