@@ -935,6 +935,9 @@ with graded("Exercise 9.3", hint="for each parameter, ask at every step whether 
 # - `detach()` makes one tensor a constant for backward, sharing its memory and its
 #   version counter, so backward still notices an in-place change of a saved value.
 #   A change through `.data` goes unnoticed and gives wrong gradients.
+# - `p.requires_grad_(False)` freezes a parameter: no op records it and backward gives
+#   it no `.grad`, so an optimizer step skips it (Exercise 9.3). A `.grad` left from
+#   before would still be used: clear it when you freeze.
 # - A recorded forward pass keeps the activations its backward needs; they grow with
 #   the batch and soon outweigh the parameters. Measured here: the same bytes in
 #   minigrad and torch, none under `no_grad`.

@@ -592,9 +592,9 @@ check_all({"a.grad": (p_m.grad, p_t.grad), "b.grad": (q_m.grad, q_t.grad)})
 # cell below it: it calls your code on inputs of its own, compares with torch, and
 # shows a table, or one line saying what differs and a hint. When you hand the
 # chapter in, the grader runs the same checks and a few more on inputs you have not
-# seen (other shapes, other steps, other upstream gradients), so an answer that only
-# fits the examples here loses its points. The points of each exercise are in its
-# heading.
+# seen (other shapes, steps and upstream gradients, other Functions), so an answer
+# that only fits the examples here loses its points. The points of each exercise are
+# in its heading.
 #
 # ### Exercise 11.1: a numerical gradient (2 points)
 #
