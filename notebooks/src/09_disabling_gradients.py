@@ -778,8 +778,8 @@ import torch
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 9.2", hint="divide p by its norm computed from a detached p, so "
-            "that backward() sees the norm as a constant") as g:
+with graded("Exercise 9.2", hint="compare p.grad with c / ||p||: along which path from L "
+            "back to p should backward() not go?") as g:
     def check_normalised(p_values, c_values, label):
         p_np = np.array(p_values, dtype=np.float64)
         p = minigrad.tensor(p_np.copy(), dtype=minigrad.float64, requires_grad=True)
@@ -813,110 +813,110 @@ with graded("Exercise 9.2", hint="divide p by its norm computed from a detached 
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 9.3: one function for training and evaluation (2 points)
+# ### Exercise 9.3: freeze part of a model, train the rest (2 points)
 #
-# Write `mse_pass(net, inputs, targets, train)`: compute the mean squared error of
-# `net(inputs)` against `targets` with recording on when `train` is True and off when
-# it is False, *whatever* the caller has switched on, using `minigrad.set_grad_enabled`,
-# and return the loss. When training, also call `backward()` on it once. Afterwards,
-# recording must be as the caller left it.
+# The switches of this chapter act on everything computed inside them, and `detach()`
+# on one result. The third switch acts on a leaf itself: `p.requires_grad_(False)`
+# makes the parameter `p` a constant for autograd, from then on, in every forward pass.
+# That is how a model is trained in part, as when a pretrained layer is kept and only
+# the layers after it learn (fine-tuning).
+#
+# Write `train_frozen(model, frozen, batches, lr)`: `model` is a
+# `minigrad.nn.Sequential` and `frozen` a list of some of its modules. Freeze every
+# parameter of the modules in `frozen`, then train the rest of `model` with
+# `minigrad.optim.SGD` (learning rate `lr`, `momentum=0.9`): one step per pair `(x, y)`
+# in `batches`, on the mean squared error of `model(x)` against `y`. Return the list of
+# the losses, as floats, one per step. When it returns, every frozen parameter must
+# still be frozen, hold the value it came with, and have no `.grad`; the others must
+# hold what torch's SGD gives on the same model and data. The check switches torch's
+# autograd off while your code runs, and uses other models, other frozen modules and
+# other data when you hand in.
 #
 # <details><summary>Hint</summary>
 #
-# `set_grad_enabled(mode)` takes the bool you already have. Used as a plain call it
-# stays set after the function returns; used as a context manager it restores the
-# caller's setting. Only the training loss has a graph to go back through.
+# Ask of each parameter, at each step: does backward reach it, and does the optimizer
+# move it? A frozen one must answer no to both, from the first step to the last.
+# Chapter 10's training step (clear, forward, backward, step) does the rest.
 # </details>
 
-# %% solution=ex09-train-eval
-def mse_pass(net, inputs, targets, train):
-    """The mean squared error; recorded and backpropagated only when train is True."""
+# %% solution=ex09-freeze
+def train_frozen(model, frozen, batches, lr):
+    """Freeze the modules in frozen; train the rest with SGD; the losses, one per step."""
     ### BEGIN SOLUTION
-    with minigrad.set_grad_enabled(train):
-        err = ((net(inputs) - targets) ** 2).mean()
-    if train:
-        err.backward()
-    return err
+    for module in frozen:
+        for param in module.parameters():
+            param.requires_grad_(False)
+    trainable = [param for param in model.parameters() if param.requires_grad]
+    optimizer9 = minigrad.optim.SGD(trainable, lr=lr, momentum=0.9)
+    losses9 = []
+    for x, y in batches:
+        optimizer9.zero_grad()
+        loss9 = ((model(x) - y) ** 2).mean()
+        loss9.backward()
+        optimizer9.step()
+        losses9.append(loss9.item())
+    return losses9
     ### END SOLUTION
 
-# %% test=ex09-train-eval-test points=2
+# %% test=ex09-freeze-test points=2
 import torch
 
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 9.3", hint="use set_grad_enabled with the mode you are given as a "
-            "context manager around the loss, and call backward() only when training") as g:
-    at_start = (minigrad.is_grad_enabled(), torch.is_grad_enabled())
-    minigrad.set_grad_enabled(True)  # a failure below must not leave recording off
-    torch.set_grad_enabled(True)
-    g.require("recording is on when the check starts", at_start == (True, True),
-              "your cell switched recording off for every cell after it")
-
-    class Recorded(minigrad.nn.Module):
-        """A net that keeps each output as it returned it."""
-
-        def __init__(self, net):
-            super().__init__()
-            self.net, self.outputs = net, []
-
-        def forward(self, x):
-            self.outputs.append(self.net(x))
-            return self.outputs[-1]
-
-    def check_pass(shape_in, n_out, seed, train, caller):
+with graded("Exercise 9.3", hint="for each parameter, ask at every step whether "
+            "backward reaches it and whether the optimizer moves it") as g:
+    def check_frozen(sizes, frozen_at, batch_sizes, lr, seed):
         torch.manual_seed(seed)
-        theirs = torch.nn.Linear(shape_in[-1], n_out, dtype=torch.float64)
-        ours = minigrad.nn.Linear(shape_in[-1], n_out, dtype=minigrad.float64)
+        modules_t = []
+        for a, b in zip(sizes, sizes[1:], strict=False):
+            modules_t += [torch.nn.Linear(a, b, dtype=torch.float64), torch.nn.ReLU()]
+        theirs = torch.nn.Sequential(*modules_t[:-1])
+        ours = minigrad.nn.Sequential(*[
+            minigrad.nn.Linear(m.in_features, m.out_features, dtype=minigrad.float64)
+            if isinstance(m, torch.nn.Linear) else minigrad.nn.ReLU() for m in theirs])
         ours.load_state_dict(theirs.state_dict())
-        inputs_t = torch.randn(*shape_in, dtype=torch.float64)
-        targets_t = torch.randn(*shape_in[:-1], n_out, dtype=torch.float64)
-        net = Recorded(ours)
-        label = f"{shape_in} -> {n_out}, train={train}, caller {caller}"
-        switch = minigrad.enable_grad if caller == "on" else minigrad.no_grad
-        before = g.calls.get("minigrad.autograd", 0)
-        with switch(), torch.enable_grad():
-            loss = g.call(mse_pass, net, minigrad.tensor(inputs_t.numpy().copy()),
-                          minigrad.tensor(targets_t.numpy().copy()), train,
-                          forbid="torch.autograd", count="minigrad.autograd")
-            after = (minigrad.is_grad_enabled(), torch.is_grad_enabled())
-        calls = g.calls["minigrad.autograd"] - before
-        g.require(f"{label}: recording after the call",
-                  after == (caller == "on", True),
-                  f"recording is {after} (minigrad, torch) after mse_pass: use "
-                  "set_grad_enabled as a context manager, and only minigrad's")
-        g.require(f"{label}: a minigrad.Tensor", type(loss) is minigrad.Tensor,
-                  "return the loss tensor")
-        recorded = [o.grad_fn is not None for o in net.outputs]
-        g.require(f"{label}: graph only if training",
-                  recorded == [train] and (loss.grad_fn is not None) == train
-                  and loss.requires_grad == train,
-                  "record the graph (net and loss) when train is True, and nothing when "
-                  "it is False")
-        g.require(f"{label}: backward() calls", calls == int(train),
-                  f"call backward() once when training, never when evaluating ({calls} calls)")
-        loss_t = torch.nn.functional.mse_loss(theirs(inputs_t), targets_t)
-        g.check(f"{label}: loss", loss, loss_t, rtol=1e-12)
-        if train:
+        start = {k: v.detach().clone() for k, v in theirs.state_dict().items()}
+        data = [(torch.randn(n, sizes[0], dtype=torch.float64),
+                 torch.randn(n, sizes[-1], dtype=torch.float64)) for n in batch_sizes]
+        batches = [(minigrad.tensor(x.numpy().copy()), minigrad.tensor(y.numpy().copy()))
+                   for x, y in data]
+        label = f"sizes {sizes}, frozen {frozen_at}, lr {lr}"
+        losses = g.call(train_frozen, ours, [ours[i] for i in frozen_at], batches, lr,
+                        forbid="torch.autograd")
+        for i in frozen_at:
+            for p in theirs[i].parameters():
+                p.requires_grad_(False)
+        optimizer_t = torch.optim.SGD([p for p in theirs.parameters() if p.requires_grad],
+                                      lr=lr, momentum=0.9)
+        reference = []
+        for x, y in data:
+            optimizer_t.zero_grad()
+            loss_t = ((theirs(x) - y) ** 2).mean()
             loss_t.backward()
-            g.check(f"{label}: weight.grad", ours.weight.grad, theirs.weight.grad,
-                    rtol=1e-10, atol=1e-14)
-            g.check(f"{label}: bias.grad", ours.bias.grad, theirs.bias.grad,
-                    rtol=1e-10, atol=1e-14)
-        else:
-            g.require(f"{label}: no gradients", all(p.grad is None for p in ours.parameters()),
-                      "evaluation must not fill .grad")
+            optimizer_t.step()
+            reference.append(loss_t.item())
+        after = theirs.state_dict()
+        for name, p in ours.named_parameters():
+            if int(name.split(".")[0]) in frozen_at:
+                g.require(f"{label}: {name} frozen, no .grad",
+                          p.requires_grad is False and p.grad is None,
+                          f"{name} has requires_grad={p.requires_grad} and "
+                          f"{'no' if p.grad is None else 'a'} .grad; a frozen parameter "
+                          "should have neither when your function returns")
+                g.check(f"{label}: {name} unchanged", p, start[name], rtol=0, atol=0,
+                        against="its value before")
+        g.check(f"{label}: the losses", losses, reference, rtol=1e-10, atol=1e-12)
+        for name, p in ours.named_parameters():
+            if int(name.split(".")[0]) not in frozen_at:
+                g.check(f"{label}: {name} trained", p, after[name], rtol=1e-10, atol=1e-12)
 
-    check_pass((6, 3), 2, seed=93, train=False, caller="on")
-    check_pass((6, 3), 2, seed=93, train=True, caller="on")
-    check_pass((6, 3), 2, seed=93, train=True, caller="off")
+    check_frozen((3, 4, 2), [0], (5, 5, 5), lr=0.1, seed=93)
     ### BEGIN HIDDEN TESTS
-    check_pass((6, 3), 2, seed=93, train=False, caller="off")
-    check_pass((4, 5), 1, seed=96, train=True, caller="on")
-    check_pass((4, 5), 1, seed=96, train=False, caller="on")
-    check_pass((1, 2), 3, seed=97, train=True, caller="off")
-    check_pass((3, 2, 4), 2, seed=98, train=True, caller="on")
-    check_pass((3, 2, 4), 2, seed=98, train=False, caller="off")
+    check_frozen((3, 4, 2), [2], (4, 6, 2, 5), lr=0.05, seed=94)
+    check_frozen((2, 5, 3, 1), [2], (6, 3, 4), lr=0.2, seed=95)
+    check_frozen((4, 3, 3, 2), [0, 4], (5, 5), lr=0.1, seed=96)
+    check_frozen((2, 3, 2), [], (3, 4, 5), lr=0.1, seed=97)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -935,6 +935,9 @@ with graded("Exercise 9.3", hint="use set_grad_enabled with the mode you are giv
 # - `detach()` makes one tensor a constant for backward, sharing its memory and its
 #   version counter, so backward still notices an in-place change of a saved value.
 #   A change through `.data` goes unnoticed and gives wrong gradients.
+# - `p.requires_grad_(False)` freezes a parameter: no op records it and backward gives
+#   it no `.grad`, so an optimizer step skips it (Exercise 9.3). A `.grad` left from
+#   before would still be used: clear it when you freeze.
 # - A recorded forward pass keeps the activations its backward needs; they grow with
 #   the batch and soon outweigh the parameters. Measured here: the same bytes in
 #   minigrad and torch, none under `no_grad`.

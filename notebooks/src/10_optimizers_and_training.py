@@ -584,10 +584,10 @@ check("test predictions", predicted, predicted_t)
 #
 # <details><summary>Hint</summary>
 #
-# Section 1 does this update for a model's parameters. Why must it not be recorded?
-# Change each parameter in place under `no_grad()`, as `optim.SGD` does: autograd then
-# still sees the change (chapter 09, section 5), where a write through `.data` would
-# go unnoticed.
+# Section 1 does this update for a model's parameters. Why must it not be recorded,
+# and why must each parameter stay the same tensor (who else holds it)? Chapter 09 has
+# a switch for the first, and its section 5 says which ways of changing a tensor
+# autograd still notices.
 # </details>
 
 # %% solution=ex10-sgd-step
@@ -609,8 +609,8 @@ from torch.optim import sgd as torch_sgd
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 10.1", hint="move each parameter that has a gradient by -lr times "
-            "its gradient, in place and without recording") as g:
+with graded("Exercise 10.1", hint="compare one parameter with its value before the "
+            "step: by how much did it move, and is it still the same leaf?") as g:
     # torch's SGD.step is wrapped (profiling, grad mode): its innermost function, and
     # the functions it runs, are what can be switched off.
     steps_off = ["autograd", minigrad.optim.SGD.step, inspect.unwrap(torch.optim.SGD.step),
@@ -669,10 +669,10 @@ with graded("Exercise 10.1", hint="move each parameter that has a gradient by -l
 #
 # <details><summary>Hint</summary>
 #
-# Store the parameters as a list (an iterator can be walked only once) and one buffer
-# per parameter, empty to start with. At each step, for a parameter with a gradient:
-# first the buffer from the gradient, then the move along the buffer. A copy of the
-# first gradient keeps the buffer from sharing memory with `.grad`.
+# How many times can you walk `model.parameters()`? Where does each buffer live
+# between two calls of `step()`, and what does it hold before its parameter's first
+# step? If a buffer *is* the `.grad` array, what happens to it when the next
+# `backward()` writes into `.grad`?
 # </details>
 
 # %% solution=ex10-momentum
@@ -712,8 +712,9 @@ from torch.optim import sgd as torch_sgd
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 10.2", hint="one buffer per parameter: the first gradient, then "
-            "momentum times the buffer plus the gradient; move by -lr times the buffer") as g:
+with graded("Exercise 10.2", hint="follow one parameter through the first steps by "
+            "hand: at which step does it part from torch, and what did its buffer hold "
+            "then?") as g:
     # torch's SGD.step is wrapped (profiling, grad mode): its innermost function, and
     # the functions it runs, are what can be switched off.
     steps_off = ["autograd", minigrad.optim.SGD.step, inspect.unwrap(torch.optim.SGD.step),
@@ -803,8 +804,9 @@ import torch
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 10.3", hint="add, for every parameter, a term whose gradient is lam "
-            "times the parameter; plain SGD then does the weight decay") as g:
+with graded("Exercise 10.3", hint="compare your loss with the mean squared error alone: "
+            "by how much should they differ for these parameters, and which parameters "
+            "count?") as g:
     def train_with(net, inputs, targets, lam, lr, steps):
         """Plain SGD on loss_with_decay; the loss of each step, and whether each is a Tensor."""
         optimizer = minigrad.optim.SGD(net.parameters(), lr=lr)

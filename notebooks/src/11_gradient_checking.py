@@ -592,9 +592,9 @@ check_all({"a.grad": (p_m.grad, p_t.grad), "b.grad": (q_m.grad, q_t.grad)})
 # cell below it: it calls your code on inputs of its own, compares with torch, and
 # shows a table, or one line saying what differs and a hint. When you hand the
 # chapter in, the grader runs the same checks and a few more on inputs you have not
-# seen (other shapes, other steps, other upstream gradients), so an answer that only
-# fits the examples here loses its points. The points of each exercise are in its
-# heading.
+# seen (other shapes, steps and upstream gradients, other Functions), so an answer
+# that only fits the examples here loses its points. The points of each exercise are
+# in its heading.
 #
 # ### Exercise 11.1: a numerical gradient (2 points)
 #
@@ -637,9 +637,9 @@ import minigrad
 from minigrad.course.grading import graded
 from minigrad.autograd.gradcheck import numerical_jacobian
 
-with graded("Exercise 11.1", hint="for each element, evaluate fn with that element "
-            "moved by +eps and by -eps, divide the difference by 2 * eps, and put x "
-            "back as it was") as g:
+with graded("Exercise 11.1", hint="work one element out by hand from section 2's "
+            "formula and compare: the step, the divisor, the element moved, and x "
+            "afterwards") as g:
     def torch_grad(fn, x0):
         t = torch.tensor(x0, dtype=torch.float64, requires_grad=True)
         return torch.autograd.grad(fn(t), t)[0]
@@ -691,186 +691,222 @@ with graded("Exercise 11.1", hint="for each element, evaluate fn with that eleme
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 11.2: the backward of a cube (2 points)
+# ### Exercise 11.2: find the wrong backwards (2 points)
 #
-# `Cube` computes $x^3$ elementwise. Write its backward so that `gradcheck` accepts
-# it, for `x` of any shape: it receives the upstream gradient `grad_output` (an array
-# of the output's shape) and returns the gradient with respect to `x`, by hand, with
-# numpy operators (the same body runs in torch too). It must not change `grad_output`
-# in place. The check calls your `backward` itself, with autograd switched off (and
-# minigrad's own `**` backward), on shapes and upstream gradients of its own, then
-# runs `gradcheck` and a backward pass through minigrad against torch.
+# A colleague has written a batch of custom `Function`s; some of their backwards are
+# wrong. Write `wrong_backwards(functions)`: `functions` maps a name to a pair
+# `(cls, shapes)`, a `minigrad.autograd.Function` class and the shapes of its inputs,
+# one shape per input, every input differentiable. Return the list of the names whose
+# backward is wrong, sorted: those that `minigrad.autograd.gradcheck` refuses at inputs
+# of your own making, and those whose backward raises an error. The check switches
+# torch's autograd off while your code runs (finite differences are the judge), shows
+# you one batch, and grades other batches, with other names and other bugs, when you
+# hand in.
 #
 # <details><summary>Hint</summary>
 #
-# The local derivative of $x^3$, from the `x` that forward saved, and the chain rule:
-# what reaches `x` is the upstream gradient times the local one, element by element.
+# Section 5 ends with a warning: at some inputs a wrong backward gives the right
+# numbers. Which inputs would show every bug, in every input's gradient? And what
+# should a refusal (or any other error) do to your loop: stop it, or be counted?
 # </details>
 
-# %% solution=ex11-cube
-class Cube(minigrad.autograd.Function):
+# %% solution=ex11-find-bugs
+def wrong_backwards(functions):
+    """The sorted names of the Functions whose backward gradcheck refuses, or that raise."""
+    ### BEGIN SOLUTION
+    rng11 = np.random.default_rng(0)
+    wrong = []
+    for name, (cls, shapes) in functions.items():
+        inputs = [minigrad.tensor(rng11.standard_normal(shape), requires_grad=True)
+                  for shape in shapes]
+        try:
+            passed = minigrad.autograd.gradcheck(cls.apply, inputs, raise_exception=False)
+        except Exception:  # a backward that raises is wrong too
+            passed = False
+        if not passed:
+            wrong.append(name)
+    return sorted(wrong)
+    ### END SOLUTION
+
+# %% test=ex11-find-bugs-test points=2
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 11.2", hint="run your own gradcheck by hand on one Function you "
+            "misjudged: at which inputs does its backward give the wrong numbers?") as g:
+    def function(name, forward, backward):
+        """A Function class: forward(*inputs); backward(grad_output, *inputs)."""
+        def fwd(ctx, *inputs):
+            ctx.save_for_backward(*inputs)
+            return forward(*inputs)
+
+        def bwd(ctx, grad_output):
+            return backward(grad_output, *ctx.saved_tensors)
+
+        return type(name, (minigrad.autograd.Function,),
+                    {"forward": staticmethod(fwd), "backward": staticmethod(bwd)})
+
+    def check_batch(label, cases, truly_wrong):
+        functions = {name: (function(name, f, b), shapes) for name, (f, b, shapes) in cases.items()}
+        got = g.call(wrong_backwards, functions, forbid="torch.autograd")
+        g.require(f"{label}: a list of names", type(got) is list
+                  and all(type(name) is str for name in got),
+                  f"return a list of the names (strings), not a {type(got).__name__}")
+        missed = set(truly_wrong) - set(got)
+        false_alarms = set(got) - set(truly_wrong)
+        nudges = []
+        if missed:
+            nudges.append(f"{len(missed)} wrong backward(s) passed your search: a bug can "
+                          "hide at special inputs, or in the gradient of an input you did "
+                          "not check")
+        if false_alarms:
+            nudges.append(f"{len(false_alarms)} correct backward(s) were called wrong: "
+                          "is gradcheck run as its docstring asks?")
+        g.require(f"{label}: the wrong backwards", not nudges and got == sorted(truly_wrong),
+                  "; ".join(nudges) or "return each name once, sorted")
+        g.check(f"{label}: wrong (1) or not (0), for each Function",
+                [int(name in got) for name in cases], [int(name in truly_wrong) for name in cases],
+                against="the batch")
+
+    check_batch("the worked batch", {
+        "Cube": (lambda x: x ** 3, lambda g, x: g * 3 * x ** 2, [(3, 2)]),
+        "Square": (lambda x: x * x, lambda g, x: g * 2, [(4,)]),
+        "Mul": (lambda a, b: a * b, lambda g, a, b: (g * b, g * b), [(3,), (3,)]),
+        "Ratio": (lambda a, b: a / b, lambda g, a, b: (g / b, -g * a / b ** 2),
+                  [(2, 3), (2, 3)]),
+        "MatMul": (lambda a, b: a @ b, lambda g, a, b: (g @ b.T, a.T @ g), [(2, 3), (3, 4)]),
+        "CubeAbs": (lambda x: x * x * x, lambda g, x: g * 3 * x * (x * x) ** 0.5,
+                    [(4, 5)]),
+        "MatMulNoT": (lambda a, b: a @ b, lambda g, a, b: (g @ b, a.T @ g), [(2, 3), (3, 4)]),
+    }, ["CubeAbs", "MatMulNoT", "Mul", "Square"])
+    ### BEGIN HIDDEN TESTS
+    check_batch("batch A", {
+        "Rational": (lambda x: x / (1 + x * x), lambda g, x: g * (1 - x * x) / (1 + x * x),
+                     [(3,)]),
+        "MatMulT": (lambda a, b: a @ b, lambda g, a, b: (g @ b, a.T @ g), [(3, 3), (3, 3)]),
+        "Quartic": (lambda x: x ** 4, lambda g, x: g * 4 * x ** 3, [(2, 2)]),
+        "Dot": (lambda a, b: (a * b).sum(), lambda g, a, b: (g * b, g * a), [(4,), (4,)]),
+        "Scaled": (lambda a, b: a * b * b, lambda g, a, b: (g * b * b, g * 2 * a * b),
+                   [(3,), (3,)]),
+    }, ["MatMulT", "Rational"])
+    check_batch("batch B, all right", {
+        "Rational": (lambda x: x / (1 + x * x),
+                     lambda g, x: g * (1 - x * x) / (1 + x * x) ** 2, [(2, 3)]),
+        "Product": (lambda a, b: a * b, lambda g, a, b: (g * b, g * a), [(2, 2), (2, 2)]),
+        "Sub": (lambda a, b: a - b, lambda g, a, b: (g, -g), [(3,), (3,)]),
+    }, [])
+    check_batch("batch C", {
+        "Diff": (lambda a, b: a - b, lambda g, a, b: (g, g), [(4,), (4,)]),
+        "Quot": (lambda a, b: a / b, lambda g, a, b: (g / b, g * a / b ** 2), [(3,), (3,)]),
+        "Cube": (lambda x: x ** 3, lambda g, x: g * 3 * x * x, [(2, 3)]),
+    }, ["Diff", "Quot"])
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 11.3: fix a wrong backward (2 points)
+#
+# `BrokenNormalize` scales a tensor to unit length, $u = x / \lVert x \rVert$, with the
+# norm $\lVert x \rVert = \sqrt{\sum_i x_i^2}$ over all its entries. Its forward is
+# right; `gradcheck` refuses its backward:
+
+# %%
+class BrokenNormalize(minigrad.autograd.Function):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return x ** 3
+        return x / (x * x).sum() ** 0.5
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output / (x * x).sum() ** 0.5
+
+
+x_broken = minigrad.tensor(np.random.default_rng(11).standard_normal(4), requires_grad=True)
+print("gradcheck:", minigrad.autograd.gradcheck(BrokenNormalize.apply, (x_broken,),
+                                                raise_exception=False))
+
+# %% [markdown]
+# Write the backward of `Normalize`, the same op, so that `gradcheck` accepts it, for
+# `x` of any shape: from the `x` that forward saved and the upstream gradient
+# `grad_output` (of `x`'s shape), return the gradient with respect to `x`, by hand,
+# with operators only (the same body then runs on numpy arrays and on tensors), and
+# without changing `grad_output` in place. The check calls your `backward` itself with
+# autograd switched off, on shapes and upstream gradients of its own, then runs
+# `gradcheck`.
+#
+# <details><summary>Hint</summary>
+#
+# What did the broken backward treat as a constant? (Exercise 9.2 made that choice on
+# purpose.) Write $n = \lVert x \rVert$; then $\partial n / \partial x_j = x_j / n$,
+# and each $u_i = x_i / n$ depends on $x_j$ directly (when $i = j$) and through $n$
+# (always). Add both paths, weighted by the upstream gradient, and check your result
+# with `gradcheck`.
+# </details>
+
+# %% solution=ex11-fix-backward
+class Normalize(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
 
     @staticmethod
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
         ### BEGIN SOLUTION
-        return grad_output * 3 * x ** 2
+        norm11 = (x * x).sum() ** 0.5
+        unit = x / norm11
+        return (grad_output - unit * (grad_output * unit).sum()) / norm11
         ### END SOLUTION
 
-# %% test=ex11-cube-test points=2
+# %% test=ex11-fix-backward-test points=2
 import numpy as np
 import torch
 
 import minigrad
 from minigrad.course.grading import graded
-from minigrad.ops.arithmetic import Mul, Pow
 
-with graded("Exercise 11.2", hint="multiply grad_output by the derivative of x**3 at "
-            "the saved x, in a new array") as g:
-    def your_backward(cls, inputs, grad_output):
-        """cls's forward, then its backward, on numpy arrays, with a ctx of our own."""
-        ctx = cls()
-        ctx.next_functions = tuple(object() for _ in inputs)  # every input needs a grad
-        cls.forward(ctx, *inputs)
-        return cls.backward(ctx, grad_output)
+with graded("Exercise 11.3", hint="compare your gradient with gradcheck's numerical "
+            "Jacobian on a small x: which paths from x to u does your backward leave "
+            "out?") as g:
+    def your_backward(x0, grad_output):
+        """Normalize's forward, then its backward, on numpy arrays, with a ctx of our own."""
+        ctx = Normalize()
+        ctx.next_functions = (object(),)  # the input needs a grad
+        Normalize.forward(ctx, x0)
+        return Normalize.backward(ctx, grad_output)
 
-    def through_minigrad(cls, inputs, grad_output):
-        """cls.apply, then minigrad's backward with grad_output: the inputs' grads."""
-        ts = [minigrad.tensor(a.copy(), requires_grad=True) for a in inputs]
-        cls.apply(*ts).backward(minigrad.tensor(grad_output.copy()))
-        return [t.grad.data.copy() for t in ts]
+    def through_minigrad(x0, grad_output):
+        x = minigrad.tensor(x0.copy(), requires_grad=True)
+        Normalize.apply(x).backward(minigrad.tensor(grad_output.copy()))
+        return x.grad.data.copy()
 
-    def torch_grads(fn, inputs, grad_output):
-        ts = [torch.tensor(a, requires_grad=True) for a in inputs]
-        return torch.autograd.grad(fn(*ts), ts, torch.tensor(grad_output))
-
-    def check_cube(x0, up, label):
+    def check_normalize(x0, up, label):
         up_given = up.copy()
-        got = g.call(your_backward, Cube, (x0.copy(),), up_given,
-                     forbid=["autograd", Pow.backward, Mul.backward])
+        got = g.call(your_backward, x0.copy(), up_given, forbid="autograd")
         g.require(f"{label}: grad_output unchanged", np.array_equal(up_given, up),
                   "return a new array; do not change grad_output in place")
-        (ref,) = torch_grads(lambda t: t ** 3, (x0,), up)
-        g.check(f"{label}: Cube.backward", got, ref, rtol=1e-12, atol=1e-14)
-        (got,) = g.call(through_minigrad, Cube, (x0,), up, forbid="torch.autograd")
-        g.check(f"{label}: x.grad through minigrad", got, ref, rtol=1e-12, atol=1e-14)
-
-    rng = np.random.default_rng(112)
-    x0 = rng.standard_normal(5)
-    check_cube(x0, rng.standard_normal(5), "x of shape (5,)")
-    xm = minigrad.tensor(rng.standard_normal(4), requires_grad=True)
-    ok = g.call(minigrad.autograd.gradcheck, Cube.apply, (xm,), forbid="torch.autograd")
-    g.require("gradcheck(Cube.apply, x of shape (4,))", ok is True, "gradcheck refused")
-    ### BEGIN HIDDEN TESTS
-    for shape in [(3, 4), (2, 3, 2), (), (1, 7)]:
-        x0 = rng.standard_normal(shape) * 2
-        up = rng.standard_normal(shape)
-        if up.ndim:
-            up.flat[0] = 0.0
-        check_cube(x0, up, f"x of shape {shape}")
-    x23 = minigrad.tensor(rng.standard_normal((2, 3)), requires_grad=True)
-    ok = g.call(minigrad.autograd.gradcheck, Cube.apply, (x23,), forbid="torch.autograd")
-    g.require("gradcheck(Cube.apply, x of shape (2, 3))", ok is True, "gradcheck refused")
-    ### END HIDDEN TESTS
-
-# %% [markdown]
-# ### Exercise 11.3: the backward of a matrix product (2 points)
-#
-# Exercise 6.2 worked out the two gradients of a matrix product $C = A B$. Here they
-# go where a new op's gradients go: the `backward` of a custom `Function`. `MatMul`
-# takes an $n \times k$ matrix `a` and a $k \times m$ matrix `b`; its backward returns
-# the gradients with respect to `a` and to `b`, in that order, each of its input's
-# shape. What is new: the gradients come out of `backward(ctx, grad_output)` from what
-# `forward` saved, and `gradcheck` judges them. The check calls your `backward` itself,
-# with autograd and minigrad's own matrix-product backward switched off, on shapes and
-# upstream gradients of its own (none of them square), then runs `gradcheck`.
-#
-# <details><summary>Hint</summary>
-#
-# Chapter 07's rule for a layer $y = x W$: the input's gradient multiplies the
-# upstream gradient by the *other* factor, transposed, on the side that makes the
-# shapes fit. Check the shapes: the gradient of `a` is $n \times k$, that of `b` is
-# $k \times m$.
-# </details>
-
-# %% solution=ex11-matmul
-class MatMul(minigrad.autograd.Function):
-    @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        ### BEGIN SOLUTION
-        return grad_output @ b.T, a.T @ grad_output
-        ### END SOLUTION
-
-# %% test=ex11-matmul-test points=2
-import numpy as np
-import torch
-
-import minigrad
-from minigrad.course.grading import graded
-from minigrad.ops.linear import Linear
-from minigrad.ops.matmul import Matmul, Mm
-
-with graded("Exercise 11.3", hint="each gradient multiplies grad_output by the other "
-            "factor, transposed; let the shapes (n x k and k x m) tell you the order") as g:
-    def your_backward(cls, inputs, grad_output):
-        """cls's forward, then its backward, on numpy arrays, with a ctx of our own."""
-        ctx = cls()
-        ctx.next_functions = tuple(object() for _ in inputs)  # every input needs a grad
-        cls.forward(ctx, *inputs)
-        result = cls.backward(ctx, grad_output)
-        if not isinstance(result, tuple | list) or len(result) != 2:
-            raise TypeError("backward should return two gradients, (for a, for b)")
-        return tuple(result)
-
-    def through_minigrad(cls, inputs, grad_output):
-        """cls.apply, then minigrad's backward with grad_output: the inputs' grads."""
-        ts = [minigrad.tensor(a.copy(), requires_grad=True) for a in inputs]
-        cls.apply(*ts).backward(minigrad.tensor(grad_output.copy()))
-        return [t.grad.data.copy() for t in ts]
-
-    def check_matmul(n, k, m):
-        a0, b0 = rng.standard_normal((n, k)), rng.standard_normal((k, m))
-        up = rng.standard_normal((n, m))
-        up_given = up.copy()
-        got_a, got_b = g.call(your_backward, MatMul, (a0.copy(), b0.copy()), up_given,
-                              forbid=["autograd", Mm.backward, Matmul.backward,
-                                      Linear.backward])
-        g.require(f"{n}x{k} @ {k}x{m}: grad_output unchanged", np.array_equal(up_given, up),
-                  "return new arrays; do not change grad_output in place")
-        ta = torch.tensor(a0, requires_grad=True)
-        tb = torch.tensor(b0, requires_grad=True)
-        ref_a, ref_b = torch.autograd.grad(torch.mm(ta, tb), (ta, tb), torch.tensor(up))
-        g.check(f"{n}x{k} @ {k}x{m}: gradient of a", got_a, ref_a, rtol=1e-10, atol=1e-12)
-        g.check(f"{n}x{k} @ {k}x{m}: gradient of b", got_b, ref_b, rtol=1e-10, atol=1e-12)
-        got_a, got_b = g.call(through_minigrad, MatMul, (a0, b0), up, forbid="torch.autograd")
-        g.check(f"{n}x{k} @ {k}x{m}: a.grad through minigrad", got_a, ref_a, rtol=1e-10,
-                atol=1e-12)
-        g.check(f"{n}x{k} @ {k}x{m}: b.grad through minigrad", got_b, ref_b, rtol=1e-10,
-                atol=1e-12)
+        x_t = torch.tensor(x0, requires_grad=True)
+        (ref,) = torch.autograd.grad(x_t / x_t.norm(), x_t, torch.tensor(up))
+        g.check(f"{label}: Normalize.backward", got, ref, rtol=1e-10, atol=1e-13)
+        got = g.call(through_minigrad, x0, up, forbid="torch.autograd")
+        g.check(f"{label}: x.grad through minigrad", got, ref, rtol=1e-10, atol=1e-13)
 
     rng = np.random.default_rng(113)
-    check_matmul(2, 4, 3)
-    am = minigrad.tensor(rng.standard_normal((3, 2)), requires_grad=True)
-    bm = minigrad.tensor(rng.standard_normal((2, 4)), requires_grad=True)
-    ok = g.call(minigrad.autograd.gradcheck, MatMul.apply, (am, bm), forbid="torch.autograd")
-    g.require("gradcheck(MatMul.apply, 3x2, 2x4)", ok is True, "gradcheck refused")
+    check_normalize(rng.standard_normal(4), rng.standard_normal(4), "x of shape (4,)")
+    x4 = minigrad.tensor(rng.standard_normal(4), requires_grad=True)
+    passed = g.call(minigrad.autograd.gradcheck, Normalize.apply, (x4,), forbid="torch.autograd")
+    g.require("gradcheck(Normalize.apply, x of shape (4,))", passed is True, "gradcheck refused")
     ### BEGIN HIDDEN TESTS
-    for shape in [(5, 2, 7), (1, 3, 4), (4, 1, 2), (3, 5, 1), (6, 3, 2)]:
-        check_matmul(*shape)
-    a43 = minigrad.tensor(rng.standard_normal((4, 3)), requires_grad=True)
-    b35 = minigrad.tensor(rng.standard_normal((3, 5)), requires_grad=True)
-    ok = g.call(minigrad.autograd.gradcheck, MatMul.apply, (a43, b35), forbid="torch.autograd")
-    g.require("gradcheck(MatMul.apply, 4x3, 3x5)", ok is True, "gradcheck refused")
+    for shape, scale in [((2, 3), 1.0), ((5,), 10.0), ((3, 1, 2), 0.1), ((1,), 2.0)]:
+        check_normalize(rng.standard_normal(shape) * scale, rng.standard_normal(shape),
+                        f"x of shape {shape}, scale {scale}")
+    x23 = minigrad.tensor(rng.standard_normal((2, 3)) * 3, requires_grad=True)
+    passed = g.call(minigrad.autograd.gradcheck, Normalize.apply, (x23,),
+                    forbid="torch.autograd")
+    g.require("gradcheck(Normalize.apply, x of shape (2, 3))", passed is True,
+              "gradcheck refused")
     ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -532,100 +532,144 @@ check_all({"y.grad": (retained["minigrad"][0], retained["torch"][0]),
 # seen (other models, learning rates, shapes and dims), so an answer that only fits
 # the examples here loses its points. The points of each exercise are in its heading.
 #
-# ### Exercise 12.1: a training step in the right order (2 points)
+# ### Exercise 12.1: debug a training script (2 points)
 #
-# Chapter 10, section 2 ran the tutorial's training step inline. Here it becomes a
-# function a loop can call: `train_step(model, optimizer, X, y)`, one step of the given
-# optimizer on the mean squared error $\frac{1}{N}\sum (\text{model}(X) - y)^2$ (the
-# mean over every entry), returning the loss before the step as a Python float. What is
-# new: it must be right whatever `.grad` holds when it is called (the check starts from
-# stale gradients of 100), for any minigrad model and optimizer (hidden layers,
-# momentum, weight decay). The check counts your `backward()` and `step()` calls and
-# compares several steps with torch's.
+# This chapter's problems rarely come one at a time. The function below was written to
+# train a model with SGD (learning rate `lr`, momentum 0.9) on the mean squared error
+# of `model(x)` against `y` (the mean over every entry) plus $\frac{\lambda}{2}$ times
+# the sum of the squares of every parameter (chapter 10's L2 term, `lam` for
+# $\lambda$), one step per batch `(x, y)`, returning the loss before each step as a
+# float. It has several bugs. Some raise an error; some do not, and only give a wrong
+# loss curve.
+
+# %%
+import numpy as np
+
+
+def train_buggy(model, batches, lr, lam):
+    """SGD with momentum on the mean squared error plus an L2 term: the losses, per step."""
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        pred = model(x).detach()  # free the graph's memory early
+        err = pred - y
+        err.mul_(err)  # squared in place, to save memory
+        penalty = sum((p.data ** 2).sum() for p in model.parameters())
+        loss = err.mean() + lam / 2 * penalty
+        optimizer.step()
+        loss.backward()
+        losses.append(loss.item())
+    return losses
+
+
+# %% [markdown]
+# A small model (3 -> 4 -> 2, a ReLU between) and three batches of five examples; run
+# this cell again for a fresh model.
+
+# %%
+demo_rng = np.random.default_rng(12)
+demo_model = minigrad.nn.Sequential(minigrad.nn.Linear(3, 4, dtype=minigrad.float64),
+                                    minigrad.nn.ReLU(),
+                                    minigrad.nn.Linear(4, 2, dtype=minigrad.float64))
+demo_batches = [(minigrad.tensor(demo_rng.standard_normal((5, 3))),
+                 minigrad.tensor(demo_rng.standard_normal((5, 2)))) for _ in range(3)]
+
+# %% tags=raises-exception
+train_buggy(demo_model, demo_batches, lr=0.1, lam=0.01)
+
+# %% [markdown]
+# Write `train_fixed(model, batches, lr, lam)`: what `train_buggy` was meant to do,
+# for any `minigrad.nn.Sequential` model, whatever its parameters' `.grad` holds when
+# it is called. The check runs it with torch's autograd switched off and compares the
+# losses, and the parameters after the last step, with the same training written in
+# torch, on models and data of its own (others when you hand in). Fix one error at a
+# time; when nothing raises any more, do not stop: write the same training in torch,
+# from the demo model's weights and batches, and compare the two loss curves.
 #
 # <details><summary>Hint</summary>
 #
-# Section 3's fixed loop, one iteration of it: what must happen to the old gradients
-# before `backward()` adds the new ones? Use the optimizer you are given, and turn the
-# loss into a float at the end.
+# Read each line against the description above and against this chapter's sections:
+# which line keeps backward from reaching the parameters, which changes a tensor that
+# backward will need, which uses gradients that are not this batch's own, and which
+# computes a term whose value is right but whose gradient is missing?
 # </details>
 
-# %% solution=ex12-train-step
-def train_step(model, optimizer, X, y):
-    """One optimizer step on the mean squared error; returns the loss before the step."""
+# %% solution=ex12-debug-train
+def train_fixed(model, batches, lr, lam):
+    """SGD with momentum on the mean squared error plus an L2 term: the losses, per step."""
     ### BEGIN SOLUTION
-    step_loss = ((model(X) - y) ** 2).mean()
-    optimizer.zero_grad()
-    step_loss.backward()
-    optimizer.step()
-    return step_loss.item()
+    optimizer12 = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses12 = []
+    for x, y in batches:
+        optimizer12.zero_grad()
+        err = model(x) - y
+        penalty = sum((p ** 2).sum() for p in model.parameters())
+        loss12 = (err * err).mean() + lam / 2 * penalty
+        loss12.backward()
+        optimizer12.step()
+        losses12.append(loss12.item())
+    return losses12
     ### END SOLUTION
 
-# %% test=ex12-train-step-test points=2
+# %% test=ex12-debug-train-test points=2
 import numpy as np
 import torch
 
 import minigrad
 from minigrad.course.grading import graded
-from minigrad.optim import SGD, Optimizer
 
-with graded("Exercise 12.1", hint="zero the optimizer's gradients before backward(), "
-            "then backward(), then the optimizer's step(); return the loss as a "
-            "float") as g:
-    def twin_models(layers, seed):
-        """A float64 torch model and a minigrad model with the same weights."""
+with graded("Exercise 12.1", hint="run your function and torch's version of the "
+            "description side by side, one step at a time: at which step do the losses "
+            "part, and which parameters differ?") as g:
+    def twin_models(sizes, seed):
+        """A float64 torch Sequential and a minigrad one with the same weights."""
         torch.manual_seed(seed)
-        lib_t = [torch.nn.Linear(i, o, dtype=torch.float64) if o else torch.nn.ReLU()
-                 for i, o in layers]
-        lib_m = [minigrad.nn.Linear(i, o, dtype=minigrad.float64) if o else minigrad.nn.ReLU()
-                 for i, o in layers]
-        model_t, model_m = torch.nn.Sequential(*lib_t), minigrad.nn.Sequential(*lib_m)
-        model_m.load_state_dict(model_t.state_dict())
-        return model_t, model_m
+        modules = []
+        for a, b in zip(sizes, sizes[1:], strict=False):
+            modules += [torch.nn.Linear(a, b, dtype=torch.float64), torch.nn.ReLU()]
+        theirs = torch.nn.Sequential(*modules[:-1])
+        ours = minigrad.nn.Sequential(*[
+            minigrad.nn.Linear(m.in_features, m.out_features, dtype=minigrad.float64)
+            if isinstance(m, torch.nn.Linear) else minigrad.nn.ReLU() for m in theirs])
+        ours.load_state_dict(theirs.state_dict())
+        return theirs, ours
 
-    def compare_training(layers, n, steps, seed, **sgd):
-        model_t, model_m = twin_models(layers, seed)
-        X0 = rng.standard_normal((n, layers[0][0]))
-        y0 = rng.standard_normal((n, layers[-1][1]))
-        for p in model_m.parameters():  # stale gradients from some earlier computation
-            p.grad = minigrad.ones(*p.shape, dtype=minigrad.float64) * 100
-        opt_m = SGD(model_m.parameters(), **sgd)
-        label = "-".join(str(i) for i, o in layers if o) + f"-{layers[-1][1]}, N={n}, " + \
-            ", ".join(f"{k}={v}" for k, v in sgd.items())
-        before = dict(g.calls)
-        losses = [g.call(train_step, model_m, opt_m, minigrad.tensor(X0.copy()),
-                         minigrad.tensor(y0.copy()),
-                         count=["minigrad.autograd", SGD.step, Optimizer.zero_grad])
-                  for _ in range(steps)]
-        counts = {k: v - before.get(k, 0) for k, v in g.calls.items()}
-        g.require(f"{label}: losses are Python floats",
-                  all(type(v) is float for v in losses), "return loss.item()")
-        g.require(f"{label}: one backward() and one step() per call",
-                  counts["minigrad.autograd"] == steps and counts[SGD.step] == steps,
-                  "call backward() on the loss once, then the optimizer's step() once")
-        opt_t = torch.optim.SGD(model_t.parameters(), **sgd)
-        X_t, y_t = torch.tensor(X0), torch.tensor(y0)
-        losses_t = []
-        for _ in range(steps):
-            loss_t = torch.nn.functional.mse_loss(model_t(X_t), y_t)
-            opt_t.zero_grad()
+    def check_training(sizes, batch_sizes, lr, lam, seed, stale=False):
+        theirs, ours = twin_models(sizes, seed)
+        data = [(rng.standard_normal((n, sizes[0])), rng.standard_normal((n, sizes[-1])))
+                for n in batch_sizes]
+        batches = [(minigrad.tensor(x.copy()), minigrad.tensor(y.copy())) for x, y in data]
+        if stale:  # gradients left over from some earlier computation
+            for p in ours.parameters():
+                p.grad = minigrad.ones(*p.shape, dtype=minigrad.float64) * 100
+        label = f"sizes {sizes}, lr {lr}, lam {lam}" + (", stale .grad" if stale else "")
+        losses = g.call(train_fixed, ours, batches, lr, lam, forbid="torch.autograd")
+        g.require(f"{label}: batches unchanged",
+                  all(np.array_equal(b[0].data, x) and np.array_equal(b[1].data, y)
+                      for b, (x, y) in zip(batches, data, strict=True)),
+                  "leave the batches as they are")
+        optimizer_t = torch.optim.SGD(theirs.parameters(), lr=lr, momentum=0.9)
+        reference = []
+        for x, y in data:
+            optimizer_t.zero_grad()
+            x_t, y_t = torch.tensor(x), torch.tensor(y)
+            loss_t = ((theirs(x_t) - y_t) ** 2).mean() + lam / 2 * sum(
+                (p ** 2).sum() for p in theirs.parameters())
             loss_t.backward()
-            opt_t.step()
-            losses_t.append(loss_t.item())
-        g.check(f"{label}: losses", losses, losses_t, rtol=1e-10, atol=1e-12)
-        params_m = dict(model_m.named_parameters())
-        for name, p_t in model_t.named_parameters():
-            g.check(f"{label}: {name} after the steps", params_m[name], p_t, rtol=1e-10,
+            optimizer_t.step()
+            reference.append(loss_t.item())
+        g.check(f"{label}: the losses", losses, reference, rtol=1e-10, atol=1e-12)
+        after = dict(ours.named_parameters())
+        for name, p_t in theirs.named_parameters():
+            g.check(f"{label}: {name} after the steps", after[name], p_t, rtol=1e-10,
                     atol=1e-12)
 
-    rng = np.random.default_rng(121)
-    # The worked example: a linear layer 2 -> 1, six examples, three steps.
-    compare_training([(2, 1)], n=6, steps=3, seed=121, lr=0.2)
+    rng = np.random.default_rng(12)
+    check_training((3, 4, 2), (5, 5, 5), lr=0.1, lam=0.01, seed=12, stale=True)
     ### BEGIN HIDDEN TESTS
-    compare_training([(3, 4), (4, 0), (4, 2)], n=7, steps=4, seed=1211, lr=0.05,
-                     momentum=0.9)
-    compare_training([(1, 1)], n=3, steps=2, seed=1212, lr=0.5)
-    compare_training([(4, 3)], n=5, steps=3, seed=1213, lr=0.01, weight_decay=0.1)
+    check_training((2, 5, 3, 1), (4, 6, 3, 5), lr=0.05, lam=0.1, seed=121, stale=True)
+    check_training((4, 2), (3, 3), lr=0.2, lam=0.0, seed=122)
+    check_training((3, 3, 2), (6, 2, 4), lr=0.02, lam=0.5, seed=123)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -653,8 +697,8 @@ softmax_inplace(z_bad).sum().backward()
 #
 # <details><summary>Hint</summary>
 #
-# Keep `exp`'s output as `exp` saved it: make a *new* tensor for the normalized
-# values, summing along `dim` with `keepdim=True` so that the sums broadcast back.
+# Which tensor did `exp` save for its backward, and which op changed it afterwards?
+# For another `dim`: what shape must the sums have to broadcast back against `e`?
 # </details>
 
 # %% solution=ex12-softmax
@@ -672,8 +716,8 @@ import torch
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 12.2", hint="divide exp(z) by its sum along dim (keepdim=True) "
-            "into a new tensor, never in place") as g:
+with graded("Exercise 12.2", hint="compare with torch.softmax on a small z, one dim at "
+            "a time: do the values differ, or only the gradient, and for which dim?") as g:
     def softmax_and_grad(z0, mix, **kwargs):
         """Your softmax of a fresh tensor, and the gradient of sum(softmax * mix)."""
         z = minigrad.tensor(z0.copy(), requires_grad=True)
@@ -736,8 +780,8 @@ import torch
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 12.3", hint="ask h to keep its gradient (retain_grad) before "
-            "backward() runs, then hand back the gradient h kept") as g:
+with graded("Exercise 12.3", hint="after backward(), what does h.grad hold, and why? "
+            "Section 7 says what to ask of h, and when") as g:
     def check_hidden(n, k, m, p, seed):
         rng = np.random.default_rng(seed)
         x0, w10, w20 = (rng.standard_normal((n, k)), rng.standard_normal((k, m)),

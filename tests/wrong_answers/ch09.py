@@ -133,86 +133,190 @@ def normalised_backward(p, c):
     return loss
 """),
     ],
-    "ex09-train-eval": [
-        Wrong("set_grad_enabled(train) as a plain call: left off after evaluating", "slip", """
+    "ex09-freeze": [
+        Wrong("only the weights frozen: the biases still train", "slip", """
 import minigrad
-def mse_pass(net, inputs, targets, train):
-    minigrad.set_grad_enabled(train)
-    loss = ((net(inputs) - targets) ** 2).mean()
-    if train:
+def train_frozen(model, frozen, batches, lr):
+    for module in frozen:
+        module.weight.requires_grad_(False)
+    opt = minigrad.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=lr,
+                             momentum=0.9)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
         loss.backward()
-    return loss
+        opt.step()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("backward() when evaluating too", "slip", """
+        Wrong("frozen by a learning rate of 0: backward still fills their .grad", "slip", """
 import minigrad
-def mse_pass(net, inputs, targets, train):
-    with minigrad.set_grad_enabled(train):
-        loss = ((net(inputs) - targets) ** 2).mean()
-    loss.backward()
-    return loss
-"""),
-        Wrong("net.train(train) instead of a grad switch", "slip", """
-def mse_pass(net, inputs, targets, train):
-    net.train(train)
-    loss = ((net(inputs) - targets) ** 2).mean()
-    if train:
+def train_frozen(model, frozen, batches, lr):
+    fixed = [p for m in frozen for p in m.parameters()]
+    rest = [p for p in model.parameters() if all(p is not q for q in fixed)]
+    groups = [{"params": rest}] + ([{"params": fixed, "lr": 0.0}] if fixed else [])
+    opt = minigrad.optim.SGD(groups, lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
         loss.backward()
-    return loss
+        opt.step()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("no_grad when evaluating, the caller's setting when training", "slip", """
+        Wrong("eval() on the frozen modules: a layer mode, not a freeze", "slip", """
 import minigrad
-def mse_pass(net, inputs, targets, train):
-    if not train:
-        with minigrad.no_grad():
-            return ((net(inputs) - targets) ** 2).mean()
-    loss = ((net(inputs) - targets) ** 2).mean()
-    loss.backward()
-    return loss
-"""),
-        Wrong("backward() never called", "slip", """
-import minigrad
-def mse_pass(net, inputs, targets, train):
-    with minigrad.set_grad_enabled(train):
-        return ((net(inputs) - targets) ** 2).mean()
-"""),
-        Wrong("the worked example's 12 entries hard-coded in the mean", "hardcoded", """
-import minigrad
-def mse_pass(net, inputs, targets, train):
-    with minigrad.set_grad_enabled(train):
-        loss = ((net(inputs) - targets) ** 2).sum() / 12
-    if train:
+def train_frozen(model, frozen, batches, lr):
+    for module in frozen:
+        module.eval()
+    opt = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
         loss.backward()
-    return loss
+        opt.step()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("ignores train: always records and backpropagates", "ignores", """
+        Wrong("no zero_grad(): the trained parameters' gradients pile up", "slip", """
 import minigrad
-def mse_pass(net, inputs, targets, train):
-    with minigrad.enable_grad():
-        loss = ((net(inputs) - targets) ** 2).mean()
-    loss.backward()
-    return loss
-"""),
-        Wrong("recorded loss detached for evaluation", "bypass", """
-def mse_pass(net, inputs, targets, train):
-    loss = ((net(inputs) - targets) ** 2).mean()
-    if train:
+def train_frozen(model, frozen, batches, lr):
+    for module in frozen:
+        for p in module.parameters():
+            p.requires_grad_(False)
+    opt = minigrad.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=lr,
+                             momentum=0.9)
+    losses = []
+    for x, y in batches:
+        loss = ((model(x) - y) ** 2).mean()
         loss.backward()
-        return loss
-    return loss.detach()
+        opt.step()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("torch computes the gradient, copied into .grad", "bypass", """
+        Wrong("frozen only after the first step has moved them", "slip", """
+import minigrad
+def train_frozen(model, frozen, batches, lr):
+    opt = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+        for module in frozen:
+            for p in module.parameters():
+                p.requires_grad_(False)
+                p.grad = None
+    return losses
+"""),
+        Wrong("unfrozen again at the end, to leave the model as it came", "slip", """
+import minigrad
+def train_frozen(model, frozen, batches, lr):
+    for module in frozen:
+        for p in module.parameters():
+            p.requires_grad_(False)
+    opt = minigrad.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=lr,
+                             momentum=0.9)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    for p in model.parameters():
+        p.requires_grad_(True)
+    return losses
+"""),
+        Wrong("the worked example's losses hard-coded", "hardcoded", """
+def train_frozen(model, frozen, batches, lr):
+    for module in frozen:
+        for p in module.parameters():
+            p.requires_grad_(False)
+    return [0.7736414198417745, 0.5188018224390155, 0.7514691658608554]
+"""),
+        Wrong("ignores frozen: always freezes the model's first module", "ignores", """
+import minigrad
+def train_frozen(model, frozen, batches, lr):
+    for p in model[0].parameters():
+        p.requires_grad_(False)
+    opt = minigrad.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=lr,
+                             momentum=0.9)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
+"""),
+        Wrong("ignores lr: the worked example's 0.1", "ignores", """
+import minigrad
+def train_frozen(model, frozen, batches, lr):
+    for module in frozen:
+        for p in module.parameters():
+            p.requires_grad_(False)
+    opt = minigrad.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1,
+                             momentum=0.9)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
+"""),
+        Wrong("everything trained, the frozen values put back at the end", "bypass", """
+import minigrad
+def train_frozen(model, frozen, batches, lr):
+    fixed = [p for m in frozen for p in m.parameters()]
+    saved = [p.data.copy() for p in fixed]
+    opt = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    for p, v in zip(fixed, saved):
+        p.data[...] = v
+        p.grad = None
+        p.requires_grad_(False)
+    return losses
+"""),
+        Wrong("torch trains a copy, the trained values copied back", "bypass", """
 import minigrad, torch
-def mse_pass(net, inputs, targets, train):
-    with minigrad.set_grad_enabled(train):
-        loss = ((net(inputs) - targets) ** 2).mean()
-    if train:
-        params = list(net.parameters())
-        w, b = [torch.tensor(p.data, requires_grad=True) for p in params]
-        x, t = torch.tensor(inputs.data), torch.tensor(targets.data)
-        ((x @ w.T + b - t) ** 2).mean().backward()
-        for p, q in zip(params, [w, b]):
-            p.grad = minigrad.tensor(q.grad.numpy())
-    return loss
+def train_frozen(model, frozen, batches, lr):
+    fixed = {id(p) for m in frozen for p in m.parameters()}
+    params = list(model.parameters())
+    copies = [torch.tensor(p.data, requires_grad=id(p) not in fixed) for p in params]
+    opt = torch.optim.SGD([c for c in copies if c.requires_grad], lr=lr, momentum=0.9)
+    linears = [m for m in model if isinstance(m, minigrad.nn.Linear)]
+    losses = []
+    for x, y in batches:
+        opt.zero_grad()
+        h = torch.tensor(x.data)
+        for i in range(len(linears)):
+            h = h @ copies[2 * i].T + copies[2 * i + 1]
+            if i < len(linears) - 1:
+                h = h.relu()
+        loss = ((h - torch.tensor(y.data)) ** 2).mean()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    for p, c in zip(params, copies):
+        p.data[...] = c.detach().numpy()
+        if id(p) in fixed:
+            p.requires_grad_(False)
+    return losses
 """),
     ],
 }

@@ -101,240 +101,340 @@ def numerical_grad(fn, x, eps=1e-6):
     return np.zeros(tuple(x.shape))
 """),
     ],
-    "ex11-cube": [
-        Wrong("the factor 3 dropped", "slip", """
-class Cube(minigrad.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x ** 3
+    "ex11-find-bugs": [
+        Wrong('inputs of ones: bugs that vanish at 1 go unseen', 'slip', """
+import numpy as np
+import minigrad
+def wrong_backwards(functions):
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * x ** 2
+    wrong = []
+    for name, (cls, shapes) in functions.items():
+        inputs = [minigrad.ones(shape, dtype=minigrad.float64, requires_grad=True)
+                  for shape in shapes]
+        try:
+            ok = minigrad.autograd.gradcheck(cls.apply, inputs, raise_exception=False)
+        except Exception:
+            ok = False
+        if not ok:
+            wrong.append(name)
+    return sorted(wrong)
 """),
-        Wrong("the power rule off by one: 3x", "slip", """
-class Cube(minigrad.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x ** 3
+        Wrong('the same random tensor for inputs of the same shape', 'slip', """
+import numpy as np
+import minigrad
+def wrong_backwards(functions):
+    rng = np.random.default_rng(0)
+    same = {}
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return grad_output * 3 * x
+    wrong = []
+    for name, (cls, shapes) in functions.items():
+        inputs = [same.setdefault(tuple(shape), minigrad.tensor(rng.standard_normal(shape),
+                                                                requires_grad=True))
+                  for shape in shapes]
+        try:
+            ok = minigrad.autograd.gradcheck(cls.apply, inputs, raise_exception=False)
+        except Exception:
+            ok = False
+        if not ok:
+            wrong.append(name)
+    return sorted(wrong)
 """),
-        Wrong("changes grad_output in place", "slip", """
-class Cube(minigrad.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x ** 3
+        Wrong('only the first input requires grad', 'slip', """
+import numpy as np
+import minigrad
+def wrong_backwards(functions):
+    rng = np.random.default_rng(0)
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        grad_output *= 3 * x ** 2
-        return grad_output
+    wrong = []
+    for name, (cls, shapes) in functions.items():
+        inputs = [minigrad.tensor(rng.standard_normal(shape), requires_grad=(i == 0))
+                  for i, shape in enumerate(shapes)]
+        try:
+            ok = minigrad.autograd.gradcheck(cls.apply, inputs, raise_exception=False)
+        except Exception:
+            ok = False
+        if not ok:
+            wrong.append(name)
+    return sorted(wrong)
 """),
-        Wrong("ignores grad_output: the local derivative alone", "ignores", """
-class Cube(minigrad.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x ** 3
+        Wrong('float32 inputs: rounding fails correct backwards', 'slip', """
+import numpy as np
+import minigrad
+def wrong_backwards(functions):
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        return 3 * x ** 2
+    wrong = []
+    for name, (cls, shapes) in functions.items():
+        inputs = [minigrad.randn(*shape, requires_grad=True) for shape in shapes]
+        try:
+            ok = minigrad.autograd.gradcheck(cls.apply, inputs, raise_exception=False)
+        except Exception:
+            ok = False
+        if not ok:
+            wrong.append(name)
+    return sorted(wrong)
 """),
-        Wrong("the visible example's gradient hard-coded", "hardcoded", """
-class Cube(minigrad.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x ** 3
+        Wrong('positive inputs only (uniform in (0, 1))', 'slip', """
+import numpy as np
+import minigrad
+def wrong_backwards(functions):
+    rng = np.random.default_rng(0)
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        return np.array([11.785767995192082, -2.5570038438755973, 0.17466347376129074,
-                         -0.044963937324332584, 5.82798803347381])
+    wrong = []
+    for name, (cls, shapes) in functions.items():
+        inputs = [minigrad.tensor(rng.random(shape), requires_grad=True) for shape in shapes]
+        try:
+            ok = minigrad.autograd.gradcheck(cls.apply, inputs, raise_exception=False)
+        except Exception:
+            ok = False
+        if not ok:
+            wrong.append(name)
+    return sorted(wrong)
 """),
-        Wrong("torch's autograd inside backward", "bypass", """
+        Wrong("gradcheck's exception not caught", 'slip', """
+import numpy as np
+import minigrad
+def wrong_backwards(functions):
+    rng = np.random.default_rng(0)
+    wrong = []
+    for name, (cls, shapes) in functions.items():
+        inputs = [minigrad.tensor(rng.standard_normal(shape), requires_grad=True)
+                  for shape in shapes]
+        if not minigrad.autograd.gradcheck(cls.apply, inputs):
+            wrong.append(name)
+    return sorted(wrong)
+"""),
+        Wrong('only a GradcheckError counts: a backward that raises stops the search', 'slip', """
+import numpy as np
+import minigrad
+from minigrad.gradcheck import GradcheckError
+def wrong_backwards(functions):
+    rng = np.random.default_rng(0)
+    wrong = []
+    for name, (cls, shapes) in functions.items():
+        inputs = [minigrad.tensor(rng.standard_normal(shape), requires_grad=True)
+                  for shape in shapes]
+        try:
+            minigrad.autograd.gradcheck(cls.apply, inputs)
+        except GradcheckError:
+            wrong.append(name)
+    return sorted(wrong)
+"""),
+        Wrong('the ones gradcheck accepts, not the ones it refuses', 'slip', """
+import numpy as np
+import minigrad
+def wrong_backwards(functions):
+    rng = np.random.default_rng(0)
+    right = []
+    for name, (cls, shapes) in functions.items():
+        inputs = [minigrad.tensor(rng.standard_normal(shape), requires_grad=True)
+                  for shape in shapes]
+        try:
+            ok = minigrad.autograd.gradcheck(cls.apply, inputs, raise_exception=False)
+        except Exception:
+            ok = False
+        if ok:
+            right.append(name)
+    return sorted(right)
+"""),
+        Wrong("the worked example's answer hard-coded", 'hardcoded', """
+def wrong_backwards(functions):
+    return ["CubeAbs", "MatMulNoT", "Mul", "Square"]
+"""),
+        Wrong('ignores the shapes: every input of shape (3,)', 'ignores', """
+import numpy as np
+import minigrad
+def wrong_backwards(functions):
+    rng = np.random.default_rng(0)
+
+    wrong = []
+    for name, (cls, shapes) in functions.items():
+        inputs = [minigrad.tensor(rng.standard_normal(3), requires_grad=True) for shape in shapes]
+        try:
+            ok = minigrad.autograd.gradcheck(cls.apply, inputs, raise_exception=False)
+        except Exception:
+            ok = False
+        if not ok:
+            wrong.append(name)
+    return sorted(wrong)
+"""),
+        Wrong("torch's autograd on the forward, compared with the backward", 'bypass', """
+import numpy as np
 import torch
-class Cube(minigrad.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x ** 3
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        t = torch.tensor(x, requires_grad=True)
-        (t ** 3).backward(torch.tensor(grad_output))
-        return t.grad.numpy()
-"""),
-        Wrong("minigrad's autograd inside backward", "bypass", """
-class Cube(minigrad.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x ** 3
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        t = minigrad.tensor(x, requires_grad=True)
-        (t ** 3).backward(minigrad.tensor(grad_output))
-        return t.grad.data
-"""),
-        Wrong("minigrad's own ** backward on a ctx of its own", "bypass", """
-from minigrad.ops.arithmetic import Pow as _Pow
-class Cube(minigrad.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return x ** 3
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        (x,) = ctx.saved_tensors
-        inner = _Pow()
-        _Pow.forward(inner, x, 3)
-        return _Pow.backward(inner, grad_output)[0]
+def wrong_backwards(functions):
+    rng = np.random.default_rng(0)
+    wrong = []
+    for name, (cls, shapes) in functions.items():
+        xs = [torch.tensor(rng.standard_normal(shape), requires_grad=True) for shape in shapes]
+        ctx = cls()
+        ctx.next_functions = tuple(object() for _ in xs)
+        try:
+            out = cls.forward(ctx, *xs)
+            up = torch.tensor(rng.standard_normal(tuple(out.shape)))
+            truth = torch.autograd.grad(out, xs, up)
+            mine = cls.backward(ctx, up)
+            mine = mine if isinstance(mine, tuple) else (mine,)
+            ok = all(torch.allclose(torch.as_tensor(m), t) for m, t in zip(mine, truth))
+        except Exception:
+            ok = False
+        if not ok:
+            wrong.append(name)
+    return sorted(wrong)
 """),
     ],
-    "ex11-matmul": [
-        Wrong("no transposes", "slip", """
-class MatMul(minigrad.autograd.Function):
+    "ex11-fix-backward": [
+        Wrong('the planted bug kept: the norm taken as a constant', 'slip', """
+class Normalize(minigrad.autograd.Function):
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        return grad_output @ b, a @ grad_output
+        (x,) = ctx.saved_tensors
+        norm = (x * x).sum() ** 0.5
+        u = x / norm
+        return grad_output / norm
 """),
-        Wrong("the two gradients returned in the wrong order", "slip", """
-class MatMul(minigrad.autograd.Function):
+        Wrong("the projection's sign flipped", 'slip', """
+class Normalize(minigrad.autograd.Function):
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        return a.T @ grad_output, grad_output @ b.T
+        (x,) = ctx.saved_tensors
+        norm = (x * x).sum() ** 0.5
+        u = x / norm
+        return (grad_output + u * (grad_output * u).sum()) / norm
 """),
-        Wrong("b's gradient transposed: grad_output.T @ a", "slip", """
-class MatMul(minigrad.autograd.Function):
+        Wrong('elementwise, no sum over the entries', 'slip', """
+class Normalize(minigrad.autograd.Function):
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        return grad_output @ b.T, grad_output.T @ a
+        (x,) = ctx.saved_tensors
+        norm = (x * x).sum() ** 0.5
+        u = x / norm
+        return (grad_output - u * (grad_output * u)) / norm
 """),
-        Wrong("a's gradient with b untransposed on the left", "slip", """
-class MatMul(minigrad.autograd.Function):
+        Wrong('x where u is due in the projection', 'slip', """
+class Normalize(minigrad.autograd.Function):
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        return b @ grad_output.T, a.T @ grad_output
+        (x,) = ctx.saved_tensors
+        norm = (x * x).sum() ** 0.5
+        u = x / norm
+        return (grad_output - x * (grad_output * x).sum()) / norm
 """),
-        Wrong("ignores grad_output: a matrix of ones upstream", "ignores", """
-class MatMul(minigrad.autograd.Function):
+        Wrong('the division by the norm left out', 'slip', """
+class Normalize(minigrad.autograd.Function):
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        ones = np.ones((a.shape[0], b.shape[1]))
-        return ones @ b.T, a.T @ ones
+        (x,) = ctx.saved_tensors
+        norm = (x * x).sum() ** 0.5
+        u = x / norm
+        return grad_output - u * (grad_output * u).sum()
 """),
-        Wrong("the visible example's gradients hard-coded", "hardcoded", """
-class MatMul(minigrad.autograd.Function):
+        Wrong('grad_output changed in place', 'slip', """
+class Normalize(minigrad.autograd.Function):
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
 
     @staticmethod
     def backward(ctx, grad_output):
-        ga = np.array([[-1.5301539135555458, 1.4061708982196786, -3.4974355685319236,
-                        -0.4112877776679354],
-                       [-4.86617230407112, 0.3131214829753971, -2.4050801773815578,
-                        -1.5324829655548506]])
-        gb = np.array([[-1.7869406838128328, -0.296849170205672, 4.005103761983894],
-                       [-0.46956349058782154, -2.0461162308184973, 5.528436610078975],
-                       [0.21092669097704306, -2.296735506429328, 4.830305575272271],
-                       [2.615518275663502, -1.311525404432817, -1.8913111681781714]])
-        return ga, gb
+        (x,) = ctx.saved_tensors
+        norm = (x * x).sum() ** 0.5
+        u = x / norm
+        grad_output -= u * (grad_output * u).sum()
+        return grad_output / norm
 """),
-        Wrong("torch's autograd inside backward", "bypass", """
-import torch
-class MatMul(minigrad.autograd.Function):
+        Wrong("the worked example's gradient hard-coded", 'hardcoded', """
+import numpy as np
+class Normalize(minigrad.autograd.Function):
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        ta = torch.tensor(a, requires_grad=True)
-        tb = torch.tensor(b, requires_grad=True)
-        ga, gb = torch.autograd.grad(ta @ tb, (ta, tb), torch.tensor(grad_output))
-        return ga.numpy(), gb.numpy()
+        (x,) = ctx.saved_tensors
+        norm = (x * x).sum() ** 0.5
+        u = x / norm
+        return np.array([0.08416052, -0.22342186, 0.13587016, -0.02134398])
 """),
-        Wrong("minigrad's own mm backward on a ctx of its own", "bypass", """
-from minigrad.ops.matmul import Mm as _Mm
-class MatMul(minigrad.autograd.Function):
+        Wrong('ignores grad_output: an upstream gradient of ones', 'ignores', """
+class Normalize(minigrad.autograd.Function):
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        inner = _Mm()
-        inner.next_functions = (True, True)
-        inner.save_for_backward(a, b)
-        return _Mm.backward(inner, grad_output)
+        (x,) = ctx.saved_tensors
+        norm = (x * x).sum() ** 0.5
+        u = x / norm
+        ones = grad_output * 0 + 1
+        return (ones - u * (ones * u).sum()) / norm
 """),
-        Wrong("minigrad.autograd.grad inside backward", "bypass", """
-class MatMul(minigrad.autograd.Function):
+        Wrong("minigrad's autograd inside backward", 'bypass', """
+import minigrad
+class Normalize(minigrad.autograd.Function):
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.save_for_backward(a, b)
-        return a @ b
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
 
     @staticmethod
     def backward(ctx, grad_output):
-        a, b = ctx.saved_tensors
-        ta = minigrad.tensor(a, requires_grad=True)
-        tb = minigrad.tensor(b, requires_grad=True)
-        ga, gb = minigrad.autograd.grad(ta @ tb, (ta, tb), minigrad.tensor(grad_output))
-        return ga.data, gb.data
+        (x,) = ctx.saved_tensors
+        norm = (x * x).sum() ** 0.5
+        u = x / norm
+        import numpy as np
+        t = minigrad.tensor(np.array(x, dtype=np.float64), requires_grad=True)
+        with minigrad.enable_grad():
+            out = t / (t * t).sum() ** 0.5
+        (grad,) = minigrad.autograd.grad(out, t, minigrad.tensor(np.array(grad_output)))
+        return grad.data
+"""),
+        Wrong("torch's autograd inside backward", 'bypass', """
+import minigrad
+class Normalize(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x / (x * x).sum() ** 0.5
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        norm = (x * x).sum() ** 0.5
+        u = x / norm
+        import numpy as np
+        import torch
+        t = torch.tensor(np.array(x, dtype=np.float64), requires_grad=True)
+        (grad,) = torch.autograd.grad(t / t.norm(), t, torch.tensor(np.array(grad_output)))
+        return grad.numpy()
 """),
     ],
 }

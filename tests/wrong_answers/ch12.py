@@ -3,107 +3,212 @@
 from tests.wrong_answers import Wrong
 
 WRONG = {
-    "ex12-train-step": [
-        Wrong("no zero_grad: stale gradients add up", "slip", """
-def train_step(model, optimizer, X, y):
-    step_loss = ((model(X) - y) ** 2).mean()
-    step_loss.backward()
-    optimizer.step()
-    return step_loss.item()
+    "ex12-debug-train": [
+        Wrong('zero_grad() still missing: the gradients pile up', 'slip', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        err = model(x) - y
+        penalty = sum((p ** 2).sum() for p in model.parameters())
+        loss = (err * err).mean() + lam / 2 * penalty
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("zero_grad between backward and step", "slip", """
-def train_step(model, optimizer, X, y):
-    step_loss = ((model(X) - y) ** 2).mean()
-    step_loss.backward()
-    optimizer.zero_grad()
-    optimizer.step()
-    return step_loss.item()
+        Wrong('the penalty still computed through .data: it has no gradient', 'slip', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        err = model(x) - y
+        penalty = sum((p.data ** 2).sum() for p in model.parameters())
+        loss = (err * err).mean() + lam / 2 * penalty
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("zero_grad after the step (the first step uses the stale gradients)", "slip", """
-def train_step(model, optimizer, X, y):
-    step_loss = ((model(X) - y) ** 2).mean()
-    step_loss.backward()
-    optimizer.step()
-    optimizer.zero_grad()
-    return step_loss.item()
+        Wrong('the penalty from detached parameters: no gradient either', 'slip', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        err = model(x) - y
+        penalty = sum((p.detach() ** 2).sum() for p in model.parameters())
+        loss = (err * err).mean() + lam / 2 * penalty
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("the sum of squares, not the mean", "slip", """
-def train_step(model, optimizer, X, y):
-    step_loss = ((model(X) - y) ** 2).sum()
-    optimizer.zero_grad()
-    step_loss.backward()
-    optimizer.step()
-    return step_loss.item()
+        Wrong('the prediction still detached: only the penalty trains', 'slip', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        err = model(x).detach() - y
+        penalty = sum((p ** 2).sum() for p in model.parameters())
+        loss = (err * err).mean() + lam / 2 * penalty
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("returns the loss after the step", "slip", """
-def train_step(model, optimizer, X, y):
-    step_loss = ((model(X) - y) ** 2).mean()
-    optimizer.zero_grad()
-    step_loss.backward()
-    optimizer.step()
-    return ((model(X) - y) ** 2).mean().item()
+        Wrong('zero_grad() between backward() and step(): nothing moves', 'slip', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        err = model(x) - y
+        penalty = sum((p ** 2).sum() for p in model.parameters())
+        loss = (err * err).mean() + lam / 2 * penalty
+        loss.backward()
+        optimizer.zero_grad()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("ignores the optimizer: its own SGD with the example's lr", "ignores", """
-def train_step(model, optimizer, X, y):
-    own = minigrad.optim.SGD(model.parameters(), lr=0.2)
-    step_loss = ((model(X) - y) ** 2).mean()
-    own.zero_grad()
-    step_loss.backward()
-    own.step()
-    return step_loss.item()
+        Wrong('zero_grad() after the step: the first step uses stale gradients', 'slip', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        err = model(x) - y
+        penalty = sum((p ** 2).sum() for p in model.parameters())
+        loss = (err * err).mean() + lam / 2 * penalty
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("the visible losses hard-coded, the step done right", "hardcoded", """
-_seen = []
-def train_step(model, optimizer, X, y):
-    step_loss = ((model(X) - y) ** 2).mean()
-    optimizer.zero_grad()
-    step_loss.backward()
-    optimizer.step()
-    _seen.append(1)
-    return [0.9817616438510309, 0.6731461148647148, 0.5934745912504694][(len(_seen) - 1) % 3]
+        Wrong('step() still before backward(), zero_grad() first: nothing moves', 'slip', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        err = model(x) - y
+        penalty = sum((p ** 2).sum() for p in model.parameters())
+        loss = (err * err).mean() + lam / 2 * penalty
+        optimizer.step()
+        loss.backward()
+        losses.append(loss.item())
+    return losses
 """),
-        Wrong("a torch twin trained instead, the weights copied back", "bypass", """
-import torch
-def train_step(model, optimizer, X, y):
+        Wrong('the penalty over the weights only, not the biases', 'slip', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        err = model(x) - y
+        penalty = sum((p ** 2).sum() for n, p in model.named_parameters()
+                      if n.endswith("weight"))
+        loss = (err * err).mean() + lam / 2 * penalty
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+"""),
+        Wrong('lam times the sum of squares, not lam / 2', 'slip', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        err = model(x) - y
+        penalty = sum((p ** 2).sum() for p in model.parameters())
+        loss = (err * err).mean() + lam * penalty
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+"""),
+        Wrong('the squared errors summed over the outputs, then averaged over the rows', 'slip', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        err = model(x) - y
+        penalty = sum((p ** 2).sum() for p in model.parameters())
+        loss = (err * err).sum(1).mean() + lam / 2 * penalty
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+"""),
+        Wrong("the worked example's losses hard-coded", "hardcoded", """
+def train_fixed(model, batches, lr, lam):
+    return [0.7881555291120738, 0.6334788539270877, 1.067285292374249]
+"""),
+        Wrong('ignores lam: no penalty', 'ignores', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        err = model(x) - y
+        loss = (err * err).mean()
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+"""),
+        Wrong("ignores lr: the worked example's 0.1", 'ignores', """
+import minigrad
+def train_fixed(model, batches, lr, lam):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        err = model(x) - y
+        penalty = sum((p ** 2).sum() for p in model.parameters())
+        loss = (err * err).mean() + lam / 2 * penalty
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    return losses
+"""),
+        Wrong("torch trains a copy, the trained values copied back", "bypass", """
+import minigrad, torch
+def train_fixed(model, batches, lr, lam):
     params = list(model.parameters())
-    twins = [torch.tensor(p.data, requires_grad=True) for p in params]
-    lr = optimizer.param_groups[0]["lr"]
-    X_t, y_t = torch.tensor(X.data), torch.tensor(y.data)
-    out = X_t
-    for layer in model.children() if hasattr(model, "children") else [model]:
-        names = [n for n, _ in layer.named_parameters()]
-        if names:
-            w = next(t for p, t in zip(params, twins) if p is layer.weight)
-            b = next(t for p, t in zip(params, twins) if p is layer.bias)
-            out = out @ w.T + b
-        else:
-            out = out.relu()
-    step_loss = ((out - y_t) ** 2).mean()
-    step_loss.backward()
-    with minigrad.no_grad():
-        for p, t in zip(params, twins):
-            p.data -= lr * t.grad.numpy()
-            p.grad = None
-    return step_loss.item()
-"""),
-        Wrong("the update by hand, no optimizer step", "bypass", """
-def train_step(model, optimizer, X, y):
-    step_loss = ((model(X) - y) ** 2).mean()
-    optimizer.zero_grad()
-    step_loss.backward()
-    lr = optimizer.param_groups[0]["lr"]
-    with minigrad.no_grad():
-        for p in model.parameters():
-            p.data -= lr * p.grad.data
-    return step_loss.item()
-"""),
-        Wrong("the loss returned as a tensor", "slip", """
-def train_step(model, optimizer, X, y):
-    step_loss = ((model(X) - y) ** 2).mean()
-    optimizer.zero_grad()
-    step_loss.backward()
-    optimizer.step()
-    return step_loss
+    copies = [torch.tensor(p.data, requires_grad=True) for p in params]
+    optimizer = torch.optim.SGD(copies, lr=lr, momentum=0.9)
+    losses = []
+    for x, y in batches:
+        optimizer.zero_grad()
+        h = torch.tensor(x.data)
+        for i in range(0, len(copies), 2):
+            h = h @ copies[i].T + copies[i + 1]
+            if i + 2 < len(copies):
+                h = h.relu()
+        loss = ((h - torch.tensor(y.data)) ** 2).mean() + lam / 2 * sum(
+            (c ** 2).sum() for c in copies)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    for p, c in zip(params, copies):
+        p.data[...] = c.detach().numpy()
+    return losses
 """),
     ],
     "ex12-softmax": [
