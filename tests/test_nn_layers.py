@@ -550,3 +550,27 @@ def test_forward_mode_through_embedding_and_bce_with_logits():
                                                       pos_weight=y[0].exp())
             tangents.append(fwd.unpack_dual(loss).tangent)
     assert_close(tangents[1], tangents[0])
+
+
+@pytest.mark.parametrize("name", ["Tanh", "Sigmoid", "ReLU"])
+def test_activation_modules_match_torch(name):
+    theirs, ours = make_inputs([(3, 4)])
+    out_t = getattr(torch.nn, name)()(theirs[0])
+    out_m = getattr(nn, name)()(ours[0])
+    assert repr(getattr(nn, name)()) == repr(getattr(torch.nn, name)())
+    assert_close(out_m, out_t)
+    out_t.pow(3).sum().backward()
+    out_m.pow(3).sum().backward()
+    assert_close(ours[0].grad, theirs[0].grad)
+
+
+def test_module_requires_grad_freezes_every_parameter_as_torch():
+    torch.manual_seed(0)
+    t = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+    m = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+    for model in (t, m):
+        assert model[0].requires_grad_(False) is model[0]
+    assert [p.requires_grad for p in m.parameters()] == [p.requires_grad for p in t.parameters()]
+    assert [p.requires_grad for p in m.parameters()] == [False, False, True, True]
+    m.requires_grad_()
+    assert all(p.requires_grad for p in m.parameters())

@@ -50,6 +50,16 @@ class ReLU(Module):
         return relu(x)
 
 
+class Tanh(Module):
+    def forward(self, x):
+        return x.tanh()
+
+
+class Sigmoid(Module):
+    def forward(self, x):
+        return x.sigmoid()
+
+
 class Dropout(Module):
     """In training, zero each element with probability ``p`` and scale the others by
     ``1 / (1 - p)``; in eval, return the input."""

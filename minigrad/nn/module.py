@@ -245,6 +245,12 @@ class Module:
     def eval(self):
         return self.train(False)
 
+    def requires_grad_(self, requires_grad=True):
+        """Freeze (``False``) or unfreeze every parameter of the module, as torch's."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
     def extra_repr(self):
         return ""
 
