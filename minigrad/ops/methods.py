@@ -32,7 +32,7 @@ def _operand(other, op="+"):
 
 def _compare(op):
     def method(self, other):
-        return constant(op(self.data, getattr(other, "data", other)))
+        return constant(op(self._data, getattr(other, "_data", other)))
 
     return method
 
@@ -173,7 +173,7 @@ class TensorMethods:
         return shape_ops.squeeze(self, dim)
 
     def flatten(self):
-        if self.data.ndim == 1:  # as torch: the tensor itself
+        if self._data.ndim == 1:  # as torch: the tensor itself
             return self
         return shape_ops.reshape(self, -1)
 
@@ -203,11 +203,11 @@ class TensorMethods:
                            "every tensor is on 'cpu'.")
 
     def all(self):
-        return constant(self.data.all())
+        return constant(self._data.all())
 
     def any(self):
-        return constant(self.data.any())
+        return constant(self._data.any())
 
     def argmax(self, dim=None, keepdim=False):
-        return constant(np.argmax(self.data, axis=dim, keepdims=keepdim))
+        return constant(np.argmax(self._data, axis=dim, keepdims=keepdim))
 

@@ -21,7 +21,7 @@ __all__ = ["array", "new_tensor", "zeros_like", "step_counter", "item", "add_", 
 def array(x):
     """The numpy array of a tensor (written in place by the helpers below); an array or
     a number is returned as it is."""
-    return x.data if hasattr(x, "_version_counter") else x
+    return x._data if hasattr(x, "_version_counter") else x
 
 
 def new_tensor(values):
