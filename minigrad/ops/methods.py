@@ -195,8 +195,8 @@ class TensorMethods:
     def __setitem__(self, key, value):
         raise TypeError("minigrad does not support item assignment (t[i] = v), which torch "
                         "records as a copy into a view. Fix: build the tensor out of place "
-                        "(e.g. t * mask + v * (1 - mask)), or under minigrad.no_grad() write "
-                        "into its array, t.data[i] = v.")
+                        "(e.g. t * mask + v * (1 - mask)), or write into its numpy array, "
+                        "t.detach().numpy()[i] = v.")
 
     def cuda(self, device=None):
         raise RuntimeError("minigrad runs on the CPU only. Fix: drop .cuda() / .to('cuda'); "
