@@ -41,8 +41,8 @@ class CheckpointFunction(Function):
         ctx.save_for_backward(*arrays[:n_inputs])  # the parameters are kept anyway
         if result is None:  # reentrant: computed here, without a graph
             with no_grad():
-                result = _one_tensor(function(*[make(a, None) for a in arrays[:n_inputs]]))
-        return result._data
+                result = _one_tensor(function(*[make(a, None) for a in arrays[:n_inputs]]))._data
+        return result
 
     @staticmethod
     def backward(ctx, grad_output):
