@@ -223,7 +223,7 @@ for name, mg_dtype, torch_dtype in [("float32", minigrad.float32, torch.float32)
     for kind, formula in [("one-sided", one_sided), ("central", central)]:
         ours = formula(g, xs_m, eps_m)
         estimates[f"{kind}, {name}"] = (ours, formula(g, xs_t, eps_t))
-        errors[(kind, name)] = np.abs(ours.data.astype(np.float64) - exact)
+        errors[(kind, name)] = np.abs(ours.detach().numpy().astype(np.float64) - exact)
 check_all(estimates, rtol=0, atol=0)
 
 # %% [markdown]
@@ -263,7 +263,7 @@ plt.show()
 
 # %%
 x32 = minigrad.tensor(np.full(steps.shape, 1.5), dtype=minigrad.float32)
-moved = (x32 + minigrad.tensor(steps, dtype=minigrad.float32)).data != 1.5
+moved = (x32 + minigrad.tensor(steps, dtype=minigrad.float32)).detach().numpy() != 1.5
 moved_t = (torch.full(steps.shape, 1.5) + torch.tensor(steps, dtype=torch.float32)) != 1.5
 print(f"smallest eps that moves 1.5: {steps[moved].min():.3g}; "
       f"largest that is lost: {steps[~moved].max():.3g}")
@@ -650,7 +650,7 @@ with graded("Exercise 11.1", hint="for each element, evaluate fn with that eleme
         got = g.call(numerical_grad, fn, x, forbid=["autograd", numerical_jacobian],
                      **kwargs)
         g.require(f"x unchanged (shape {tuple(np.shape(x0))})",
-                  type(x) is minigrad.Tensor and np.array_equal(x.data, x0),
+                  type(x) is minigrad.Tensor and np.array_equal(x.detach().numpy(), x0),
                   "put every element of x back as it was (or do not change x at all)")
         return got
 
@@ -742,7 +742,7 @@ with graded("Exercise 11.2", hint="multiply grad_output by the derivative of x**
         """cls.apply, then minigrad's backward with grad_output: the inputs' grads."""
         ts = [minigrad.tensor(a.copy(), requires_grad=True) for a in inputs]
         cls.apply(*ts).backward(minigrad.tensor(grad_output.copy()))
-        return [t.grad.data.copy() for t in ts]
+        return [t.grad.numpy().copy() for t in ts]
 
     def torch_grads(fn, inputs, grad_output):
         ts = [torch.tensor(a, requires_grad=True) for a in inputs]
@@ -836,7 +836,7 @@ with graded("Exercise 11.3", hint="each gradient multiplies grad_output by the o
         """cls.apply, then minigrad's backward with grad_output: the inputs' grads."""
         ts = [minigrad.tensor(a.copy(), requires_grad=True) for a in inputs]
         cls.apply(*ts).backward(minigrad.tensor(grad_output.copy()))
-        return [t.grad.data.copy() for t in ts]
+        return [t.grad.numpy().copy() for t in ts]
 
     def check_matmul(n, k, m):
         a0, b0 = rng.standard_normal((n, k)), rng.standard_normal((k, m))
