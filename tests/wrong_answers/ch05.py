@@ -45,7 +45,7 @@ import minigrad
 def grad_P(P, Q):
     Pm = minigrad.tensor(P, requires_grad=True)
     ((Pm * minigrad.tensor(Q)).sum() + (Pm ** 3).mean()).backward()
-    return Pm.grad.data
+    return Pm.grad.numpy()
 """),
         Wrong("torch.func.grad, taken as a default argument", "bypass", """
 import torch
@@ -130,7 +130,7 @@ import minigrad
 def unbroadcast(grad, shape):
     x = minigrad.zeros(*shape, dtype=minigrad.float64, requires_grad=True)
     (x + minigrad.tensor(np.zeros(grad.shape))).backward(minigrad.tensor(grad))
-    return x.grad.data
+    return x.grad.numpy()
 """),
     ],
     "ex05-row-scale": [
@@ -199,7 +199,7 @@ def row_scale_grad(M, factors):
 import minigrad, torch
 def row_scale_grad(M, factors):
     st = torch.tensor(factors, requires_grad=True)
-    ((torch.tensor(M.data) * st) ** 2).sum().backward()
+    ((torch.tensor(M.detach().numpy()) * st) ** 2).sum().backward()
     row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
     row_scale.grad = minigrad.tensor(st.grad.numpy())
     return row_scale
@@ -208,7 +208,7 @@ def row_scale_grad(M, factors):
 import minigrad
 def row_scale_grad(M, factors):
     row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
-    row_scale.grad = minigrad.tensor(2 * (M.data ** 2).sum(1, keepdims=True) * factors)
+    row_scale.grad = minigrad.tensor(2 * (M.detach().numpy() ** 2).sum(1, keepdims=True) * factors)
     return row_scale
 """),
     ],

@@ -53,8 +53,8 @@ def lin_grad_tl(inp, out, weight, bias):
 import torch
 import minigrad
 def lin_grad_tl(inp, out, weight, bias):
-    ts = [torch.tensor(t.data, requires_grad=True) for t in (inp, weight, bias)]
-    torch.nn.functional.linear(*ts).backward(torch.tensor(out.g.data))
+    ts = [torch.tensor(t.detach().numpy(), requires_grad=True) for t in (inp, weight, bias)]
+    torch.nn.functional.linear(*ts).backward(torch.tensor(out.g.detach().numpy()))
     for t, tt in zip((inp, weight, bias), ts):
         t.g = minigrad.tensor(tt.grad.numpy())
 """),
@@ -71,9 +71,9 @@ import types
 import minigrad
 from minigrad.ops.linear import Linear
 def lin_grad_tl(inp, out, weight, bias):
-    ctx = types.SimpleNamespace(saved_tensors=(inp.data, weight.data),
+    ctx = types.SimpleNamespace(saved_tensors=(inp.detach().numpy(), weight.detach().numpy()),
                                 needs_input_grad=(True, True, True))
-    gx, gw, gb = Linear.backward(ctx, out.g.data)
+    gx, gw, gb = Linear.backward(ctx, out.g.detach().numpy())
     inp.g, weight.g, bias.g = minigrad.tensor(gx), minigrad.tensor(gw), minigrad.tensor(gb)
 """),
     ],
@@ -101,7 +101,7 @@ def mae_grad(inp, targ):
 import numpy as np
 import minigrad
 def mae_grad(inp, targ):
-    inp.g = minigrad.tensor(np.sign(inp.data) / inp.shape[0])
+    inp.g = minigrad.tensor(np.sign(inp.detach().numpy()) / inp.shape[0])
 """),
         Wrong("the visible example's gradient hard-coded", "hardcoded", """
 import numpy as np
@@ -116,8 +116,8 @@ def mae_grad(inp, targ):
 import torch
 import minigrad
 def mae_grad(inp, targ):
-    pt = torch.tensor(inp.data, requires_grad=True)
-    torch.nn.functional.l1_loss(pt.squeeze(-1), torch.tensor(targ.data)).backward()
+    pt = torch.tensor(inp.detach().numpy(), requires_grad=True)
+    torch.nn.functional.l1_loss(pt.squeeze(-1), torch.tensor(targ.detach().numpy())).backward()
     inp.g = minigrad.tensor(pt.grad.numpy())
 """),
         Wrong("minigrad's backward of the loss", "bypass", """
@@ -179,7 +179,7 @@ def seq_lin_grads(inp, out_g):
                        requires_grad=True)
     b = minigrad.zeros(out_g.shape[-1], dtype=minigrad.float64, requires_grad=True)
     (minigrad.tensor(inp) @ w + b).backward(minigrad.tensor(out_g))
-    return w.grad.data, b.grad.data
+    return w.grad.numpy(), b.grad.numpy()
 """),
         Wrong("minigrad's Linear.backward called with a stand-in ctx", "bypass", """
 import types

@@ -67,7 +67,7 @@ def predicted_grad(a):
 """ + _ACCUMULATED),
         Wrong("the prediction from the other function's backward()", "bypass", _ACCUMULATED + """
 def predicted_grad(a):
-    return accumulated(a).grad.data
+    return accumulated(a).grad.numpy()
 """),
         Wrong("the prediction from central differences, not the derivatives", "bypass", """
 import numpy as np
@@ -87,7 +87,7 @@ def predicted_grad(a):
 import minigrad
 def accumulated(a0):
     a = minigrad.tensor(a0, dtype=minigrad.float64, requires_grad=True)
-    a.grad = minigrad.tensor(predicted_grad(a.data))
+    a.grad = minigrad.tensor(predicted_grad(a.detach().numpy()))
     return a
 """),
     ],
@@ -164,14 +164,14 @@ def accumulate_microbatches(model, X, y, sizes):
 import torch, minigrad
 def accumulate_microbatches(model, X, y, sizes):
     params = list(model.parameters())
-    copies = [torch.tensor(p.data, requires_grad=True) for p in params]
+    copies = [torch.tensor(p.detach().numpy(), requires_grad=True) for p in params]
     first = 0
     for n in sizes:
         model(X[first:first + n])
         first += n
     weight, bias = copies
-    out = torch.tensor(X.data) @ weight.T + bias
-    ((out - torch.tensor(y.data)) ** 2).mean().backward()
+    out = torch.tensor(X.detach().numpy()) @ weight.T + bias
+    ((out - torch.tensor(y.detach().numpy())) ** 2).mean().backward()
     for p, c in zip(params, copies):
         p.grad = minigrad.tensor(c.grad.numpy())
 """),
@@ -278,10 +278,10 @@ def train_accumulated(model, X, y, K, steps, lr):
 import numpy as np, torch
 def train_accumulated(model, X, y, K, steps, lr):
     params = list(model.parameters())
-    weight, bias = [torch.tensor(p.data, requires_grad=True) for p in params]
+    weight, bias = [torch.tensor(p.detach().numpy(), requires_grad=True) for p in params]
     opt = torch.optim.SGD([weight, bias], lr=lr)
     N = X.shape[0]
-    Xt, yt = torch.tensor(X.data), torch.tensor(y.data)
+    Xt, yt = torch.tensor(X.detach().numpy()), torch.tensor(y.detach().numpy())
     for _ in range(steps):
         opt.zero_grad()
         for part in np.array_split(np.arange(N), K):
@@ -289,7 +289,7 @@ def train_accumulated(model, X, y, K, steps, lr):
         ((Xt @ weight.T + bias - yt) ** 2).mean().backward()
         opt.step()
     for p, c in zip(params, [weight, bias]):
-        p.data[...] = c.detach().numpy()
+        p.detach().numpy()[...] = c.detach().numpy()
 """),
     ],
 }

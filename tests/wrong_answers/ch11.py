@@ -36,7 +36,7 @@ def numerical_grad(fn, x, eps=1e-6):
 """),
         Wrong("moves x in place and never puts it back", "slip", """
 def numerical_grad(fn, x, eps=1e-6):
-    flat = x.data.reshape(-1)
+    flat = x.detach().numpy().reshape(-1)
     grad = np.zeros(flat.size)
     for j in range(flat.size):
         flat[j] += eps
@@ -44,7 +44,7 @@ def numerical_grad(fn, x, eps=1e-6):
         flat[j] -= 2 * eps
         minus = fn(x).item()
         grad[j] = (plus - minus) / (2 * eps)
-    return grad.reshape(x.data.shape)
+    return grad.reshape(x.detach().numpy().shape)
 """),
         Wrong("ignores eps: a fixed step", "ignores", """
 def numerical_grad(fn, x, eps=1e-6):
@@ -190,7 +190,7 @@ class Cube(minigrad.autograd.Function):
         (x,) = ctx.saved_tensors
         t = minigrad.tensor(x, requires_grad=True)
         (t ** 3).backward(minigrad.tensor(grad_output))
-        return t.grad.data
+        return t.grad.numpy()
 """),
         Wrong("minigrad's own ** backward on a ctx of its own", "bypass", """
 from minigrad.ops.arithmetic import Pow as _Pow
@@ -334,7 +334,7 @@ class MatMul(minigrad.autograd.Function):
         ta = minigrad.tensor(a, requires_grad=True)
         tb = minigrad.tensor(b, requires_grad=True)
         ga, gb = minigrad.autograd.grad(ta @ tb, (ta, tb), minigrad.tensor(grad_output))
-        return ga.data, gb.data
+        return ga.detach().numpy(), gb.detach().numpy()
 """),
     ],
 }
