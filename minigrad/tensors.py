@@ -44,7 +44,7 @@ NONLEAF_GRAD = (
 
 NUMPY_GRAD = (
     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead. "
-    "Fix: call t.detach().numpy() (or t.numpy(force=True) for a copy).")
+    "Fix: call t.detach().numpy() (t.numpy(force=True) does the same).")
 
 INT_GRAD = (
     "Only Tensors of floating point and complex dtype can require gradients. "
