@@ -198,6 +198,10 @@ NUMPY_GRAD = (r"Can't call numpy\(\) on Tensor that requires grad\. "
               r"Use tensor\.detach\(\)\.numpy\(\) instead\.")
 
 
+TORCH_ARRAY_COPY = "ignore:__array__ implementation doesn't accept a copy:DeprecationWarning"
+
+
+@pytest.mark.filterwarnings(TORCH_ARRAY_COPY)  # torch's own __array__, under numpy 2
 @pytest.mark.parametrize("call", [
     lambda t: t.numpy(),
     lambda t: np.asarray(t),
@@ -235,6 +239,7 @@ def test_numpy_shares_memory(get):
     assert ours == theirs == ("ndarray", "float64", [100.0, -2.0, 3.0])
 
 
+@pytest.mark.filterwarnings(TORCH_ARRAY_COPY)
 def test_asarray_with_a_dtype_and_copy():
     def run(lib):
         x = leaf(lib, requires_grad=False)
