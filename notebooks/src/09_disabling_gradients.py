@@ -794,7 +794,7 @@ with graded("Exercise 9.2", hint="divide p by its norm computed from a detached 
                   type(loss) is minigrad.Tensor and loss.grad_fn is not None,
                   "return L, computed from p with recording on")
         g.require(f"{label}: p unchanged, recording still on",
-                  np.array_equal(p.data, p_np) and minigrad.is_grad_enabled(),
+                  np.array_equal(p.detach().numpy(), p_np) and minigrad.is_grad_enabled(),
                   "do not change p, and leave recording on")
         p_t = torch.tensor(p_values, dtype=torch.float64, requires_grad=True)
         c_t = torch.tensor(c_values, dtype=torch.float64)

@@ -82,7 +82,7 @@ def train_step(model, optimizer, X, y):
     step_loss.backward()
     with minigrad.no_grad():
         for p, t in zip(params, twins):
-            p.data -= lr * t.grad.numpy()
+            p.detach().numpy()[...] -= lr * t.grad.numpy()
             p.grad = None
     return step_loss.item()
 """),
