@@ -69,7 +69,7 @@ class MinigradRunner:
         self.model = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
         params = list(self.model.parameters())
         for p, w in zip(params, weights, strict=True):
-            p.data = w.copy()
+            p.data = minigrad.tensor(w)
         self.opt = minigrad.optim.SGD(params, lr=LR)
         self.data = [(minigrad.tensor(x), minigrad.tensor(y)) for x, y in data]
 

@@ -22,7 +22,7 @@ class CopyMethods:
                                "t.detach() instead.")
         import copy
 
-        new = tensors.make(self.data.copy(), None)
+        new = tensors.make(self._data.copy(), None)
         new.__class__ = type(self)
         new._requires_grad = self._requires_grad
         new.grad = copy.deepcopy(self.grad, memo)
@@ -31,7 +31,7 @@ class CopyMethods:
         return new
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (type(self), self.data, self._requires_grad, self._grad,
+        return (_rebuild, (type(self), self._data, self._requires_grad, self._grad,
                            self.__dict__))
 
 

@@ -91,7 +91,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False):
 
 def _like(t, dtype, device):
     check_device(device)
-    return t.data.shape, to_dtype(dtype or t.data.dtype)
+    return t._data.shape, to_dtype(dtype or t._data.dtype)
 
 
 def zeros_like(input, *, dtype=None, device=None, requires_grad=False):  # noqa: A002

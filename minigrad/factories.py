@@ -26,10 +26,10 @@ def manual_seed(seed):
 
 def as_array(data, dtype=None):
     """``data`` as a numpy array with torch's default dtypes."""
-    if hasattr(data, "data") and hasattr(data, "grad_fn"):  # a Tensor: copy its values
-        data = data.data
+    if hasattr(data, "_data") and hasattr(data, "grad_fn"):  # a Tensor: copy its values
+        data = data._data
     elif isinstance(data, list | tuple) and any(hasattr(d, "grad_fn") for d in data):
-        data = [getattr(d, "data", d) for d in data]
+        data = [getattr(d, "_data", d) for d in data]
     if dtype is not None:
         return np.array(data, dtype=to_dtype(dtype))
     from_numpy = isinstance(data, np.ndarray | np.generic) or _numpy_float64(data)

@@ -30,7 +30,7 @@ def _leaf(p):
     outer graph (a nested transform), else a fresh leaf sharing its data and tangent."""
     if p._requires_grad:
         return p
-    x = make(p.data, None)
+    x = make(p._data, None)
     x._version_counter = p._version_counter
     x._requires_grad = True
     if p._fw_tangent is not None:
@@ -43,7 +43,7 @@ def _result(t, nested):
     (forward-over-reverse) goes along."""
     if t is None or nested:
         return t
-    out = make(t.data, None)
+    out = make(t._data, None)
     if t._fw_tangent is not None:
         forward_ad._attach(out, t._fw_tangent)
     return out
@@ -54,7 +54,7 @@ def _check_floating(xs, name):
         if not isinstance(x, Tensor):
             raise ValueError(f"{name}: expected every argument it differentiates to be a "
                              f"Tensor, got {type(x).__name__}. Fix: pass minigrad tensors.")
-        if x.data.dtype.kind != "f":
+        if x._data.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point dtype can require gradients. "
                                "Fix: pass float tensors, e.g. x.double().")
 
@@ -78,7 +78,7 @@ def vjp(func, *primals):
             grads = autograd.grad(out, xs, cotangent, retain_graph=True, create_graph=nested,
                                   allow_unused=True)
         return tuple(_result(g, nested) if g is not None else
-                     make(np.zeros_like(x.data), None) for g, x in zip(grads, xs, strict=True))
+                     make(np.zeros_like(x._data), None) for g, x in zip(grads, xs, strict=True))
 
     return _result(out, nested), vjp_fn
 
@@ -96,7 +96,7 @@ def grad_and_value(func, argnums=0):
             xs[i] = _leaf(args[i])
         with enable_grad():
             out = func(*xs)
-            if not isinstance(out, Tensor) or out.data.size != 1:
+            if not isinstance(out, Tensor) or out._data.size != 1:
                 raise RuntimeError(
                     "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, "
                     f"got tensor with {getattr(out, 'ndim', 0)} dims. Maybe you wanted to "
@@ -104,7 +104,7 @@ def grad_and_value(func, argnums=0):
             grads = autograd.grad(out, [xs[i] for i in nums], create_graph=nested,
                                   allow_unused=True)
         grads = tuple(_result(g, nested) if g is not None else
-                      make(np.zeros_like(xs[i].data), None) for g, i in zip(grads, nums,
+                      make(np.zeros_like(xs[i]._data), None) for g, i in zip(grads, nums,
                                                                             strict=True))
         return (grads[0] if single else grads), _result(out, nested)
 
@@ -129,8 +129,8 @@ def jvp(func, primals, tangents):
         duals = [forward_ad.make_dual(p, t) for p, t in zip(primals, tangents, strict=True)]
         out = func(*duals)
         value, tangent = forward_ad.unpack_dual(out)
-        tangent = make(np.zeros_like(out.data), None) if tangent is None else tangent
-        value = make(value.data, None)
+        tangent = make(np.zeros_like(out._data), None) if tangent is None else tangent
+        value = make(value._data, None)
     return value, tangent
 
 
@@ -149,16 +149,16 @@ def jacrev(func, argnums=0):
         with enable_grad():
             out = func(*xs)
         rows = [[] for _ in wanted]
-        for k in range(out.data.size):
-            onehot = np.zeros(out.data.size, dtype=out.data.dtype)
+        for k in range(out._data.size):
+            onehot = np.zeros(out._data.size, dtype=out._data.dtype)
             onehot[k] = 1
             with enable_grad():
-                grads = autograd.grad(out, wanted, make(onehot.reshape(out.data.shape), None),
+                grads = autograd.grad(out, wanted, make(onehot.reshape(out._data.shape), None),
                                       retain_graph=True, create_graph=nested,
                                       allow_unused=True)
             for r, g, x in zip(rows, grads, wanted, strict=True):
-                r.append(make(np.zeros_like(x.data), None) if g is None else g)
-        jacobians = tuple(_stack(r, out.data.shape, x.data.shape, nested)
+                r.append(make(np.zeros_like(x._data), None) if g is None else g)
+        jacobians = tuple(_stack(r, out._data.shape, x._data.shape, nested)
                           for r, x in zip(rows, wanted, strict=True))
         return jacobians[0] if single else jacobians
 
@@ -175,17 +175,17 @@ def _stack(rows, out_shape, in_shape, nested):
         total = None
         n = len(flat)
         for k, r in enumerate(flat):  # sum of r_k placed in row k: recorded
-            place = np.zeros((n, 1), dtype=r.data.dtype)
+            place = np.zeros((n, 1), dtype=r._data.dtype)
             place[k, 0] = 1
             term = make(place, None) * r
             total = term if total is None else total + term
         return total.reshape(shape) if total is not None else make(np.zeros(shape), None)
-    data = np.stack([r.data.reshape(-1) for r in rows]).reshape(shape) if rows else \
+    data = np.stack([r._data.reshape(-1) for r in rows]).reshape(shape) if rows else \
         np.zeros(shape)
     out = make(data, None)
     tangents = [r._fw_tangent for r in rows]
     if forward_ad.LEVEL[0] is not None and any(t is not None for t in tangents):
-        tangent = np.stack([np.zeros(r.data.size, r.data.dtype) if t is None else
+        tangent = np.stack([np.zeros(r._data.size, r._data.dtype) if t is None else
                             t.reshape(-1) for r, t in zip(rows, tangents, strict=True)])
         forward_ad._attach(out, tangent.reshape(shape))
     return out
@@ -202,22 +202,22 @@ def jacfwd(func, argnums=0):
             x = args[i]
             columns = []
             out_shape = None
-            for j in range(x.data.size):
-                onehot = np.zeros(x.data.size, dtype=x.data.dtype)
+            for j in range(x._data.size):
+                onehot = np.zeros(x._data.size, dtype=x._data.dtype)
                 onehot[j] = 1
-                tangents = [make(np.zeros_like(a.data), None) if isinstance(a, Tensor) and
-                            a.data.dtype.kind == "f" else None for a in args]
-                tangents[i] = make(onehot.reshape(x.data.shape), None)
+                tangents = [make(np.zeros_like(a._data), None) if isinstance(a, Tensor) and
+                            a._data.dtype.kind == "f" else None for a in args]
+                tangents[i] = make(onehot.reshape(x._data.shape), None)
                 with forward_ad.dual_level():
                     duals = [forward_ad.make_dual(a, t) if t is not None else a
                              for a, t in zip(args, tangents, strict=True)]
                     out = func(*duals)
                     _, tangent = forward_ad.unpack_dual(out)
-                    column = (np.zeros_like(out.data) if tangent is None else tangent.data)
-                out_shape = out.data.shape
+                    column = (np.zeros_like(out._data) if tangent is None else tangent._data)
+                out_shape = out._data.shape
                 columns.append(column.reshape(-1))
             data = (np.stack(columns, axis=-1) if columns else np.zeros((0,)))
-            jacobians.append(make(data.reshape(tuple(out_shape or ()) + x.data.shape), None))
+            jacobians.append(make(data.reshape(tuple(out_shape or ()) + x._data.shape), None))
         return jacobians[0] if single else tuple(jacobians)
 
     return wrapper

@@ -48,12 +48,12 @@ class InplaceMethods:
     def _inplace(self, op, other, numpy_op, true_divide=False, cast=False):
         if self._is_inference and not GRAD_ENABLED.inference:
             raise RuntimeError(INFERENCE_INPLACE)
-        other_data = getattr(other, "data", other)
+        other_data = getattr(other, "_data", other)
         shape = np.shape(other_data)
-        if shape and shape != self.data.shape:
-            _check_shape(self.data, other_data)
+        if shape and shape != self._data.shape:
+            _check_shape(self._data, other_data)
         if not cast:
-            _check_cast(self.data.dtype, result_type(self.data, other_data, true_divide))
+            _check_cast(self._data.dtype, result_type(self._data, other_data, true_divide))
         other_grad = hasattr(other, "grad_fn") and other._requires_grad
         if forward_ad.LEVEL[0] is not None and (
                 self._fw_tangent is not None or getattr(other, "_fw_tangent", None) is not None):
@@ -68,7 +68,7 @@ class InplaceMethods:
             views.check_view(self)
             views.write(self, op(self, other), other)
             return self
-        numpy_op(self.data, other_data, out=self.data, casting="unsafe")
+        numpy_op(self._data, other_data, out=self._data, casting="unsafe")
         self._version_counter[0] += 1
         return self
 
@@ -136,7 +136,7 @@ class Zero(Function):
 
     @staticmethod
     def differentiable_backward(ctx, grad_output):
-        data = grad_output.data
+        data = grad_output._data
         return grad_output * constant(np.zeros(data.shape, data.dtype)), None
 
     @staticmethod

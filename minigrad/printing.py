@@ -185,7 +185,7 @@ def _add_suffixes(text, suffixes, indent):
 
 def tensor_repr(t, prefix="tensor("):
     """The text torch would print for this tensor, with ``minigrad`` for ``torch``."""
-    values = t.data
+    values = t._data
     indent = len(prefix)
     suffixes = []
     if values.size == 0:

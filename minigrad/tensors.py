@@ -1,16 +1,18 @@
 r"""``Tensor``: a numpy array that remembers how it was made (chapter 05).
 
-A tensor holds its numbers in ``data`` (a numpy array: torch returns a tensor there,
-minigrad the array itself), and, when it takes part in a gradient computation,
-``requires_grad=True`` and a ``grad_fn``, the node of the op that made it (None for a
-leaf, a tensor made by the user). After ``backward()``, a leaf that requires grad
-holds :math:`\partial L / \partial \text{leaf}` in ``.grad``, a tensor of its own shape.
+A tensor holds its numbers in a numpy array (``_data`` inside minigrad; a user reads
+it with ``t.numpy()`` or ``t.detach().numpy()``), and, when it takes part in a gradient
+computation, ``requires_grad=True`` and a ``grad_fn``, the node of the op that made it
+(None for a leaf, a tensor made by the user). After ``backward()``, a leaf that requires
+grad holds :math:`\partial L / \partial \text{leaf}` in ``.grad``, a tensor of its own shape.
 
 This module holds the state and the rules of torch's autograd: only leaves get
 ``.grad`` (a non-leaf too after ``retain_grad()``); an in-place op bumps a version
 counter, so a backward that needs the old value refuses (chapter 12); see
-:mod:`minigrad.inplace`. The math methods (``+``, ``@``, ``sum``, ``exp``...) come from
-:mod:`minigrad.ops.methods`.
+:mod:`minigrad.inplace`. ``t.data`` is torch's: a new tensor sharing the numbers, cut
+from the graph, with a version counter of its own, so changes through it (``p.data -=
+lr * g``) escape that check (chapter 09); ``t.data = other`` swaps the numbers. The math
+methods (``+``, ``@``, ``sum``, ``exp``...) come from :mod:`minigrad.ops.methods`.
 A tensor accepts any other attribute, such as the ``.g`` of the fast.ai forum thread's
 hand-written backward (chapter 07).
 """
@@ -40,6 +42,10 @@ NONLEAF_GRAD = (
     "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
     "instead.")
 
+NUMPY_GRAD = (
+    "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead. "
+    "Fix: call t.detach().numpy() (t.numpy(force=True) does the same).")
+
 INT_GRAD = (
     "Only Tensors of floating point and complex dtype can require gradients. "
     "Fix: make the tensor float, e.g. minigrad.tensor([1.0, 2.0]) or t.float().")
@@ -48,7 +54,7 @@ INT_GRAD = (
 class Tensor(TensorMethods, InplaceMethods, CopyMethods):
     """An n-dimensional array with torch's autograd attributes; see the module doc."""
 
-    __slots__ = ("data", "_grad", "grad_fn", "_requires_grad", "_version_counter",
+    __slots__ = ("_data", "_grad", "grad_fn", "_requires_grad", "_version_counter",
                  "_accumulator", "_base", "_view_chain", "_views", "__dict__", "__weakref__")
     _fw_tangent = None  # forward mode: the tangent, inside a dual_level (autograd/forward_ad.py)
     _is_inference = False  # made inside inference_mode() (autograd/grad_mode.py)
@@ -68,7 +74,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
             raise TypeError(
                 f"Tensor() takes one data argument or sizes, got {len(data)} arguments. "
                 "Fix: minigrad.Tensor([1.0, 2.0]) or minigrad.Tensor(2, 3) for a shape.")
-        self.data = array
+        self._data = array
         self._grad = None
         self.grad_fn = None
         self._requires_grad = False
@@ -106,7 +112,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
                     "you can only change requires_grad flags of leaf variables. Fix: use "
                     "y.detach() for a copy of a computed tensor that does not require grad.")
             return
-        if value and self.data.dtype.kind != "f":
+        if value and self._data.dtype.kind != "f":
             raise RuntimeError(INT_GRAD)
         self._requires_grad = bool(value)
 
@@ -165,82 +171,106 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     def detach(self):
         """The same data (shared, not copied), cut from the graph: a leaf without grad."""
-        out = make(self.data, None)
+        out = make(self._data, None)
         out._version_counter = self._version_counter
         if self._is_inference:
             out._is_inference = True
         return out
 
+    @property
+    def data(self):
+        """torch's ``.data``: the same numbers (shared), requires_grad False, no grad_fn,
+        and its own version counter: autograd does not see changes made through it."""
+        out = make(self._data, None)
+        if self._is_inference:
+            out._is_inference = True
+        return out
+
+    @data.setter
+    def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {_typename(value)}. "
+                            "Fix: wrap it first, t.data = minigrad.tensor(value).")
+        if self._requires_grad and value._data.dtype.kind != "f":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype. Fix: convert it first, "
+                               "t.data = other.float().")
+        self._data = value._data
+
     # --- conversions ----------------------------------------------------------
     def item(self):
-        if self.data.size != 1:
-            raise RuntimeError(f"a Tensor with {self.data.size} elements cannot be converted "
+        if self._data.size != 1:
+            raise RuntimeError(f"a Tensor with {self._data.size} elements cannot be converted "
                                "to Scalar. Fix: reduce it first (t.sum(), t.mean()) or index "
                                "one element (t[0]).")
-        return self.data.item()
+        return self._data.item()
 
-    def numpy(self):
-        if self._requires_grad:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
-                               "Use tensor.detach().numpy() instead. Fix: detach() "
-                               "first, or read t.data (minigrad's data is the array).")
-        return self.data
+    def numpy(self, *, force=False):
+        """The numpy array itself (shared, as torch's); refused on a tensor that requires
+        grad unless ``force=True`` (torch's ``t.detach().numpy()``, still shared)."""
+        if self._requires_grad and not force:
+            raise RuntimeError(NUMPY_GRAD)
+        return self._data
 
     def tolist(self):
-        return self.data.tolist()
+        return self._data.tolist()
 
     def __array__(self, dtype=None, copy=None):
-        return self.data if dtype is None else self.data.astype(dtype)
+        """``np.asarray(t)``: ``t.numpy()``, so refused on a tensor that requires grad."""
+        if self._requires_grad:
+            raise RuntimeError(NUMPY_GRAD)
+        array = self._data if dtype is None else self._data.astype(dtype, copy=False)
+        return array.copy() if copy else array
 
     # --- description ----------------------------------------------------------
     @property
     def shape(self):
-        return Size(self.data.shape)
+        return Size(self._data.shape)
 
     def size(self, dim=None):
-        return Size(self.data.shape) if dim is None else self.data.shape[dim]
+        return Size(self._data.shape) if dim is None else self._data.shape[dim]
 
     @property
     def dtype(self):
-        return from_numpy(self.data.dtype)
+        return from_numpy(self._data.dtype)
 
     @property
     def ndim(self):
-        return self.data.ndim
+        return self._data.ndim
 
     def dim(self):
-        return self.data.ndim
+        return self._data.ndim
 
     def numel(self):
-        return self.data.size
+        return self._data.size
 
     @property
     def device(self):
         return devices.CPU
 
     def __len__(self):
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
-        return len(self.data)
+        return len(self._data)
 
     def __iter__(self):
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor. Fix: use t.item() for its number.")
-        return (self[i] for i in range(len(self.data)))
+        return (self[i] for i in range(len(self._data)))
 
     def __repr__(self):
         return tensor_repr(self)
 
     def __format__(self, spec):
-        if self.data.ndim == 0:
-            return format(self.data.item(), spec)
+        if self._data.ndim == 0:
+            return format(self._data.item(), spec)
         return format(repr(self), spec)
 
     def __bool__(self):
-        if self.data.size != 1:
+        if self._data.size != 1:
             raise RuntimeError("Boolean value of Tensor with more than one value is "
                                "ambiguous. Fix: use (t > 0).all() or .any().")
-        return bool(self.data)
+        return bool(self._data)
 
     def __float__(self):
         return float(self.item())
@@ -249,9 +279,9 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         return int(self.item())
 
     def __index__(self):
-        if self.data.dtype.kind not in "iu" or self.data.size != 1:
+        if self._data.dtype.kind not in "iu" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be an index")
-        return int(self.data.item())
+        return int(self._data.item())
 
     # --- torch's everyday methods (ops/trig.py, pointwise.py, clamping.py, ...) -------
     def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False):
@@ -324,7 +354,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         return comparison.equal(self, other)
 
     def is_floating_point(self):
-        return self.data.dtype.kind == "f"
+        return self._data.dtype.kind == "f"
 
     @property
     def is_cuda(self):
@@ -340,20 +370,24 @@ _DEVICE_NAMES = ("cpu", "cuda", "mps", "meta", "xpu")
 _new = object.__new__
 
 
+def _typename(value):
+    """torch's spelling of a type in its errors: ``int``, ``numpy.ndarray``."""
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else (
+        f"{kind.__module__}.{kind.__name__}")
+
+
 def _check_grad(tensor, value):
     """torch's checks on ``t.grad = value``: a tensor of ``t``'s shape and dtype."""
     if not isinstance(value, Tensor):
-        kind = type(value)
-        name = kind.__name__ if kind.__module__ == "builtins" else (
-            f"{kind.__module__}.{kind.__name__}")
         raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
-                        f"{name}. Fix: wrap it, minigrad.tensor(array).")
-    if value.data.shape != tensor.data.shape:
+                        f"{_typename(value)}. Fix: wrap it, minigrad.tensor(array).")
+    if value._data.shape != tensor._data.shape:
         raise RuntimeError(
-            f"attempting to assign a gradient of size '{list(value.data.shape)}' to a tensor "
-            f"of size '{list(tensor.data.shape)}'. Please ensure that the gradient and the "
+            f"attempting to assign a gradient of size '{list(value._data.shape)}' to a tensor "
+            f"of size '{list(tensor._data.shape)}'. Please ensure that the gradient and the "
             "tensor are the same size. Fix: the gradient has its tensor's shape.")
-    if value.data.dtype != tensor.data.dtype:
+    if value._data.dtype != tensor._data.dtype:
         raise RuntimeError(
             f"attempting to assign a gradient with dtype '{value.dtype.name}' to a tensor "
             f"with grad_dtype '{tensor.dtype.name}'. The gradient must match the tensor's "
@@ -363,7 +397,7 @@ def _check_grad(tensor, value):
 def make(data, grad_fn):
     """A tensor around ``data`` (kept as is), made by ``grad_fn`` (None for a leaf)."""
     t = _new(Tensor)
-    t.data = data
+    t._data = data
     t._grad = None
     t.grad_fn = grad_fn
     t._requires_grad = grad_fn is not None

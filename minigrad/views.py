@@ -109,13 +109,13 @@ class CopySlices(Function):
     def differentiable_backward(ctx, grad_output):
         """The same gradient in minigrad's ops (``create_graph=True``): the region's
         positions in the flat base pick its gradient out and put ``fn``'s back."""
-        shape = grad_output.data.shape
-        size = grad_output.data.size
+        shape = grad_output._data.shape
+        size = grad_output._data.size
         key = replay_array(np.arange(size).reshape(shape), ctx.chain)
         flat = grad_output.reshape(-1)
         fn = ctx.fn
         results = engine.recorded_backward(fn, flat[key])
-        outside = np.ones(size, dtype=grad_output.data.dtype)
+        outside = np.ones(size, dtype=grad_output._data.dtype)
         outside[key] = 0
         grad = flat * constant(outside)
         first = results[0]
@@ -142,24 +142,24 @@ def write(tensor, result, other=None):
     As torch, the node keeps the old value of ``tensor`` itself (a copy), but if
     ``other`` is ``tensor`` or shares its memory (``y.mul_(y)``), backward refuses."""
     node = result.grad_fn
-    old = tensor.data
+    old = tensor._data
     counter = tensor._version_counter
     saved = node._saved
-    aliased = hasattr(other, "grad_fn") and np.may_share_memory(other.data, old)
+    aliased = hasattr(other, "grad_fn") and np.may_share_memory(other._data, old)
     checks = []
     for i, counter_i, version, whose in node._checks:
-        if saved[i] is result.data:  # the output, saved: from now on it is tensor's array
+        if saved[i] is result._data:  # the output, saved: from now on it is tensor's array
             checks.append((i, counter, counter[0] + 1, whose))
         elif saved[i] is not old or aliased:
             checks.append((i, counter_i, version, whose))
         else:  # the old value is kept as a copy below: nothing can change it any more
             checks.append((i, [0], 0, whose))
     node._saved = tuple([
-        old if s is result.data else
+        old if s is result._data else
         s.copy() if isinstance(s, np.ndarray) and np.may_share_memory(s, old) else s
         for s in saved])
     node._checks = checks
-    np.copyto(old, result.data, casting="unsafe")
+    np.copyto(old, result._data, casting="unsafe")
     counter[0] += 1
     base = tensor._base
     if base is None:
@@ -172,8 +172,8 @@ def write(tensor, result, other=None):
     first = (base.grad_fn if base.grad_fn is not None else
              accumulator(base) if base._requires_grad else None)
     copy.next_functions = (first,) + tuple(node.next_functions[1:])
-    copy.out_shape = base.data.shape
-    copy.out_dtype = base.data.dtype
+    copy.out_shape = base._data.shape
+    copy.out_dtype = base._data.dtype
     _set_graph(base, copy)
     _regenerate(base)
 

@@ -52,8 +52,8 @@ def test_the_output_and_gradients_are_torch_s_whatever_the_checkpointing(memory)
     out, _ = memory.forward(minigrad, mg_params)
     out.sum().backward()
     for (a, b), (ta, tb) in zip(mg_params, params, strict=True):
-        np.testing.assert_allclose(a.grad.data, ta.grad.numpy(), rtol=1e-10, atol=1e-12)
-        np.testing.assert_allclose(b.grad.data, tb.grad.numpy(), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(a.grad.numpy(), ta.grad.numpy(), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(b.grad.numpy(), tb.grad.numpy(), rtol=1e-10, atol=1e-12)
 
 
 def test_text_names_the_setting_and_measure_adds_the_times(memory):

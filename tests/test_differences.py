@@ -65,7 +65,7 @@ def test_value_refuses_where_torch_returns_inf_or_nan():
 
 def test_tensor_of_sizes_is_zeros_and_takes_requires_grad():
     t = minigrad.Tensor(2, 3)
-    assert tuple(t.shape) == (2, 3) and not t.data.any()  # torch: uninitialized
+    assert tuple(t.shape) == (2, 3) and not t.numpy().any()  # torch: uninitialized
     assert minigrad.Tensor([1.0], requires_grad=True).requires_grad  # torch: TypeError
 
 

@@ -34,7 +34,7 @@ def test_eval_and_training_false_return_the_input_itself_as_torch():
     assert layer.eval() is layer
     layer_t.eval()
     assert layer_t(x_t) is x_t and layer(x) is x
-    assert x.grad_fn is None and x.data.tolist() == X.tolist()
+    assert x.grad_fn is None and x.detach().numpy().tolist() == X.tolist()
 
 
 def test_p_zero_and_an_empty_input_are_returned_as_they_are():
@@ -50,16 +50,16 @@ def test_p_one_gives_zeros_and_a_zero_gradient_as_torch():
     x, x_t = pair()
     out, out_t = F.dropout(x, 1.0), torch.nn.functional.dropout(x_t, 1.0)
     assert out.grad_fn.name() == out_t.grad_fn.name() == "MulBackward0"
-    np.testing.assert_array_equal(out.data, out_t.detach().numpy())
-    assert not out.data.any()
+    np.testing.assert_array_equal(out.detach().numpy(), out_t.detach().numpy())
+    assert not out.detach().numpy().any()
     out.sum().backward()
     out_t.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, x_t.grad.numpy())
-    assert not x.grad.data.any() and not np.isnan(x.grad.data).any()
+    np.testing.assert_array_equal(x.grad.numpy(), x_t.grad.numpy())
+    assert not x.grad.numpy().any() and not np.isnan(x.grad.numpy()).any()
     # A layer with p=1 in a network: the layers before it get zero gradients, not nan.
     model = nn.Sequential(nn.Linear(6, 3, dtype=minigrad.float64), nn.Dropout(1.0))
     model(minigrad.tensor(X)).sum().backward()
-    assert not model[0].weight.grad.data.any() and not model[0].bias.grad.data.any()
+    assert not model[0].weight.grad.numpy().any() and not model[0].bias.grad.numpy().any()
 
 
 @pytest.mark.parametrize("p", [-0.1, 1.5, 2])
@@ -106,7 +106,7 @@ def test_a_kept_element_is_scaled_exactly_as_torch_scales_it(dtype, p):
     ones_t = torch.ones(20_000, dtype=dtype)
     ones = minigrad.tensor(ones_t.numpy())
     theirs = set(torch.nn.functional.dropout(ones_t, p).tolist()) - {0.0}
-    ours = set(F.dropout(ones, p).data.tolist()) - {0.0}
+    ours = set(F.dropout(ones, p).detach().numpy().tolist()) - {0.0}
     assert ours == theirs and len(ours) == 1
 
 
@@ -118,33 +118,33 @@ def test_each_element_is_zeroed_or_scaled_and_the_gradient_is_the_mask(p):
     assert out.grad_fn.name() == torch.nn.functional.dropout(
         torch.ones(2, requires_grad=True), p).grad_fn.name() == "MulBackward0"
     scale = 1.0 / (1.0 - p)  # float64: 1 / (1 - p) as torch computes it
-    kept = out.data != 0
+    kept = out.detach().numpy() != 0
     assert 0 < kept.sum() < kept.size  # both kinds occur in 24 elements at these seeds
-    np.testing.assert_array_equal(out.data[kept], X[kept] * scale)
-    np.testing.assert_allclose(out.data[kept], X[kept] / (1 - p), rtol=1e-15, atol=0)
+    np.testing.assert_array_equal(out.detach().numpy()[kept], X[kept] * scale)
+    np.testing.assert_allclose(out.detach().numpy()[kept], X[kept] / (1 - p), rtol=1e-15, atol=0)
     upstream = np.arange(1.0, 25.0).reshape(4, 6)
     out.backward(minigrad.tensor(upstream))
-    mask = out.data / X  # from the output alone: 0 or 1 / (1 - p) elementwise
+    mask = out.detach().numpy() / X  # from the output alone: 0 or 1 / (1 - p) elementwise
     np.testing.assert_allclose(mask[kept], scale, rtol=1e-15, atol=0)
-    np.testing.assert_allclose(x.grad.data, upstream * mask, rtol=1e-15, atol=0)
-    np.testing.assert_array_equal(x.grad.data, upstream * np.where(kept, scale, 0.0))
+    np.testing.assert_allclose(x.grad.numpy(), upstream * mask, rtol=1e-15, atol=0)
+    np.testing.assert_array_equal(x.grad.numpy(), upstream * np.where(kept, scale, 0.0))
 
 
 @pytest.mark.parametrize("p", [0.1, 0.5, 0.8])
 def test_the_kept_fraction_is_one_minus_p(p):
     minigrad.manual_seed(0)
     out = F.dropout(minigrad.ones(100_000, dtype=minigrad.float64), p)
-    assert abs((out.data != 0).mean() - (1 - p)) < 0.01
+    assert abs((out.detach().numpy() != 0).mean() - (1 - p)) < 0.01
 
 
 def test_manual_seed_repeats_the_mask_and_another_seed_changes_it():
     x = minigrad.ones(1000, dtype=minigrad.float64)
     minigrad.manual_seed(5)
-    first, second = F.dropout(x, 0.5).data, F.dropout(x, 0.5).data
+    first, second = F.dropout(x, 0.5).detach().numpy(), F.dropout(x, 0.5).detach().numpy()
     minigrad.manual_seed(5)
-    again = nn.Dropout(0.5)(x).data
+    again = nn.Dropout(0.5)(x).detach().numpy()
     minigrad.manual_seed(6)
-    other = F.dropout(x, 0.5).data
+    other = F.dropout(x, 0.5).detach().numpy()
     np.testing.assert_array_equal(first, again)
     assert (first != second).any() and (first != other).any()
 
@@ -154,20 +154,20 @@ def test_the_module_follows_train_and_eval_inside_sequential():
     model = nn.Sequential(nn.Linear(6, 50, dtype=minigrad.float64), nn.ReLU(), nn.Dropout(0.5))
     assert [n for n, _ in model.named_parameters()] == ["0.weight", "0.bias"]
     x = minigrad.tensor(X)
-    hidden = model[1](model[0](x)).data
+    hidden = model[1](model[0](x)).detach().numpy()
     trained = model(x)
     assert model[2].training and trained.grad_fn.name() == "MulBackward0"
-    dropped = (trained.data == 0) & (hidden != 0)
+    dropped = (trained.detach().numpy() == 0) & (hidden != 0)
     assert dropped.any()
-    np.testing.assert_array_equal(trained.data[~dropped], hidden[~dropped] * 2)
+    np.testing.assert_array_equal(trained.detach().numpy()[~dropped], hidden[~dropped] * 2)
     model.eval()
     assert not model[2].training
-    np.testing.assert_array_equal(model(x).data, hidden)
+    np.testing.assert_array_equal(model(x).detach().numpy(), hidden)
     assert model(x).grad_fn.name() == "ReluBackward0"
     model.train()
-    assert model[2].training and (model(x).data != hidden).any()
+    assert model[2].training and (model(x).detach().numpy() != hidden).any()
     trained.sum().backward()  # a gradient through the mask reaches the first layer
-    assert model[0].weight.grad.data.any()
+    assert model[0].weight.grad.numpy().any()
 
 
 def test_no_grad_still_drops_and_records_nothing():
@@ -175,7 +175,7 @@ def test_no_grad_still_drops_and_records_nothing():
     x = minigrad.tensor(X, requires_grad=True)
     with minigrad.no_grad():
         out = F.dropout(x, 0.5)
-    assert out.grad_fn is None and not out.requires_grad and (out.data == 0).any()
+    assert out.grad_fn is None and not out.requires_grad and (out.detach().numpy() == 0).any()
 
 
 def test_inplace_changes_the_input_as_torch():
@@ -186,19 +186,19 @@ def test_inplace_changes_the_input_as_torch():
     assert out is h and out_t is h_t
     assert h.grad_fn.name() == h_t.grad_fn.name() == "MulBackward0"
     assert h._version == h_t._version == 1
-    np.testing.assert_array_equal(h.data, h_t.detach().numpy())
+    np.testing.assert_array_equal(h.detach().numpy(), h_t.detach().numpy())
     h.sum().backward()
     h_t.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, x_t.grad.numpy())
+    np.testing.assert_array_equal(x.grad.numpy(), x_t.grad.numpy())
 
     minigrad.manual_seed(3)
     y = x * 1
     out = nn.Dropout(0.5, inplace=True)(y)
     assert out is y and y._version == 1
-    kept = y.data != 0
-    np.testing.assert_array_equal(y.data[kept], X[kept] * 2)
+    kept = y.detach().numpy() != 0
+    np.testing.assert_array_equal(y.detach().numpy()[kept], X[kept] * 2)
     y.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, np.where(kept, 2.0, 0.0))
+    np.testing.assert_array_equal(x.grad.numpy(), np.where(kept, 2.0, 0.0))
 
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         torch.nn.functional.dropout(x_t, 0.5, inplace=True)
@@ -216,5 +216,5 @@ def test_int_and_bool_inputs_as_torch(values):
     assert str(ours.value).startswith(str(theirs.value) + ". Fix: ")
     for p in (0.0, 1.0):
         out, out_t = F.dropout(x, p), torch.nn.functional.dropout(x_t, p)
-        assert out.data.tolist() == out_t.tolist()
+        assert out.detach().numpy().tolist() == out_t.tolist()
         assert str(out.dtype) == str(out_t.dtype).replace("torch", "minigrad")

@@ -115,9 +115,9 @@ def _checkpointed(lib, use_reentrant, x_requires_grad):
 
     y = f.linear(ck(block, x, use_reentrant=use_reentrant), w3).sum()
     y.backward()
-    grads = [w.grad.numpy() if lib is torch else w.grad.data for w in (w1, w2, w3)]
+    grads = [w.grad.numpy() if lib is torch else w.grad.numpy() for w in (w1, w2, w3)]
     if x_requires_grad:
-        grads.append(x.grad.numpy() if lib is torch else x.grad.data)
+        grads.append(x.grad.numpy() if lib is torch else x.grad.numpy())
     return grads
 
 

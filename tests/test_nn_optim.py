@@ -11,7 +11,7 @@ from tests.tensor_parity import assert_close
 
 def _copy_into(ours, theirs):
     for p, q in zip(ours.parameters(), theirs.parameters(), strict=True):
-        p.data = q.detach().numpy().copy()
+        p.data = minigrad.tensor(q.detach().numpy())
 
 
 def test_linear_shapes_init_and_registration():
@@ -20,7 +20,7 @@ def test_linear_shapes_init_and_registration():
     assert layer.weight.shape == (30, 400) and layer.bias.shape == (30,)
     assert layer.weight.requires_grad and layer.weight.is_leaf
     bound = 1 / np.sqrt(400)
-    w = layer.weight.data
+    w = layer.weight.detach().numpy()
     assert w.min() >= -bound and w.max() <= bound
     assert abs(w.std() - bound / np.sqrt(3)) < 0.05 * bound  # std of U(-b, b)
     assert [n for n, _ in layer.named_parameters()] == ["weight", "bias"]

@@ -33,7 +33,7 @@ IDS = [c.name for c in CASES]
 
 def _np(t):
     return None if t is None else (t.detach().numpy() if isinstance(t, torch.Tensor)
-                                   else np.asarray(t.data))
+                                   else t.detach().numpy())
 
 
 def _rng(case, salt):

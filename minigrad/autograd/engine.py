@@ -47,7 +47,7 @@ def sum_to_shape(grad, shape):
     ``grad`` is a numpy array, or a tensor (``create_graph=True``: the sum is recorded).
     """
     array = type(grad) is np.ndarray
-    gshape = grad.shape if array else grad.data.shape
+    gshape = grad.shape if array else grad._data.shape
     if gshape == shape:
         return grad
     lead = len(gshape) - len(shape)
@@ -160,10 +160,10 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
             if parent is None or grad is None:
                 continue
             if create_graph:
-                data = grad.data
+                data = grad._data
             else:
                 if type(grad) is not np.ndarray:
-                    grad = np.asarray(getattr(grad, "data", grad))
+                    grad = np.asarray(getattr(grad, "_data", grad))
                 data = grad
             if data.shape != parent.out_shape:
                 grad = _reduce(node, i, grad, data.shape, parent.out_shape)
@@ -204,7 +204,7 @@ def _root_grad(tensor, gradient, i, create_graph=False):
             f"element {i} of tensors does not require grad and does not have a grad_fn. "
             "Fix: create the inputs with requires_grad=True (or call requires_grad_() on "
             "them) before computing this tensor, and do not compute it under no_grad().")
-    data = tensor.data
+    data = tensor._data
     if gradient is None:
         if data.size != 1:
             raise RuntimeError(
@@ -220,14 +220,14 @@ def _root_grad(tensor, gradient, i, create_graph=False):
         raise TypeError(
             f"gradients can be either Tensors or None, but got {type(first).__name__}. "
             "Fix: pass a tensor of the output's shape, e.g. minigrad.ones_like(y).")
-    grad = np.array(gradient.data, dtype=data.dtype)
+    grad = np.array(gradient._data, dtype=data.dtype)
     if grad.shape != data.shape:
         raise RuntimeError(
             f"Mismatch in shape: grad_output[{i}] has a shape of {Size(grad.shape)!r} and "
             f"output[{i}] has a shape of {Size(data.shape)!r}. Fix: the gradient passed to "
             "backward() must have the shape of the tensor backward() is called on.")
     if create_graph:
-        if gradient.data.dtype != data.dtype:
+        if gradient._data.dtype != data.dtype:
             return gradient.to(from_numpy(data.dtype))
         return gradient
     return grad
@@ -287,4 +287,4 @@ def _store(tensor, grad_output):
     elif tensor._grad is None:
         tensor._grad = tensors.make(np.array(grad_output), None)
     else:
-        tensor._grad.data += grad_output
+        tensor._grad._data += grad_output

@@ -72,21 +72,21 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level "
                            "exists, make sure to enter_dual_level() first. Fix: call it "
                            "inside `with forward_ad.dual_level():`.")
-    if tensor.data.dtype.kind != "f":
+    if tensor._data.dtype.kind != "f":
         raise ValueError(f"Expected primal to be floating point or complex, but got: "
                          f"{tensor.dtype}. Fix: convert it first, t.double().")
-    if tuple(tangent.data.shape) != tensor.data.shape:
+    if tuple(tangent._data.shape) != tensor._data.shape:
         raise RuntimeError(
             "Trying to set a forward gradient that has a different size than that of the "
             "original Tensor, this is not supported. Tensor is of size "
-            f"{list(tensor.data.shape)} while the given forward gradient is of size "
-            f"{list(tangent.data.shape)}. Fix: the tangent has the primal's shape.")
+            f"{list(tensor._data.shape)} while the given forward gradient is of size "
+            f"{list(tangent._data.shape)}. Fix: the tangent has the primal's shape.")
     if tensor._requires_grad:
-        out = View.apply(tensor, tensor.data.shape)
+        out = View.apply(tensor, tensor._data.shape)
     else:
-        out = tensors.make(tensor.data, None)
+        out = tensors.make(tensor._data, None)
         out._version_counter = tensor._version_counter
-    _attach(out, np.array(tangent.data, dtype=tensor.data.dtype))
+    _attach(out, np.array(tangent._data, dtype=tensor._data.dtype))
     return out
 
 
@@ -95,7 +95,7 @@ def unpack_dual(tensor, *, level=None):
     tangent = tensor._fw_tangent
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
-    primal = tensors.make(tensor.data, tensor.grad_fn)
+    primal = tensors.make(tensor._data, tensor.grad_fn)
     primal._version_counter = tensor._version_counter
     return UnpackedDualTensor(primal, tensors.make(tangent, None))
 
@@ -115,8 +115,8 @@ def propagate(ctx, args, result, record=False):
         return
     if record:
         ctx._fw_in = tangents
-    ctx.inputs = tuple([a.data if hasattr(a, "_fw_tangent") else a for a in args])
-    out = ctx.result = result.data
+    ctx.inputs = tuple([a._data if hasattr(a, "_fw_tangent") else a for a in args])
+    out = ctx.result = result._data
     try:
         tangent = np.asarray(ctx.jvp(ctx, *tangents))
     finally:

@@ -147,9 +147,9 @@ class Function:
                  (a._accumulator or accumulator(a)) if a._requires_grad else None)
                 if isinstance(a, Tensor) else None
                 for a in args])
-        out = cls.forward(ctx, *[a.data if isinstance(a, Tensor) else a for a in args])
+        out = cls.forward(ctx, *[a._data if isinstance(a, Tensor) else a for a in args])
         if type(out) is not np.ndarray:
-            array = np.asarray(out.data if isinstance(out, Tensor) else out)
+            array = np.asarray(out._data if isinstance(out, Tensor) else out)
             if ctx._saved:  # a 0-d result (a numpy scalar) saved for backward: the array
                 ctx._saved = tuple([array if s is out else s for s in ctx._saved])
             out = array
@@ -157,7 +157,7 @@ class Function:
         if forward_ad.LEVEL[0] is not None:  # forward mode: the output's tangent too
             forward_ad.propagate(ctx, args, result, record)
         if cls.is_view and out.base is not None and (
-                not out.size or np.may_share_memory(out, args[0].data)):
+                not out.size or np.may_share_memory(out, args[0]._data)):
             views.register(result, args[0], cls, args[1:])
         if not record:
             return result
@@ -174,11 +174,11 @@ def _version_checks(saved, args, result, Tensor):
     that builds a graph, ``create_graph=True``, turns the array back into that tensor)."""
     checks = []
     for i, array in enumerate(saved):
-        if array is result.data:
+        if array is result._data:
             checks.append((i, result._version_counter, result._version_counter[0], -1))
             continue
         for k, a in enumerate(args):
-            if isinstance(a, Tensor) and a.data is array:
+            if isinstance(a, Tensor) and a._data is array:
                 if a._is_inference:
                     raise RuntimeError(INFERENCE_SAVED)
                 counter = a._version_counter
@@ -202,12 +202,12 @@ class AccumulateGrad(Function):
     @property
     def out_shape(self):
         variable = self._variable()
-        return variable.data.shape if variable is not None else ()
+        return variable._data.shape if variable is not None else ()
 
     @property
     def out_dtype(self):
         variable = self._variable()
-        return variable.data.dtype if variable is not None else None
+        return variable._data.dtype if variable is not None else None
 
     def accumulate(self, grad):
         """First time: keep ``grad`` (the engine hands over its own copy); then add. A
@@ -221,22 +221,22 @@ class AccumulateGrad(Function):
             return
         if type(grad) is not np.ndarray:  # a 0-d result of numpy math is a scalar
             grad = np.array(grad)
-        if grad.dtype != variable.data.dtype:
-            grad = grad.astype(variable.data.dtype)
+        if grad.dtype != variable._data.dtype:
+            grad = grad.astype(variable._data.dtype)
         if self._hooks:
             grad = graph.run_hooks(self, grad)
         if variable.grad is None:
             variable.grad = tensors.make(grad, None)
         else:
-            variable.grad.data += grad
+            variable.grad._data += grad
             variable.grad._version_counter[0] += 1
         if self._post_hooks:
             for fn in list(self._post_hooks.values()):
                 fn(variable)
 
     def _accumulate_graph(self, variable, grad):
-        if grad.data.dtype != variable.data.dtype:
-            grad = grad.to(from_numpy(variable.data.dtype))
+        if grad._data.dtype != variable._data.dtype:
+            grad = grad.to(from_numpy(variable._data.dtype))
         if self._hooks:
             grad = graph.run_hooks(self, grad, as_tensor=True)
         variable._grad = grad if variable._grad is None else variable._grad + grad

@@ -37,7 +37,7 @@ def _leaves(inputs, create_graph):
             raise TypeError(f"The inputs given to vjp must be either a Tensor or a tuple of "
                             f"Tensors but the value at index 0 has type {type(x).__name__}. "
                             "Fix: pass minigrad tensors.")
-        leaf = x if (create_graph and x._requires_grad) else make(x.data, None)
+        leaf = x if (create_graph and x._requires_grad) else make(x._data, None)
         out.append(leaf.requires_grad_() if not leaf._requires_grad else leaf)
     return out
 
@@ -46,13 +46,13 @@ def _grads(outputs, inputs, grad_outputs, create_graph):
     with enable_grad():
         grads = autograd.grad(outputs, inputs, grad_outputs, retain_graph=True,
                               create_graph=create_graph, allow_unused=True)
-    return tuple(make(np.zeros_like(x.data), None) if g is None else
-                 (g if create_graph else make(g.data, None)) for g, x in zip(grads, inputs,
+    return tuple(make(np.zeros_like(x._data), None) if g is None else
+                 (g if create_graph else make(g._data, None)) for g, x in zip(grads, inputs,
                                                                            strict=True))
 
 
 def _detached(t, create_graph):
-    return t if create_graph else make(t.data, None)
+    return t if create_graph else make(t._data, None)
 
 
 def vjp(func_, inputs, v=None, create_graph=False, strict=False):
@@ -62,11 +62,11 @@ def vjp(func_, inputs, v=None, create_graph=False, strict=False):
     with enable_grad():
         out = func_(*xs)
     if v is None:
-        if out.data.size != 1:
+        if out._data.size != 1:
             raise RuntimeError("The vector v can only be None if the user-provided function "
                                "returns a single Tensor with a single element. Fix: pass v, "
                                "a tensor of the output's shape.")
-        v = make(np.ones_like(out.data), None)
+        v = make(np.ones_like(out._data), None)
     grads = _grads(out, xs, v, create_graph)
     return _detached(out, create_graph), (grads if was_tuple else grads[0])
 
@@ -76,23 +76,23 @@ def jvp(func_, inputs, v=None, create_graph=False, strict=False):
     inputs, was_tuple = _tuple(inputs)
     xs = _leaves(inputs, create_graph)
     if v is None:
-        if len(xs) != 1 or xs[0].data.size != 1:
+        if len(xs) != 1 or xs[0]._data.size != 1:
             raise RuntimeError("The vector v can only be None if the input to the "
                                "user-provided function is a single Tensor with a single "
                                "element. Fix: pass v, one tensor per input.")
-        v = make(np.ones_like(xs[0].data), None)
+        v = make(np.ones_like(xs[0]._data), None)
     vs, _ = _tuple(v)
     with enable_grad():
         out = func_(*xs)
-        u = make(np.zeros_like(out.data), None).requires_grad_()  # any value: J^T u is linear
+        u = make(np.zeros_like(out._data), None).requires_grad_()  # any value: J^T u is linear
         g = autograd.grad(out, xs, u, create_graph=True, allow_unused=True)
         used = [(gi, vi) for gi, vi in zip(g, vs, strict=True) if gi is not None]
         if not used:
-            result = make(np.zeros_like(out.data), None)
+            result = make(np.zeros_like(out._data), None)
         else:
             result = autograd.grad([gi for gi, _ in used], u, [vi for _, vi in used],
                                    create_graph=create_graph, allow_unused=True)[0]
-            result = make(np.zeros_like(out.data), None) if result is None else result
+            result = make(np.zeros_like(out._data), None) if result is None else result
     return _detached(out, create_graph), _detached(result, create_graph)
 
 
@@ -105,7 +105,7 @@ def jacobian(func_, inputs, create_graph=False, strict=False, vectorize=False,
     inputs, was_tuple = _tuple(inputs)
     argnums = tuple(range(len(inputs)))
     transform = func.jacrev if strategy == "reverse-mode" else func.jacfwd
-    xs = [x if (create_graph and x._requires_grad) else make(x.data, None) for x in inputs]
+    xs = [x if (create_graph and x._requires_grad) else make(x._data, None) for x in inputs]
     result = transform(func_, argnums)(*xs)
     return result if was_tuple else result[0]
 
@@ -114,7 +114,7 @@ def hessian(func_, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """Second derivatives of a function with a one-element output."""
     inputs, was_tuple = _tuple(inputs)
-    xs = [make(x.data, None) for x in inputs]
+    xs = [make(x._data, None) for x in inputs]
     n = len(xs)
 
     def gradient(*args):
@@ -130,11 +130,11 @@ def hessian(func_, inputs, create_graph=False, strict=False, vectorize=False,
 def _vectors(v, xs, name, was_tuple):
     """``v`` as a tuple matching the inputs, with torch's checks."""
     if v is None:
-        if len(xs) != 1 or xs[0].data.size != 1:
+        if len(xs) != 1 or xs[0]._data.size != 1:
             raise RuntimeError("The vector v can only be None if the input to the "
                                "user-provided function is a single Tensor with a single "
                                "element. Fix: pass v, one tensor per input.")
-        return (make(np.ones_like(xs[0].data), None),)
+        return (make(np.ones_like(xs[0]._data), None),)
     vs, _ = _tuple(v)
     if len(vs) != len(xs):
         if not was_tuple:
@@ -143,11 +143,11 @@ def _vectors(v, xs, name, was_tuple):
         raise RuntimeError(f"v is a tuple of invalid length: should be {len(xs)} but got "
                            f"{len(vs)}. Fix: one vector per input of {name}.")
     for i, (vi, x) in enumerate(zip(vs, xs, strict=True)):
-        if vi.data.shape != x.data.shape:
+        if vi._data.shape != x._data.shape:
             where = f"Entry {i} in v" if was_tuple else "v"
             raise RuntimeError(
-                f"{where} has invalid size: should be {Size(x.data.shape)!r} but got "
-                f"{Size(vi.data.shape)!r}. Fix: each vector has its input's shape.")
+                f"{where} has invalid size: should be {Size(x._data.shape)!r} but got "
+                f"{Size(vi._data.shape)!r}. Fix: each vector has its input's shape.")
     return vs
 
 
@@ -155,7 +155,7 @@ def _scalar_output(out, name):
     if not isinstance(out, Tensor):
         raise RuntimeError(f"The function given to {name} should return a single Tensor. "
                            "Fix: return one tensor, the scalar to differentiate twice.")
-    if out.data.size != 1:
+    if out._data.size != 1:
         raise RuntimeError(f"The Tensor returned by the function given to {name} should "
                            "contain a single element. Fix: reduce it first (.sum()).")
 
@@ -210,7 +210,7 @@ def _fill_in_zeros(grads, inputs, strict, create_graph, stage):
                     f"{i} in the grad_jacobian. This is not allowed in strict mode as it "
                     "prevents from using the double backward trick to replace forward mode "
                     "AD. Fix: strict=False.")
-            g = make(np.zeros_like(x.data), None)
+            g = make(np.zeros_like(x._data), None)
         elif strict and create_graph and not g._requires_grad:
             raise RuntimeError(
                 f"The hessian of the user-provided function is independent of input {i}. "
@@ -254,7 +254,7 @@ def hvp(func_, inputs, v=None, create_graph=False, strict=False):
         _check_requires_grad((out,), "outputs", strict)
         jac = _autograd_grad((out,), xs, None, True)
         _check_requires_grad(jac, "jacobian", strict)
-        grad_jac = tuple(make(np.zeros_like(x.data), None).requires_grad_() for x in xs)
+        grad_jac = tuple(make(np.zeros_like(x._data), None).requires_grad_() for x in xs)
         double_back = _autograd_grad(jac, xs, grad_jac, True)
     with set_grad_enabled(create_graph or is_grad_enabled()):
         result = _fill_in_zeros(_autograd_grad(double_back, grad_jac, vs, create_graph), xs,

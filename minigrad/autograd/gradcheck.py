@@ -50,15 +50,15 @@ def _outputs(func, inputs):
 
 def numerical_jacobian(func, inputs, i, eps):
     """Rows: elements of input ``i``; columns: elements of every output, concatenated."""
-    data = inputs[i].data  # written element by element: every view of it sees the change
+    data = inputs[i]._data  # written element by element: every view of it sees the change
     rows = []
     with no_grad():
         for j in np.ndindex(data.shape):
             original = data[j]
             data[j] = original + eps
-            plus = np.concatenate([o.data.reshape(-1) for o in _outputs(func, inputs)])
+            plus = np.concatenate([o._data.reshape(-1) for o in _outputs(func, inputs)])
             data[j] = original - eps
-            minus = np.concatenate([o.data.reshape(-1) for o in _outputs(func, inputs)])
+            minus = np.concatenate([o._data.reshape(-1) for o in _outputs(func, inputs)])
             data[j] = original
             rows.append((plus.astype(np.float64) - minus) / (2 * eps))
     return np.array(rows).reshape(data.size, -1)
@@ -70,21 +70,21 @@ def _backward_jacobians(out, inputs, indices):
     columns = {i: [] for i in indices}
     saved = [t.grad for t in inputs]
     try:
-        for k in range(out.data.size):
+        for k in range(out._data.size):
             for t in inputs:
                 t.grad = None
             if out.requires_grad:
-                onehot = np.zeros(out.data.size, dtype=out.data.dtype)
+                onehot = np.zeros(out._data.size, dtype=out._data.dtype)
                 onehot[k] = 1
-                out.backward(make(onehot.reshape(out.data.shape), None), retain_graph=True)
+                out.backward(make(onehot.reshape(out._data.shape), None), retain_graph=True)
             for i in indices:
                 grad = inputs[i].grad
-                columns[i].append(np.zeros(inputs[i].data.size) if grad is None
-                                  else grad.data.reshape(-1).astype(np.float64))
+                columns[i].append(np.zeros(inputs[i]._data.size) if grad is None
+                                  else grad._data.reshape(-1).astype(np.float64))
     finally:
         for t, grad in zip(inputs, saved, strict=True):
             t.grad = grad
-    return {i: np.array(c).T.reshape(inputs[i].data.size, -1) for i, c in columns.items()}
+    return {i: np.array(c).T.reshape(inputs[i]._data.size, -1) for i, c in columns.items()}
 
 
 def analytical_jacobian(func, inputs, i):
@@ -95,9 +95,9 @@ def analytical_jacobian(func, inputs, i):
 
 def _fix(inputs, checked):
     """The message's last line: precision first when an input is not float64."""
-    low = [n for n, i in enumerate(checked) if inputs[i].data.dtype != np.float64]
+    low = [n for n, i in enumerate(checked) if inputs[i]._data.dtype != np.float64]
     if low:
-        return (f"Fix: input {low[0]} is {inputs[checked[low[0]]].data.dtype}, not float64: at "
+        return (f"Fix: input {low[0]} is {inputs[checked[low[0]]]._data.dtype}, not float64: at "
                 "these eps and tolerances rounding alone can fail a correct backward. Check "
                 "again with float64 inputs before suspecting the backward.")
     return ("Fix: the backward of one of the ops in func is wrong for this input; gradcheck "
@@ -113,7 +113,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
         raise ValueError("gradcheck expects at least one input tensor to require gradient, "
                          "but none of the them have requires_grad=True.")
     for i in checked:
-        if inputs[i].data.dtype != np.float64:
+        if inputs[i]._data.dtype != np.float64:
             warnings.warn(
                 f"Input #{i} requires gradient and is not a double precision floating point "
                 "or complex. This check will likely fail if all the inputs are not of double "
@@ -121,7 +121,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
                 UserWarning, stacklevel=2)
     outputs = _outputs(func, inputs)
     numerical = {i: numerical_jacobian(func, inputs, i, eps) for i in checked}
-    ends = np.cumsum([0] + [o.data.size for o in outputs])
+    ends = np.cumsum([0] + [o._data.size for o in outputs])
     differentiable = [k for k, o in enumerate(outputs) if getattr(o, "requires_grad", False)]
     try:
         for out_number, k in enumerate(differentiable):
@@ -141,7 +141,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
                 if not bad.any():
                     continue
                 j, e = (int(v) for v in np.argwhere(bad)[0])
-                element = tuple(int(v) for v in np.unravel_index(j, inputs[i].data.shape))
+                element = tuple(int(v) for v in np.unravel_index(j, inputs[i]._data.shape))
                 raise GradcheckError(
                     f"Jacobian mismatch for output {out_number} with respect to input "
                     f"{in_number},\nnumerical:{n}\nanalytical:{a}\n"
@@ -168,8 +168,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
         with enable_grad():
             outputs = _outputs(func, inputs)
         grad_outputs = tuple(
-            make(rng.standard_normal(o.data.shape).astype(o.data.dtype), None)
-            .requires_grad_(o.data.dtype.kind == "f") for o in outputs)
+            make(rng.standard_normal(o._data.shape).astype(o._data.dtype), None)
+            .requires_grad_(o._data.dtype.kind == "f") for o in outputs)
     else:
         grad_outputs = (tuple(grad_outputs) if isinstance(grad_outputs, tuple | list)
                         else (grad_outputs,))

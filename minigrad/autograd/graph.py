@@ -60,7 +60,7 @@ def register_hook(tensor, fn, kind="_hooks"):
 def run_hooks(node, grad, as_tensor=False):
     """``grad`` after every hook of ``node`` (numpy in and out, or tensors with
     ``as_tensor``: the recorded backward of ``create_graph=True``)."""
-    shape = grad.data.shape if as_tensor else np.shape(grad)
+    shape = grad._data.shape if as_tensor else np.shape(grad)
     for fn in list(node._hooks.values()):
         result = fn(grad if as_tensor else tensors.make(grad, None))
         if result is None:
@@ -68,10 +68,10 @@ def run_hooks(node, grad, as_tensor=False):
         if not isinstance(result, tensors.Tensor):
             raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'. "
                             "Fix: return a tensor of the gradient's shape, or None.")
-        if result.data.shape != shape:
+        if result._data.shape != shape:
             raise RuntimeError(f"hook '{getattr(fn, '__name__', 'hook')}' has changed the "
                                "size of value. Fix: return a gradient of the same shape.")
-        grad = result if as_tensor else result.data
+        grad = result if as_tensor else result._data
     return grad
 
 
@@ -99,7 +99,7 @@ def unpack_saved(ctx):
                 out.append(_with_tangent(constant(array), tangent))
             elif type(parent) is AccumulateGrad:  # a leaf: the leaf itself
                 leaf = parent.variable
-                out.append(leaf if leaf is not None and leaf.data is array else constant(array))
+                out.append(leaf if leaf is not None and leaf._data is array else constant(array))
             else:
                 out.append(_with_tangent(tensors.make(array, parent), tangent))
     return tuple(out)

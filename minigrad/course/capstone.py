@@ -310,5 +310,5 @@ def train_minigrad(p0, data, epochs, batch, lr, seed):
             value.backward()
             optimizer.step()
             losses.append(value.item())
-        accs.append(accuracy(dict(zip(p0, [t.data for t in p], strict=True)), x_test, y_test))
+        accs.append(accuracy(dict(zip(p0, [t._data for t in p], strict=True)), x_test, y_test))
     return losses, accs

@@ -20,7 +20,7 @@ def saved_arrays(tensor, exclude=()):
     """The distinct arrays saved for backward in the graph that made ``tensor``."""
     if tensor.grad_fn is None:
         return []
-    seen = {id(t.data) for t in exclude}
+    seen = {id(t._data) for t in exclude}
     arrays = []
     for node in topological_order(tensor.grad_fn):
         for array in node._saved:

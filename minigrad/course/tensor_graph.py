@@ -203,7 +203,7 @@ def _minigrad_nodes(start):
 
     order = _walk(start, lambda node: node.next_functions)
     index = {id(n): i for i, n in enumerate(order)}
-    leaves = {_array_key(n.variable.data) for n in order
+    leaves = {_array_key(n.variable._data) for n in order
               if type(n) is AccumulateGrad and n.variable is not None}
     nodes = []
     for i, node in enumerate(order):

@@ -30,10 +30,10 @@ __all__ = ["linear", "batch_norm", "layer_norm", "embedding"]
 
 def linear(input, weight, bias=None):  # noqa: A002 - torch's name
     """``torch.nn.functional.linear``: ``input @ weight.T + bias`` (``ops/linear.py``)."""
-    if input.data.ndim == 0 or weight.data.ndim == 0:
+    if input._data.ndim == 0 or weight._data.ndim == 0:
         raise RuntimeError(
             "both arguments to linear need to be at least 1D, but they are "
-            f"{input.data.ndim}D and {weight.data.ndim}D. Fix: give one sample as a 1-D "
+            f"{input._data.ndim}D and {weight._data.ndim}D. Fix: give one sample as a 1-D "
             "tensor of in_features values (minigrad.tensor([x])), or a batch as (N, in).")
     return _linear(input, weight, bias)
 
@@ -47,14 +47,14 @@ def _verify_batch_size(shape):
 
 
 def _check_size(name, t, channels):
-    if t is not None and t.data.size != channels:
-        raise RuntimeError(f"{name} should contain {channels} elements not {t.data.size}. "
+    if t is not None and t._data.size != channels:
+        raise RuntimeError(f"{name} should contain {channels} elements not {t._data.size}. "
                            f"Fix: the input's dimension 1 must be num_features.")
 
 
 def _update(running, batch, factor):
     """``running = (1 - factor) * running + factor * batch``, in place, as torch."""
-    data = running.data
+    data = running._data
     data *= 1 - factor
     data += (factor * batch.reshape(data.shape)).astype(data.dtype)
     running._version_counter[0] += 1
@@ -63,7 +63,7 @@ def _update(running, batch, factor):
 def batch_norm(input, running_mean, running_var, weight=None, bias=None,  # noqa: A002
                training=False, momentum=0.1, eps=1e-5):
     """``torch.nn.functional.batch_norm`` of a ``(N, C)`` or ``(N, C, L...)`` input."""
-    shape = input.data.shape
+    shape = input._data.shape
     if training:
         _verify_batch_size(shape)
     if training and eps <= 0:
@@ -81,9 +81,9 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None,  # noqa
         centered = input - mean
         var = (centered * centered).mean(axes, keepdim=True)
         if running_mean is not None and running_var is not None:
-            n = input.data.size // channels
-            _update(running_mean, mean.data, momentum)
-            _update(running_var, var.data * (n / (n - 1)), momentum)
+            n = input._data.size // channels
+            _update(running_mean, mean._data, momentum)
+            _update(running_var, var._data * (n / (n - 1)), momentum)
     else:
         if running_mean is None or running_var is None:
             raise RuntimeError("running_mean must be defined in evaluation mode. Fix: pass "
@@ -107,7 +107,7 @@ def normalized_tuple(normalized_shape):
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # noqa: A002
     """``torch.nn.functional.layer_norm``: standardise over the last dimensions."""
     normalized = normalized_tuple(normalized_shape)
-    shape = input.data.shape
+    shape = input._data.shape
     k = len(normalized)
     if len(shape) < k or shape[len(shape) - k:] != normalized:
         raise RuntimeError(
@@ -115,10 +115,10 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # no
             f"[*, {', '.join(str(n) for n in normalized)}], but got input of size"
             f"{list(shape)}. Fix: normalized_shape names the input's last dimensions.")
     for name, t in [("weight", weight), ("bias", bias)]:
-        if t is not None and t.data.shape != normalized:
+        if t is not None and t._data.shape != normalized:
             raise RuntimeError(
                 f"Expected {name} to be of same shape as normalized_shape, but got {name} of "
-                f"shape {list(t.data.shape)} and normalized_shape = {list(normalized)}. Fix: "
+                f"shape {list(t._data.shape)} and normalized_shape = {list(normalized)}. Fix: "
                 f"{name} has the shape normalized_shape.")
     axes = tuple(range(len(shape) - k, len(shape)))
     mean = input.mean(axes, keepdim=True)
@@ -149,8 +149,8 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,  # 
     if max_norm is not None or scale_grad_by_freq or sparse:
         raise NotImplementedError("minigrad's embedding has no max_norm, "
                                   "scale_grad_by_freq or sparse. Fix: leave them out.")
-    padding_idx = padding_index(padding_idx, weight.data.shape[0])
-    idx = input.data if hasattr(input, "grad_fn") else np.asarray(input)
+    padding_idx = padding_index(padding_idx, weight._data.shape[0])
+    idx = input._data if hasattr(input, "grad_fn") else np.asarray(input)
     if idx.dtype not in (np.int64, np.int32):
         raise RuntimeError(
             "Expected tensor for argument #1 'indices' to have one of the following scalar "
@@ -158,16 +158,16 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,  # 
             f"minigrad.{from_numpy(idx.dtype).tensor_type} instead (while checking "
             "arguments for embedding). Fix: pass the indices as an integer tensor "
             "(t.long()).")
-    if idx.size and (idx.min() < 0 or idx.max() >= weight.data.shape[0]):
+    if idx.size and (idx.min() < 0 or idx.max() >= weight._data.shape[0]):
         raise IndexError(f"index out of range in self. Fix: indices must lie in "
-                         f"[0, {weight.data.shape[0]}) (num_embeddings).")
+                         f"[0, {weight._data.shape[0]}) (num_embeddings).")
     out = indexing.index(weight, idx)
     if padding_idx is None or not (idx == padding_idx).any():
         return out
     # The padding rows' values, as constants: ``out * keep`` carries the gradient of
     # the other rows only (torch's embedding_backward skips padding_idx).
-    keep = (idx != padding_idx)[..., None].astype(out.data.dtype)
-    frozen = np.where(keep == 1, 0, out.data).astype(out.data.dtype)
+    keep = (idx != padding_idx)[..., None].astype(out._data.dtype)
+    frozen = np.where(keep == 1, 0, out._data).astype(out._data.dtype)
     from minigrad.tensors import make
 
     result = out * make(keep, None) + make(frozen, None)

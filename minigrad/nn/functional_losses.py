@@ -78,7 +78,7 @@ def _not_differentiable(function, **weights):
 def _tensor_like(t, like):
     if hasattr(t, "grad_fn"):
         return t
-    return make(np.asarray(t, dtype=like.data.dtype), None)
+    return make(np.asarray(t, dtype=like._data.dtype), None)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa: A002
@@ -87,12 +87,12 @@ def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa:
     reduction = legacy_reduction(size_average, reduce, reduction)
     _not_differentiable("binary_cross_entropy", weight=weight)
     target = _tensor_like(target, input)
-    if target.data.shape != input.data.shape:
+    if target._data.shape != input._data.shape:
         raise ValueError(
-            f"Using a target size ({Size(target.data.shape)!r}) that is different to the "
-            f"input size ({Size(input.data.shape)!r}) is deprecated. Please ensure they have "
+            f"Using a target size ({Size(target._data.shape)!r}) that is different to the "
+            f"input size ({Size(input._data.shape)!r}) is deprecated. Please ensure they have "
             "the same size. Fix: one target per probability.")
-    x, y = input.data, target.data
+    x, y = input._data, target._data
     if not ((x >= 0) & (x <= 1)).all():
         raise RuntimeError("all elements of input should be between 0 and 1. Fix: pass "
                            "probabilities (apply sigmoid), or use "
@@ -109,7 +109,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa:
             value = -(y * np.maximum(np.log(x), -100) + (1 - y) * np.maximum(np.log1p(-x), -100))
             logit = np.log(x) - np.log1p(-x)
         edge = (input - _const(y, dtype)) ** 2 / (2 * EPSILON)
-        edge = edge - _const(edge.data, dtype) + _const(value, dtype)
+        edge = edge - _const(edge._data, dtype) + _const(value, dtype)
         if target._requires_grad:  # the target's gradient, -logit(x), where it is finite
             ok = np.isfinite(logit)
             edge = edge - (target - _const(y, dtype)) * _const(np.where(ok, logit, 0), dtype)
@@ -128,11 +128,11 @@ def binary_cross_entropy_with_logits(input, target, weight=None,  # noqa: A002
     _not_differentiable("binary_cross_entropy_with_logits", weight=weight,
                         pos_weight=pos_weight)
     target = _tensor_like(target, input)
-    if target.data.shape != input.data.shape:
+    if target._data.shape != input._data.shape:
         raise ValueError(
-            f"Target size ({Size(target.data.shape)!r}) must be the same as input size "
-            f"({Size(input.data.shape)!r}). Fix: one target per logit.")
-    z = input.data
+            f"Target size ({Size(target._data.shape)!r}) must be the same as input size "
+            f"({Size(input._data.shape)!r}). Fix: one target per logit.")
+    z = input._data
     below = _const(z < 0, z.dtype)
     sign = _const(np.where(z < 0, -1, 1), z.dtype)  # |z| = z * sign; sign(0) = 1, as torch
     log_sigmoid = input * below - (1 + (-(input * sign)).exp()).log()
@@ -153,8 +153,8 @@ def cross_entropy(input, target, weight=None, size_average=None,  # noqa: A002
     if weight is not None or label_smoothing:
         raise NotImplementedError("minigrad's cross_entropy has no class weights nor "
                                   "label_smoothing. Fix: leave them out.")
-    labels = target.data if hasattr(target, "grad_fn") else np.asarray(target)
-    shape = input.data.shape
+    labels = target._data if hasattr(target, "grad_fn") else np.asarray(target)
+    shape = input._data.shape
     if labels.dtype.kind not in "iu":  # class probabilities: ops/losses.py's message
         return losses.cross_entropy(input, target, reduction)
     if not shape:

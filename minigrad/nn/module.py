@@ -206,7 +206,7 @@ class Module:
             if set_to_none:
                 param.grad = None
             elif param.grad is not None:
-                param.grad.data.fill(0)
+                param.grad._data.fill(0)
 
     def state_dict(self):
         """Name -> tensor, module by module: its parameters, then its persistent buffers
@@ -230,11 +230,11 @@ class Module:
                                f"missing keys {missing}, unexpected keys {unexpected}.")
         for name, value in state_dict.items():
             array = np.array(value.detach().numpy() if hasattr(value, "detach") else value)
-            if array.shape != own[name].data.shape:
+            if array.shape != own[name]._data.shape:
                 raise RuntimeError(f"size mismatch for {name}: copying a param with shape "
                                    f"{list(array.shape)}, the shape in current model is "
-                                   f"{list(own[name].data.shape)}.")
-            own[name].data = array.astype(own[name].data.dtype)
+                                   f"{list(own[name]._data.shape)}.")
+            own[name]._data = array.astype(own[name]._data.dtype)
         return self
 
     def train(self, mode=True):

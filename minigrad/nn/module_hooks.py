@@ -83,7 +83,7 @@ def call_with_hooks(module, hooks, args, kwargs):
                     result = hook(module, grad_input, state["grad_output"])
                     if result is not None:
                         grad_input = tuple(result)
-                return grad_input[0].data if grad_input[0] is not None else grad * 0
+                return grad_input[0]._data if grad_input[0] is not None else grad * 0
 
             args = args[:i] + (BackwardHookFunction.apply(args[i], on_input),) + args[i + 1:]
             state["input"] = True

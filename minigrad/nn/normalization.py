@@ -58,29 +58,29 @@ class BatchNorm1d(Module):
 
     def reset_running_stats(self):
         if self.track_running_stats:
-            self.running_mean.data[...] = 0
-            self.running_var.data[...] = 1
-            self.num_batches_tracked.data[...] = 0
+            self.running_mean._data[...] = 0
+            self.running_var._data[...] = 1
+            self.num_batches_tracked._data[...] = 0
 
     def reset_parameters(self):
         """Running statistics back to (0, 1, 0 batches); weight to ones, bias to zeros."""
         self.reset_running_stats()
         if self.weight is not None:
-            self.weight.data[...] = 1
+            self.weight._data[...] = 1
         if self.bias is not None:
-            self.bias.data[...] = 0
+            self.bias._data[...] = 0
 
     def forward(self, input):  # noqa: A002 - torch's name
-        ndim = input.data.ndim
+        ndim = input._data.ndim
         if ndim not in (2, 3):
             raise ValueError(f"expected 2D or 3D input (got {ndim}D input). Fix: pass a "
                              "batch, (N, C) or (N, C, L).")
         factor = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
-            self.num_batches_tracked.data[...] += 1
+            self.num_batches_tracked._data[...] += 1
             self.num_batches_tracked._version_counter[0] += 1
             if self.momentum is None:  # the cumulative moving average
-                factor = 1.0 / float(self.num_batches_tracked.data)
+                factor = 1.0 / float(self.num_batches_tracked._data)
         use_batch = self.training or (self.running_mean is None and self.running_var is None)
         track = not self.training or self.track_running_stats
         return batch_norm(input, self.running_mean if track else None,
@@ -115,9 +115,9 @@ class LayerNorm(Module):
 
     def reset_parameters(self):
         if self.weight is not None:
-            self.weight.data[...] = 1
+            self.weight._data[...] = 1
         if self.bias is not None:
-            self.bias.data[...] = 0
+            self.bias._data[...] = 0
 
     def forward(self, input):  # noqa: A002 - torch's name
         return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)

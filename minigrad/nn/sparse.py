@@ -46,10 +46,10 @@ class Embedding(Module):
 
     def reset_parameters(self):
         """Rows drawn from N(0, 1) (minigrad's generator); the padding row zeroed."""
-        shape = self.weight.data.shape
-        self.weight.data[...] = GENERATOR[0].standard_normal(shape)
+        shape = self.weight._data.shape
+        self.weight._data[...] = GENERATOR[0].standard_normal(shape)
         if self.padding_idx is not None:
-            self.weight.data[self.padding_idx] = 0
+            self.weight._data[self.padding_idx] = 0
 
     def forward(self, input):  # noqa: A002 - torch's name
         return embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
@@ -66,9 +66,9 @@ class Embedding(Module):
                         norm_type=2.0, scale_grad_by_freq=False, sparse=False):
         """An ``Embedding`` holding ``embeddings`` (2-D) as its weight; ``freeze=True``:
         ``weight.requires_grad`` is False, so training leaves it as it is."""
-        if embeddings.data.ndim != 2:
+        if embeddings._data.ndim != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
-        rows, cols = embeddings.data.shape
+        rows, cols = embeddings._data.shape
         return cls(num_embeddings=rows, embedding_dim=cols, _weight=embeddings,
                    _freeze=freeze, padding_idx=padding_idx, max_norm=max_norm,
                    norm_type=norm_type, scale_grad_by_freq=scale_grad_by_freq, sparse=sparse)

@@ -109,7 +109,7 @@ class Relu(Function):
     @staticmethod
     def differentiable_backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
-        return grad_output * constant(out.data != 0, grad_output.data.dtype)
+        return grad_output * constant(out._data != 0, grad_output._data.dtype)
 
     @staticmethod
     def jvp(ctx, ta):
@@ -118,9 +118,9 @@ class Relu(Function):
 
 def _floating(a):
     """An int or bool tensor as float32, as torch computes ``exp`` of one."""
-    if a.data.dtype.kind == "f":
+    if a._data.dtype.kind == "f":
         return a
-    return constant(a.data.astype(DEFAULT_FLOAT))
+    return constant(a._data.astype(DEFAULT_FLOAT))
 
 
 def exp(a):
@@ -140,7 +140,7 @@ def sigmoid(a):
 
 
 def relu(a):
-    if a.data.dtype.kind == "b":
+    if a._data.dtype.kind == "b":
         raise RuntimeError("Boolean inputs not supported for relu. Fix: convert first, "
                            "t.float().relu().")
     return Relu.apply(a)

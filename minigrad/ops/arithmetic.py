@@ -175,7 +175,7 @@ class Pow(Function):
         (a,) = ctx.saved_tensors
         p = ctx.exponent
         if p == 0:
-            return grad_output * constant(np.zeros(a.data.shape, a.data.dtype)), None
+            return grad_output * constant(np.zeros(a._data.shape, a._data.dtype)), None
         return grad_output * p * a ** (p - 1), None
 
     @staticmethod
@@ -217,11 +217,11 @@ class PowTensor(Function):
         a, b, out = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         grad_a = grad_b = None
-        dtype = a.data.dtype
+        dtype = a._data.dtype
         if need_a:  # 0 where b == 0, as torch
-            grad_a = grad_output * b * a ** (b - 1) * constant(b.data != 0, dtype)
+            grad_a = grad_output * b * a ** (b - 1) * constant(b._data != 0, dtype)
         if need_b:  # 0 where a == 0 and b >= 0; log of 1 there, so no nan
-            off = (a.data == 0) & (b.data >= 0)
+            off = (a._data == 0) & (b._data >= 0)
             safe = a * constant(~off, dtype) + constant(off, dtype)
             grad_b = grad_output * out * safe.log() * constant(~off, dtype)
         return grad_a, grad_b
@@ -261,7 +261,7 @@ class RPow(Function):
         out, b = ctx.saved_tensors
         if ctx.base == 0:  # 0 or -inf: constant pieces
             with np.errstate(invalid="ignore"):
-                return grad_output * constant(np.where(b.data >= 0, 0, -np.inf)), None
+                return grad_output * constant(np.where(b._data >= 0, 0, -np.inf)), None
         return grad_output * out * math.log(ctx.base), None
 
     @staticmethod
@@ -292,7 +292,7 @@ def _binary(op, a, b, true_divide=False):
     try:
         return op.apply(a, b)
     except ValueError:
-        error = broadcast_error(getattr(a, "data", a), getattr(b, "data", b))
+        error = broadcast_error(getattr(a, "_data", a), getattr(b, "_data", b))
         if error is None:
             raise
         raise error from None
@@ -325,7 +325,7 @@ def _check_bool_sub(a, b):
 
 
 def _is_bool(x):
-    dtype = getattr(getattr(x, "data", x), "dtype", None)
+    dtype = getattr(getattr(x, "_data", x), "dtype", None)
     return isinstance(x, bool) or dtype == np.bool_
 
 
@@ -358,7 +358,7 @@ def neg(a):
 
 def pow(a, exponent):  # noqa: A001 - torch.pow
     if _is_bool(a) and _is_bool(exponent):
-        error = broadcast_error(a.data, getattr(exponent, "data", exponent))
+        error = broadcast_error(a._data, getattr(exponent, "_data", exponent))
         if error is not None:  # shapes first, as torch
             raise error
         raise NotImplementedError('"pow" not implemented for \'Bool\'. Fix: convert first, '

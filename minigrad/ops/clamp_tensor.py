@@ -56,8 +56,8 @@ class ClampTensor(Function):
 
     @staticmethod
     def differentiable_backward(ctx, grad_output):
-        masks = _masks(*[None if v is None else v.data for v in ctx.saved_tensors])
-        dtype = grad_output.data.dtype
+        masks = _masks(*[None if v is None else v._data for v in ctx.saved_tensors])
+        dtype = grad_output._data.dtype
         return tuple(Where.apply(masks[i], grad_output, 0.0, dtype)
                      if need and masks[i] is not None else None
                      for i, need in zip(ctx.which, ctx.needs_input_grad, strict=True))
@@ -101,9 +101,9 @@ def _forward(ctx, a, low, high):
 
 def clamp_tensors(op, a, *bounds):
     """Run ``op`` (one of the classes above) after torch's broadcasting check."""
-    shapes = [b.data for b in bounds if b is not None]
+    shapes = [b._data for b in bounds if b is not None]
     for other in shapes:
-        error = broadcast_error(a.data, other)
+        error = broadcast_error(a._data, other)
         if error is not None:
             raise error
     return op.apply(a, *bounds)

@@ -55,8 +55,8 @@ class Clamp(Function):
     @staticmethod
     def differentiable_backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
-        mask = _inside(a.data, *ctx.bounds)
-        return Where.apply(mask, grad_output, 0.0, grad_output.data.dtype), None, None
+        mask = _inside(a._data, *ctx.bounds)
+        return Where.apply(mask, grad_output, 0.0, grad_output._data.dtype), None, None
 
     @staticmethod
     def jvp(ctx, tangent, t_low, t_high):
@@ -118,7 +118,7 @@ def _converted(a, *bounds):
     floats = [b for b in numbers if isinstance(b, float)]
     ints = [b for b in numbers if not isinstance(b, bool) and isinstance(b, int)]
     typical = floats[0] if floats else ints[0] if ints else numbers[0]
-    return _to(a, result_type(a.data, typical))
+    return _to(a, result_type(a._data, typical))
 
 
 def _promoted(*items):
@@ -127,7 +127,7 @@ def _promoted(*items):
     present = [t for t in items if t is not None]
     groups = []
     for shape in ((0,), ()):
-        dtypes = [t.data.dtype for t in present if bool(t.data.ndim) == bool(shape)]
+        dtypes = [t._data.dtype for t in present if bool(t._data.ndim) == bool(shape)]
         if dtypes:
             target = dtypes[0]
             for d in dtypes[1:]:

@@ -22,7 +22,7 @@ def _tensor(value, function, position, name):
         raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
                         f"Tensor, not {type(value).__name__}. Fix: wrap it, "
                         "minigrad.tensor(value).")
-    return value.data
+    return value._data
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
@@ -48,7 +48,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A00
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
-    return bool(isclose(input, other, rtol, atol, equal_nan).data.all())
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
 def equal(input, other):  # noqa: A002 - torch's argument names

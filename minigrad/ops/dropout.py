@@ -37,7 +37,7 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002 - torch's
     """``torch.nn.functional.dropout``: zero each element with probability ``p``, scale
     the others by ``1 / (1 - p)``; the input itself when not ``training``."""
     check_probability(p)
-    data = input.data
+    data = input._data
     if not training or p == 0 or data.size == 0:
         return input
     if p == 1:

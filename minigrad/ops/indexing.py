@@ -90,8 +90,8 @@ def _plain(key):
     """Tensors inside the key become their numpy arrays; ``[]`` an empty int index."""
     if isinstance(key, tuple):
         return tuple(_plain(k) for k in key)
-    if hasattr(key, "grad_fn") and hasattr(key, "data"):
-        return key.data
+    if hasattr(key, "grad_fn") and hasattr(key, "_data"):
+        return key._data
     if isinstance(key, list):
         array = np.asarray(key)
         return array.astype(np.int64) if array.size == 0 else array
@@ -112,4 +112,4 @@ def index(a, key):
     try:
         return cls.apply(a, key)
     except IndexError as exc:
-        raise IndexError(f"{exc}. Fix: the tensor has shape {list(a.data.shape)}.") from None
+        raise IndexError(f"{exc}. Fix: the tensor has shape {list(a._data.shape)}.") from None

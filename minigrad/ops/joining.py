@@ -94,8 +94,8 @@ def _checked(tensor_list, function):
                             "minigrad.tensor(value).")
     target = None
     for t in tensor_list:
-        target = t.data.dtype if target is None else result_type(
-            np.empty((0,) * t.data.ndim, target), t.data)
+        target = t._data.dtype if target is None else result_type(
+            np.empty((0,) * t._data.ndim, target), t._data)
     return [_to(t, target) for t in tensor_list]
 
 
@@ -105,11 +105,11 @@ def stack(tensors, dim=0):
     if not items:
         raise RuntimeError("stack expects a non-empty TensorList. Fix: pass at least one "
                            "tensor.")
-    first = items[0].data.shape
+    first = items[0]._data.shape
     for i, t in enumerate(items):
-        if t.data.shape != first:
+        if t._data.shape != first:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
-                               f"{list(first)} at entry 0 and {list(t.data.shape)} at entry "
+                               f"{list(first)} at entry 0 and {list(t._data.shape)} at entry "
                                f"{i}. Fix: reshape them to one shape first.")
     return Stack.apply(*items, dim_index(dim, len(first) + 1))
 
@@ -122,10 +122,10 @@ def cat(tensors, dim=0, *, axis=None):
                          "least one tensor.")
     items = _checked(tensors, "cat")
     for i, t in enumerate(items):
-        if not t.data.ndim:
+        if not t._data.ndim:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
                                "concatenated. Fix: use stack, or unsqueeze(0) each first.")
-    kept = [(i, t.data.shape) for i, t in enumerate(items) if not _skipped(t.data)]
+    kept = [(i, t._data.shape) for i, t in enumerate(items) if not _skipped(t._data)]
     if not kept:  # only empty 1-d tensors: an empty one
         return Cat.apply(*items, 0)
     first = kept[0][1]

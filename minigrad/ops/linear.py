@@ -73,13 +73,13 @@ class LinearNoBias(Linear):
 
 def linear(x, weight, bias=None):
     """``torch.nn.functional.linear``: ``x @ weight.T + bias``."""
-    if x.data.shape[-1] != weight.data.shape[-1]:
-        rows = "x".join(str(n) for n in x.data.shape)
-        cols = "x".join(str(n) for n in weight.data.shape[::-1])
+    if x._data.shape[-1] != weight._data.shape[-1]:
+        rows = "x".join(str(n) for n in x._data.shape)
+        cols = "x".join(str(n) for n in weight._data.shape[::-1])
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({rows} and {cols}). Fix: the "
-            f"input's last dimension must be in_features = {weight.data.shape[-1]}.")
-    same_dtype(x.data, weight.data)
+            f"input's last dimension must be in_features = {weight._data.shape[-1]}.")
+    same_dtype(x._data, weight._data)
     if bias is None:
         return LinearNoBias.apply(x, weight, None)
     return Linear.apply(x, weight, bias)

@@ -90,8 +90,8 @@ class CrossEntropy(Function):
     @staticmethod
     def differentiable_backward(ctx, grad_output):
         logits, target = ctx.saved_tensors
-        target = target.data if hasattr(target, "grad_fn") else target
-        data = logits.data
+        target = target._data if hasattr(target, "grad_fn") else target
+        data = logits._data
         e = (logits - constant(data.max(axis=1, keepdims=True))).exp()
         softmax = e / e.sum(1, keepdim=True)
         onehot = np.zeros(data.shape, dtype=data.dtype)
@@ -122,16 +122,16 @@ def _check_reduction(reduction):
 def mse_loss(x, y, reduction="mean"):
     """Mean (or sum, or elementwise) squared difference, as ``F.mse_loss``."""
     _check_reduction(reduction)
-    if x.data.shape != np.shape(getattr(y, "data", y)):
+    if x._data.shape != np.shape(getattr(y, "_data", y)):
         warnings.warn(
             f"Using a target size ({Size(np.shape(getattr(y, 'data', y)))!r}) that is "
-            f"different to the input size ({Size(x.data.shape)!r}). This will likely lead to "
+            f"different to the input size ({Size(x._data.shape)!r}). This will likely lead to "
             "incorrect results due to broadcasting. Please ensure they have the same size.",
             UserWarning, stacklevel=2)
     try:
         return MseLoss.apply(x, y, reduction)
     except ValueError:
-        error = broadcast_error(getattr(x, "data", x), getattr(y, "data", y))
+        error = broadcast_error(getattr(x, "_data", x), getattr(y, "_data", y))
         if error is None:
             raise
         raise error from None
@@ -140,18 +140,18 @@ def mse_loss(x, y, reduction="mean"):
 def cross_entropy(logits, target, reduction="mean"):
     """Cross-entropy of ``(N, C)`` logits and ``N`` class indices, as ``F.cross_entropy``."""
     _check_reduction(reduction)
-    labels = target.data if hasattr(target, "grad_fn") else np.asarray(target)
-    if logits.data.ndim != 2 or labels.ndim != 1 or labels.dtype.kind not in "iu":
+    labels = target._data if hasattr(target, "grad_fn") else np.asarray(target)
+    if logits._data.ndim != 2 or labels.ndim != 1 or labels.dtype.kind not in "iu":
         raise RuntimeError(
             "minigrad's cross_entropy takes (N, C) logits and N integer class indices; got "
-            f"shapes {list(logits.data.shape)} and {list(labels.shape)} ({labels.dtype}). "
+            f"shapes {list(logits._data.shape)} and {list(labels.shape)} ({labels.dtype}). "
             "Fix: pass class indices as an int64 tensor (class probabilities are not "
             "supported).")
-    if len(labels) != logits.data.shape[0]:
+    if len(labels) != logits._data.shape[0]:
         raise ValueError(
-            f"Expected input batch_size ({logits.data.shape[0]}) to match target batch_size "
+            f"Expected input batch_size ({logits._data.shape[0]}) to match target batch_size "
             f"({len(labels)}). Fix: one class index per row of logits.")
-    n_classes = logits.data.shape[1]
+    n_classes = logits._data.shape[1]
     # One check for both ends: a negative int64 viewed as uint64 is huge.
     if len(labels) and labels.view(np.uint64).max() >= n_classes:
         bad = labels[(labels < 0) | (labels >= n_classes)][0]

@@ -138,27 +138,27 @@ def _c_name(dtype):
 
 def mm(a, b):
     """Product of two matrices, as ``torch.mm``."""
-    if a.data.ndim != 2 or b.data.ndim != 2:
+    if a._data.ndim != 2 or b._data.ndim != 2:
         raise RuntimeError("self must be a matrix. Fix: mm() takes two 2-D tensors; use "
                            "matmul() or @ for vectors and batches.")
-    if a.data.shape[1] != b.data.shape[0]:
+    if a._data.shape[1] != b._data.shape[0]:
         raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({_shape_text(a.data.shape)} and "
-            f"{_shape_text(b.data.shape)}). Fix: the columns of the first must equal the "
+            f"mat1 and mat2 shapes cannot be multiplied ({_shape_text(a._data.shape)} and "
+            f"{_shape_text(b._data.shape)}). Fix: the columns of the first must equal the "
             "rows of the second; transpose one of them (w.t()) if that is what you meant.")
-    same_dtype(a.data, b.data)
+    same_dtype(a._data, b._data)
     return Mm.apply(a, b)
 
 
 def matmul(a, b):
     """``a @ b``: ``mm`` for two matrices, numpy's ``matmul`` rules otherwise."""
-    na, nb = a.data.ndim, b.data.ndim
+    na, nb = a._data.ndim, b._data.ndim
     if na == 2 and nb == 2:
         return mm(a, b)
     if na == 0 or nb == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{na}D and {nb}D. Fix: use * to multiply by a scalar.")
-    sa, sb = a.data.shape, b.data.shape
+    sa, sb = a._data.shape, b._data.shape
     try:  # shapes first, as torch: then dtypes
         np.broadcast_shapes(sa[:-2], sb[:-2])
         fits = sa[-1] == (sb[-2] if nb > 1 else sb[0])
@@ -169,7 +169,7 @@ def matmul(a, b):
             f"shapes cannot be multiplied ({_shape_text(sa)} and {_shape_text(sb)}): the "
             "last dimension of the first must equal the second-to-last of the second (the "
             "only one of a vector). Fix: transpose or reshape one of them.")
-    same_dtype(a.data, b.data, "dot" if na == nb == 1 else "addmv" if nb == 1 else
+    same_dtype(a._data, b._data, "dot" if na == nb == 1 else "addmv" if nb == 1 else
                "bmm" if max(na, nb) > 2 else "mm")
     cls = Dot if na == nb == 1 else Mv if (na == 2 and nb == 1) else Matmul
     return cls.apply(a, b)

@@ -32,7 +32,7 @@ def _operand(other, op="+"):
 
 def _compare(op):
     def method(self, other):
-        return constant(op(self.data, getattr(other, "data", other)))
+        return constant(op(self._data, getattr(other, "_data", other)))
 
     return method
 
@@ -173,7 +173,7 @@ class TensorMethods:
         return shape_ops.squeeze(self, dim)
 
     def flatten(self):
-        if self.data.ndim == 1:  # as torch: the tensor itself
+        if self._data.ndim == 1:  # as torch: the tensor itself
             return self
         return shape_ops.reshape(self, -1)
 
@@ -195,19 +195,19 @@ class TensorMethods:
     def __setitem__(self, key, value):
         raise TypeError("minigrad does not support item assignment (t[i] = v), which torch "
                         "records as a copy into a view. Fix: build the tensor out of place "
-                        "(e.g. t * mask + v * (1 - mask)), or under minigrad.no_grad() write "
-                        "into its array, t.data[i] = v.")
+                        "(e.g. t * mask + v * (1 - mask)), or write into its numpy array, "
+                        "t.detach().numpy()[i] = v.")
 
     def cuda(self, device=None):
         raise RuntimeError("minigrad runs on the CPU only. Fix: drop .cuda() / .to('cuda'); "
                            "every tensor is on 'cpu'.")
 
     def all(self):
-        return constant(self.data.all())
+        return constant(self._data.all())
 
     def any(self):
-        return constant(self.data.any())
+        return constant(self._data.any())
 
     def argmax(self, dim=None, keepdim=False):
-        return constant(np.argmax(self.data, axis=dim, keepdims=keepdim))
+        return constant(np.argmax(self._data, axis=dim, keepdims=keepdim))
 

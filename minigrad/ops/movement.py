@@ -20,7 +20,7 @@ def _dims(dims):
 def permute(input, *dims):  # noqa: A002 - torch's argument name
     """``t.permute(2, 0, 1)`` or ``permute(t, (2, 0, 1))``: dimension ``dims[i]`` becomes i."""
     dims = _dims(dims)
-    ndim = input.data.ndim
+    ndim = input._data.ndim
     if len(dims) != ndim:
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input "
                            f"does not match the length of the desired ordering of dimensions "
@@ -38,7 +38,7 @@ def movedim(input, source, destination):  # noqa: A002 - torch's argument name
     source = tuple(source) if isinstance(source, tuple | list) else (source,)
     destination = (tuple(destination) if isinstance(destination, tuple | list)
                    else (destination,))
-    ndim = input.data.ndim
+    ndim = input._data.ndim
     if len(source) != len(destination):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source "
                            f"({list(source)} dims) should contain the same number of dims as "

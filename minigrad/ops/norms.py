@@ -104,21 +104,21 @@ class LinalgVectorNorm(Function):
     def differentiable_backward(ctx, grad_output):
         a, norm = ctx.saved_tensors  # the input and the output, joined to the graph
         order, axes, keepdim = ctx.meta
-        shape, dtype = a.data.shape, a.data.dtype
+        shape, dtype = a._data.shape, a._data.dtype
         if order == 0:
             return None, None, None, None
         g = grad_output
         if order == 1 or math.isinf(order):  # piecewise linear: constant weights
-            scaled, _ = _weights(a.data, norm.data, order, axes, keepdim)
+            scaled, _ = _weights(a._data, norm._data, order, axes, keepdim)
             g = g if axes is None or keepdim else g.reshape(_kept_shape(shape, axes))
             return g * tensors.make(scaled, None), None, None, None
         if axes is not None and not keepdim:
             g, norm = g.reshape(_kept_shape(shape, axes)), norm.reshape(_kept_shape(shape, axes))
-        zero = tensors.make(norm.data == 0, None)
+        zero = tensors.make(norm._data == 0, None)
         if order == 2:
             scaled, scale = a, 1 / norm
         elif order < 2:
-            scaled = tensors.make(sgn(a.data), None) * a.abs() ** (order - 1)
+            scaled = tensors.make(sgn(a._data), None) * a.abs() ** (order - 1)
             scale = 1 / norm ** (order - 1)
         else:
             scaled, scale = a * a.abs() ** (order - 2), 1 / norm ** (order - 1)
@@ -136,7 +136,7 @@ class LinalgVectorNorm(Function):
 
 def dot(input, tensor):  # noqa: A002 - torch's argument names
     """The inner product of two 1-d tensors of one size and one dtype."""
-    a, b = input.data, tensor.data
+    a, b = input._data, tensor._data
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors. "
                            "Fix: flatten them, or use matmul / @ for matrices.")
@@ -154,17 +154,17 @@ def dot(input, tensor):  # noqa: A002 - torch's argument names
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
     """``linalg.vector_norm``: the ``ord``-norm over ``dim`` (all elements by default)."""
-    if x.data.dtype.kind != "f":
+    if x._data.dtype.kind != "f":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
-                           f"as input. Got {torch_name(x.data.dtype)}. Fix: convert first, "
+                           f"as input. Got {torch_name(x._data.dtype)}. Fix: convert first, "
                            "x.float().")
     if dtype is not None:
         x = x.to(dtype)
-    axes = _axes(dim, x.data.ndim)
-    if not x.data.ndim:
+    axes = _axes(dim, x._data.ndim)
+    if not x._data.ndim:
         axes = None
     ord = float(ord)  # noqa: A001
-    if math.isinf(ord) and x.data.size == 0:
+    if math.isinf(ord) and x._data.size == 0:
         raise RuntimeError(f"linalg.vector_norm cannot compute the {ord:g} norm on an empty "
                            "tensor because the operation does not have an identity. Fix: "
                            "use a finite ord, or a non-empty tensor.")

@@ -46,7 +46,7 @@ class Abs(Function):
     @staticmethod
     def differentiable_backward(ctx, grad_output):
         (a,) = ctx.saved_tensors  # its sign is a constant: the second derivative is 0
-        return grad_output * tensors.make(sgn(a.data), None)
+        return grad_output * tensors.make(sgn(a._data), None)
 
     @staticmethod
     def jvp(ctx, tangent):
@@ -84,7 +84,7 @@ class Sign(Function):
 
     @staticmethod
     def differentiable_backward(ctx, grad_output):
-        return tensors.make(np.zeros_like(grad_output.data), None)
+        return tensors.make(np.zeros_like(grad_output._data), None)
 
     @staticmethod
     def jvp(ctx, tangent):
@@ -92,7 +92,7 @@ class Sign(Function):
 
 
 def abs(input):  # noqa: A001, A002 - torch's names
-    if input.data.dtype.kind == "b":
+    if input._data.dtype.kind == "b":
         raise NotImplementedError(f"\"abs_cpu\" not implemented for '{torch_name('bool')}'. "
                                   "Fix: convert first, t.long().abs().")
     return Abs.apply(input)

@@ -19,8 +19,8 @@ __all__ = ["promote", "check_int_power", "int_power"]
 
 def promote(a, b, true_divide=False):
     """Both operands converted to torch's result dtype (numbers stay numbers)."""
-    da = getattr(a, "data", a)
-    db = getattr(b, "data", b)
+    da = getattr(a, "_data", a)
+    db = getattr(b, "_data", b)
     if (type(db) is np.ndarray and type(da) is np.ndarray and da.dtype == db.dtype
             and (da.dtype.kind == "f" or not true_divide)):
         return a, b  # the common case: one dtype
@@ -29,11 +29,11 @@ def promote(a, b, true_divide=False):
 
 
 def _to(x, target):
-    if not hasattr(x, "grad_fn") or x.data.dtype == target:
+    if not hasattr(x, "grad_fn") or x._data.dtype == target:
         return x
     if x._requires_grad:
         return to_dtype(x, target)
-    converted = constant(x.data.astype(target))
+    converted = constant(x._data.astype(target))
     converted._version_counter = x._version_counter  # as torch saves x: changes are caught
     return converted
 
@@ -41,7 +41,7 @@ def _to(x, target):
 def check_int_power(a, exponent):
     """torch refuses an integer to a negative integer *number* (numpy raises ValueError);
     a tensor of exponents is done elementwise by :func:`int_power`."""
-    if isinstance(exponent, int) and exponent < 0 and a.data.dtype.kind in "iub":
+    if isinstance(exponent, int) and exponent < 0 and a._data.dtype.kind in "iub":
         raise RuntimeError("Integers to negative integer powers are not allowed. Fix: "
                            "make the base float first, t.float() ** -1.")
 

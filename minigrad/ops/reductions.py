@@ -47,7 +47,7 @@ def _expand_tensor(grad_output, axes, keepdim, shape):
     elif not keepdim:
         for axis in axes:  # sorted: each lands where it was
             grad_output = grad_output.unsqueeze(axis)
-    return grad_output + constant(np.zeros(shape, dtype=grad_output.data.dtype))
+    return grad_output + constant(np.zeros(shape, dtype=grad_output._data.dtype))
 
 
 class Sum(Function):
@@ -116,8 +116,8 @@ class Max(Function):
     @staticmethod
     def differentiable_backward(ctx, grad_output):
         a, out = ctx.saved_tensors
-        mask = np.isnan(a.data) if np.isnan(out.data) else a.data == out.data
-        return grad_output * constant(mask / mask.sum(), a.data.dtype)
+        mask = np.isnan(a._data) if np.isnan(out._data) else a._data == out._data
+        return grad_output * constant(mask / mask.sum(), a._data.dtype)
 
     @staticmethod
     def jvp(ctx, ta):
@@ -149,7 +149,7 @@ class MaxDim(Function):
     @staticmethod
     def differentiable_backward(ctx, grad_output):
         dim, keepdim, shape, dtype = ctx.meta
-        onehot = np.zeros(shape, dtype=grad_output.data.dtype)
+        onehot = np.zeros(shape, dtype=grad_output._data.dtype)
         np.put_along_axis(onehot, np.expand_dims(ctx.indices, dim), 1, axis=dim)
         g = grad_output if keepdim else grad_output.unsqueeze(dim)
         return g * constant(onehot), None, None, None
@@ -167,34 +167,34 @@ return_types = SimpleNamespace(max=_Max)
 def sum(a, dim=None, keepdim=False):  # noqa: A001 - torch.sum
     if dim is None:
         return Sum.apply(a, None, False)
-    return SumDim.apply(a, _axes(dim, a.data.ndim), keepdim)
+    return SumDim.apply(a, _axes(dim, a._data.ndim), keepdim)
 
 
 def mean(a, dim=None, keepdim=False):
-    if a.data.dtype.kind != "f":
+    if a._data.dtype.kind != "f":
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be "
                            "either a floating point or complex dtype. Fix: t.float().mean()")
     if dim is None:
         return Mean.apply(a, None, False)
-    return MeanDim.apply(a, _axes(dim, a.data.ndim), keepdim)
+    return MeanDim.apply(a, _axes(dim, a._data.ndim), keepdim)
 
 
 def max(a, dim=None, keepdim=False):  # noqa: A001 - torch.max
     """``max(t)`` is a tensor; ``max(t, dim)`` the named pair ``(values, indices)``."""
     if dim is None:
-        if a.data.size == 0:
+        if a._data.size == 0:
             raise RuntimeError("max(): Expected reduction dim to be specified for "
                                "input.numel() == 0. Fix: an empty tensor has no maximum; "
                                "check its size first.")
         return Max.apply(a)
-    dim = dim_index(dim, a.data.ndim)
-    if a.data.ndim == 0:  # a 0-d tensor: itself, at index 0
+    dim = dim_index(dim, a._data.ndim)
+    if a._data.ndim == 0:  # a 0-d tensor: itself, at index 0
         values = MaxDim.apply(a.reshape(1), 0, False, np.zeros((), np.int64))
         return return_types.max(values, constant(np.zeros((), np.int64)))
-    if a.data.shape[dim] == 0:
+    if a._data.shape[dim] == 0:
         raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size. Fix: "
                          "max over an empty dimension has no value.")
-    indices = np.asarray(np.argmax(a.data, axis=dim))  # 0-d for a vector: an array
+    indices = np.asarray(np.argmax(a._data, axis=dim))  # 0-d for a vector: an array
     values = MaxDim.apply(a, dim, keepdim, indices)
     return return_types.max(values, constant(indices if not keepdim else
                                              np.expand_dims(indices, dim)))

@@ -43,7 +43,7 @@ class Where(Function):
     def differentiable_backward(ctx, grad_output):
         (condition,) = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad[1:3]
-        dtype = grad_output.data.dtype
+        dtype = grad_output._data.dtype
         grad_a = Where.apply(condition, grad_output, 0.0, dtype) if need_a else None
         grad_b = Where.apply(condition, 0.0, grad_output, dtype) if need_b else None
         return None, grad_a, grad_b, None
@@ -58,15 +58,15 @@ class Where(Function):
 def where(condition, input=None, other=None):  # noqa: A002 - torch's argument names
     """``where(c, a, b)``; ``where(c)`` alone is ``c.nonzero(as_tuple=True)``, as torch."""
     if input is None and other is None:
-        return tuple(tensors.make(index, None) for index in np.nonzero(condition.data))
-    if condition.data.dtype.kind != "b":
+        return tuple(tensors.make(index, None) for index in np.nonzero(condition._data))
+    if condition._data.dtype.kind != "b":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
-                           f"tensor with dtype {torch_name(condition.data.dtype)}. Fix: "
+                           f"tensor with dtype {torch_name(condition._data.dtype)}. Fix: "
                            "compare first, e.g. where(x > 0, x, y).")
-    target = result_type(getattr(input, "data", input), getattr(other, "data", other))
+    target = result_type(getattr(input, "_data", input), getattr(other, "_data", other))
     input, other = promote(input, other)  # noqa: A001 - torch's argument name
     for x, y in ((condition, input), (condition, other), (input, other)):
-        error = broadcast_error(getattr(x, "data", x), getattr(y, "data", y))
+        error = broadcast_error(getattr(x, "_data", x), getattr(y, "_data", y))
         if error is not None:
             raise error
     return Where.apply(condition, input, other, target)

@@ -171,14 +171,14 @@ def reshape(a, *shape):
         return View.apply(a, shape)
     except ValueError:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size "
-                           f"{a.data.size}. Fix: the sizes must multiply to the number of "
+                           f"{a._data.size}. Fix: the sizes must multiply to the number of "
                            "elements; one of them may be -1.") from None
 
 
 def view(a, *shape):
     """``reshape`` that never copies: refused, as torch, where it would have to."""
     out = reshape(a, *shape)
-    if a.data.size and not np.shares_memory(out.data, a.data):
+    if a._data.size and not np.shares_memory(out._data, a._data):
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "
                            "Use .reshape(...) instead. Fix: t.reshape(...) copies when it "
@@ -187,7 +187,7 @@ def view(a, *shape):
 
 
 def transpose(a, dim0, dim1):
-    ndim = a.data.ndim
+    ndim = a._data.ndim
     dim0, dim1 = dim_index(dim0, ndim), dim_index(dim1, ndim)
     if ndim == 0:  # a 0-d tensor: itself, as a view
         return View.apply(a, ())
@@ -195,11 +195,11 @@ def transpose(a, dim0, dim1):
 
 
 def t(a):
-    if a.data.ndim > 2:
+    if a._data.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
-                           f"{a.data.ndim}D. Fix: use transpose(dim0, dim1).")
-    if a.data.ndim < 2:  # a vector or a 0-d tensor: itself, as a view
-        return View.apply(a, a.data.shape)
+                           f"{a._data.ndim}D. Fix: use transpose(dim0, dim1).")
+    if a._data.ndim < 2:  # a vector or a 0-d tensor: itself, as a view
+        return View.apply(a, a._data.shape)
     return T.apply(a, 0, 1)
 
 
@@ -208,24 +208,24 @@ def permute_all(a):
 
 
 def unsqueeze(a, dim):
-    return Unsqueeze.apply(a, dim_index(dim, a.data.ndim + 1))
+    return Unsqueeze.apply(a, dim_index(dim, a._data.ndim + 1))
 
 
 def squeeze(a, dim=None):
     if dim is None:
         return Squeeze.apply(a, None)
     dims = dim if isinstance(dim, tuple | list) else (dim,)
-    axes = tuple(dim_index(d, a.data.ndim) for d in dims)
-    axes = tuple(d for d in axes if a.data.ndim and a.data.shape[d] == 1)
+    axes = tuple(dim_index(d, a._data.ndim) for d in dims)
+    axes = tuple(d for d in axes if a._data.ndim and a._data.shape[d] == 1)
     return SqueezeDim.apply(a, axes)
 
 
 def to_dtype(a, dtype):
     """A copy in ``dtype``; to an int or bool dtype it leaves the graph, as in torch."""
-    if a.data.dtype == dtype:
+    if a._data.dtype == dtype:
         return a
     if dtype.kind != "f":
-        return constant(a.data.astype(dtype))
+        return constant(a._data.astype(dtype))
     return ToCopy.apply(a, dtype)
 
 

@@ -7,7 +7,8 @@ single-tensor (``foreach=False``) code calls, in the same order and with the sam
 version-counter bumps (one per in-place op: ``p.add_(...)`` bumps ``p._version``).
 
 This module is the one place that knows how a tensor holds its numbers
-(``Tensor.data``, a numpy array): :func:`array` reads it, :func:`new_tensor` wraps one.
+(``Tensor._data``, a numpy array; ``Tensor.data`` is torch's, a tensor): :func:`array`
+reads it, :func:`new_tensor` wraps one.
 """
 
 import numpy as np
@@ -21,7 +22,7 @@ __all__ = ["array", "new_tensor", "zeros_like", "step_counter", "item", "add_", 
 def array(x):
     """The numpy array of a tensor (written in place by the helpers below); an array or
     a number is returned as it is."""
-    return x.data if hasattr(x, "_version_counter") else x
+    return x._data if hasattr(x, "_version_counter") else x
 
 
 def new_tensor(values):

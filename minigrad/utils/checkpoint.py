@@ -41,8 +41,8 @@ class CheckpointFunction(Function):
         ctx.save_for_backward(*arrays[:n_inputs])  # the parameters are kept anyway
         if result is None:  # reentrant: computed here, without a graph
             with no_grad():
-                result = _one_tensor(function(*[make(a, None) for a in arrays[:n_inputs]]))
-        return result.data
+                result = _one_tensor(function(*[make(a, None) for a in arrays[:n_inputs]]))._data
+        return result
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -57,12 +57,12 @@ class CheckpointFunction(Function):
             return (None,) * (3 + len(needs))
         if not params:  # reentrant: the parameters' .grad is added to right here
             engine.run_backward([out], [make(grad_output, None)])
-            return (None,) * 3 + tuple(x.grad.data if need and x.grad is not None else None
+            return (None,) * 3 + tuple(x.grad._data if need and x.grad is not None else None
                                        for x, need in zip(inputs, needs, strict=True))
         wanted = [x for x, need in zip(inputs, needs, strict=False) if need] + params
         grads = iter(autograd.grad(out, wanted, make(grad_output, None), allow_unused=True))
         result = [next(grads) if need else None for need in needs[:n]] + list(grads)
-        return (None,) * 3 + tuple(None if g is None else g.data for g in result)
+        return (None,) * 3 + tuple(None if g is None else g._data for g in result)
 
     @staticmethod
     def jvp(ctx, *tangents):
@@ -99,12 +99,12 @@ def checkpoint(function, *args, use_reentrant=None, **kwargs):
                           "None", UserWarning, stacklevel=2)
         return CheckpointFunction.apply(function, len(args), None, *args)
     with enable_grad():
-        copies = [make(a.data, None).requires_grad_(a._requires_grad)
+        copies = [make(a._data, None).requires_grad_(a._requires_grad)
                   if isinstance(a, Tensor) else a for a in args]
         result = _one_tensor(function(*copies))
     params = _leaves(result, copies)
     del copies
-    value = make(result.data, None)
+    value = make(result._data, None)
     del result  # the block's graph goes now: only the inputs stay
     return CheckpointFunction.apply(function, len(args), value, *args, *params)
 

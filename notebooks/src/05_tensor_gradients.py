@@ -70,9 +70,9 @@ check_all({f"{n.name}: zeros of its output's shape": (np.zeros(n.shape), np.zero
            for n, t in zip(ours, theirs, strict=True)})
 
 # %% [markdown]
-# The numbers live in a numpy array, `a.data`; the shape is a `minigrad.Size`, which
-# prints like `torch.Size`. Nothing has been differentiated yet, so `a.grad` is still
-# `None`, as in torch.
+# The numbers live in a numpy array (`a.detach().numpy()` returns it, as in torch); the
+# shape is a `minigrad.Size`, which prints like `torch.Size`. Nothing has been
+# differentiated yet, so `a.grad` is still `None`, as in torch.
 
 # %%
 print(a.shape, at.shape)
@@ -106,9 +106,10 @@ L = (W ** 2).sum()
 L.backward()
 print(W.shape)  # minigrad.Size([3, 4])
 print(W.grad.shape)  # minigrad.Size([3, 4])
-Wt = torch.tensor(W.data, requires_grad=True)
+Wt = torch.tensor(W.detach().numpy(), requires_grad=True)
 (Wt ** 2).sum().backward()
-check_all({"W.grad": (W.grad, Wt.grad), "W.grad == 2 * W": (W.grad, 2 * W.data, "formula")})
+check_all({"W.grad": (W.grad, Wt.grad),
+           "W.grad == 2 * W": (W.grad, 2 * W.detach().numpy(), "formula")})
 
 # %% [markdown]
 # Why that shape? $L$ is one number that depends on twelve numbers $W_{ij}$. Its
@@ -126,7 +127,8 @@ check_all({"W.grad": (W.grad, Wt.grad), "W.grad == 2 * W": (W.grad, 2 * W.data, 
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(8, 2.6))
-for ax, (title, data) in zip(axes, [("W", W.data), ("W.grad", W.grad.data)], strict=True):
+for ax, (title, data) in zip(axes, [("W", W.detach().numpy()), ("W.grad", W.grad.numpy())],
+                             strict=True):
     image = ax.imshow(data, cmap="RdBu_r", vmin=-4, vmax=4)
     ax.set_title(title)
     ax.set_xticks(range(4))
@@ -159,7 +161,7 @@ def numeric_gradient(f, w, h=1e-6):
     return grad
 
 
-W64 = W.data.astype(np.float64)
+W64 = W.detach().numpy().astype(np.float64)
 W64t = torch.tensor(W64, requires_grad=True)
 (W64t ** 2).sum().backward()
 check("numeric gradient of (W**2).sum()", numeric_gradient(loss_np, W64), W64t.grad, atol=1e-6)

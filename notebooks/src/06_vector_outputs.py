@@ -267,7 +267,7 @@ def jacobian_rows(f, x0):
         e_i = np.zeros(y.shape[0])
         e_i[i] = 1.0
         y.backward(minigrad.tensor(e_i), retain_graph=True)
-        rows.append(x.grad.data)
+        rows.append(x.grad.numpy())
     return np.stack(rows)
 
 
@@ -412,7 +412,7 @@ def image_and_loss(lib, x):
 
 x = minigrad.tensor(x_img, requires_grad=True)
 A, L = image_and_loss(minigrad, x)
-dL_dA = 2 * (A.data - T) / A.data.size  # the gradient of L with respect to A, by hand
+dL_dA = 2 * (A.detach().numpy() - T) / A.numel()  # the gradient of L with respect to A, by hand
 A.backward(minigrad.tensor(dL_dA))
 xt = torch.tensor(x_img, requires_grad=True)
 _, Lt = image_and_loss(torch, xt)
@@ -428,7 +428,7 @@ check("x.grad from A.backward(dL/dA)", x.grad, xt.grad)
 xt2 = torch.tensor(x_img, requires_grad=True)
 _, Lt2 = image_and_loss(torch, xt2)
 (Lt2 + (xt2 ** 2).sum()).backward()
-check("x.grad from A.backward(dL/dA) + 2x", x.grad.data + 2 * x_img, xt2.grad,
+check("x.grad from A.backward(dL/dA) + 2x", x.grad.numpy() + 2 * x_img, xt2.grad,
       against="torch, L2.backward()")
 
 # %% [markdown]
@@ -446,7 +446,7 @@ A.backward(minigrad.tensor(r))
 xt = torch.tensor(x_img, requires_grad=True)
 (torch.tensor(r) * (torch.tensor(M) @ xt)).sum().backward()
 J_img = torch.autograd.functional.jacobian(lambda t: torch.tensor(M) @ t, torch.tensor(x_img))
-print("Jacobian of A:", tuple(J_img.shape), "->", A.data.size, "backward passes;",
+print("Jacobian of A:", tuple(J_img.shape), "->", A.numel(), "backward passes;",
       "a 720x720 image:", 720 * 720)
 check_all({"x.grad from A.backward(r)": (x.grad, xt.grad),
            "the same, from the Jacobian": (x.grad, np.einsum("ij,ijkl->kl", r, J_img.numpy()))})
@@ -743,7 +743,7 @@ def jacobian(f, x0):
     outp = f(inp)
     eye = np.eye(outp.shape[0])
     return np.stack([
-        minigrad.autograd.grad(outp, inp, minigrad.tensor(eye[i]), retain_graph=True)[0].data
+        minigrad.autograd.grad(outp, inp, minigrad.tensor(eye[i]), retain_graph=True)[0].numpy()
         for i in range(outp.shape[0])])
     ### END SOLUTION
 

@@ -659,9 +659,9 @@ L.backward()
 print(layer.weight.grad.shape)  # minigrad.Size([4, 3])
 print(layer.bias.grad.shape)  # minigrad.Size([4])
 print(layer.weight.dtype)  # minigrad.float32
-weight_t = torch.tensor(layer.weight.data, requires_grad=True)
-bias_t = torch.tensor(layer.bias.data, requires_grad=True)
-torch.nn.functional.linear(torch.tensor(X.data), weight_t, bias_t).sum().backward()
+weight_t = torch.tensor(layer.weight.detach().numpy(), requires_grad=True)
+bias_t = torch.tensor(layer.bias.detach().numpy(), requires_grad=True)
+torch.nn.functional.linear(torch.tensor(X.detach().numpy()), weight_t, bias_t).sum().backward()
 check_all({"weight.grad": (layer.weight.grad, weight_t.grad),
            "bias.grad": (layer.bias.grad, bias_t.grad)})
 

@@ -289,7 +289,7 @@ for rows in np.split(np.arange(16), K):
     ((model(X[start:stop]) - y[start:stop]) ** 2).mean().backward()
 
 check("weight.grad without / K, divided by torch's full-batch grad",
-      model.weight.grad.data / model_t.weight.grad.numpy(), np.full((1, 3), 4.0))
+      model.weight.grad.numpy() / model_t.weight.grad.numpy(), np.full((1, 3), 4.0))
 
 # %% [markdown]
 # The condition "each example's loss depends on that example alone" matters. Batch
@@ -316,7 +316,7 @@ for rows in np.split(np.arange(16), 4):
     centred_loss(model(X[start:stop]), y[start:stop]).backward()
     centred_loss(model_t(X_t[start:stop]), y_t[start:stop]).backward()
 centred_loss(full_t(X_t), y_t).backward()
-gap = np.abs(model.weight.grad.data - full_t.weight.grad.numpy()).max()
+gap = np.abs(model.weight.grad.numpy() - full_t.weight.grad.numpy()).max()
 print(f"4 microbatches vs the full batch: weight.grad differs by up to {gap:.3f}")
 check("weight.grad, 4 microbatches", model.weight.grad, model_t.weight.grad,
       against="torch, 4 microbatches")
@@ -412,7 +412,7 @@ optimizer_t = torch.optim.SGD(model_t.parameters(), lr=0.1)
 fresh_sum = np.zeros((1, 3))
 for _ in range(5):
     loss = ((model(X_reg) - y_reg) ** 2).mean()
-    fresh_sum += minigrad.autograd.grad(loss, model.weight, retain_graph=True)[0].data
+    fresh_sum += minigrad.autograd.grad(loss, model.weight, retain_graph=True)[0].numpy()
     loss.backward()  # no zero_grad: adds into .grad
     optimizer.step()
     ((model_t(X_reg_t) - y_reg_t) ** 2).mean().backward()
@@ -497,7 +497,7 @@ with graded("Exercise 8.1", hint="add up the derivatives of the three losses, an
         g.check(f"predicted_grad({label})", got, torch_accumulated(values), rtol=1e-12)
         g.require(f"accumulated({label}) is a float64 minigrad.Tensor of a0",
                   type(a) is minigrad.Tensor and a.dtype == minigrad.float64
-                  and np.array_equal(a.data, np.array(values)),
+                  and np.array_equal(a.detach().numpy(), np.array(values)),
                   "return the tensor you made from a0, in float64")
         g.require(f"accumulated({label}): backward() called 3 times", calls == 3,
                   f"call backward() once on each loss (it was called {calls} times)")

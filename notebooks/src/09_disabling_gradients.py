@@ -380,7 +380,7 @@ y.backward()
 # **`detach()` versus `.data`.** Old code changes a tensor through `.data` instead.
 # `.data` also shares the memory, but not the version counter: the change is invisible
 # to autograd, and backward silently uses the new values. The same lines in both
-# libraries (minigrad's `.data` is the numpy array itself; `+=` changes it in place):
+# libraries (in both, `.data` is a tensor sharing the numbers, cut from the graph):
 
 # %%
 x = minigrad.tensor([1.0, 2.0], requires_grad=True)
@@ -395,7 +395,7 @@ print("minigrad:", x.grad, " version", x._version)
 print("torch:   ", x_t.grad, " version", x_t._version)
 check_all({"x.grad after a change through .data": (x.grad, x_t.grad),
            "x._version": (x._version, x_t._version),
-           "x.grad = 2 * (x after the change)": (x.grad, 2 * x.data, "formula")})
+           "x.grad = 2 * (x after the change)": (x.grad, 2 * x.detach(), "formula")})
 
 # %% [markdown]
 # The gradient of $\sum x^2$ at the $x = [1, 2]$ the forward pass saw is $2x = [2, 4]$;
@@ -488,7 +488,7 @@ for n in batch_sizes:
                                 list(mlp.parameters())) / 1024)
     _, saved_t = torch_saved_tensors(lambda r=rows_t: mlp_t(r), exclude=list(mlp_t.parameters()))
     torch_kib.append(sum(b for _, b in saved_t) / 1024)
-param_kib = sum(p.data.nbytes for p in mlp.parameters()) / 1024
+param_kib = sum(p.detach().numpy().nbytes for p in mlp.parameters()) / 1024
 
 fig, ax = plt.subplots(figsize=(6, 3.5))
 ax.loglog(batch_sizes, ours_kib, "o-", label="saved for backward, minigrad")
@@ -794,7 +794,7 @@ with graded("Exercise 9.2", hint="compare p.grad with c / ||p||: along which pat
                   type(loss) is minigrad.Tensor and loss.grad_fn is not None,
                   "return L, computed from p with recording on")
         g.require(f"{label}: p unchanged, recording still on",
-                  np.array_equal(p.data, p_np) and minigrad.is_grad_enabled(),
+                  np.array_equal(p.detach().numpy(), p_np) and minigrad.is_grad_enabled(),
                   "do not change p, and leave recording on")
         p_t = torch.tensor(p_values, dtype=torch.float64, requires_grad=True)
         c_t = torch.tensor(c_values, dtype=torch.float64)

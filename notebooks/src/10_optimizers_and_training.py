@@ -199,14 +199,14 @@ orders = {
     "no zero_grad": ["forward", "backward", "step"],
 }
 untrained = twin_linears(seed=4)[0]
-start = untrained.weight.data.copy()
+start = untrained.weight.detach().numpy().copy()
 print(f"{'before training':26s} loss {((untrained(X3) - y3) ** 2).mean().item():.4f}")
 results = {}
 for name, order in orders.items():
     ours, theirs = twin_linears(seed=4)
     results[name] = (run_steps(minigrad, ours, X3, y3, order),
                      run_steps(torch, theirs, X3_t, y3_t, order))
-    moved = np.abs(results[name][0].weight.data - start).max()
+    moved = np.abs(results[name][0].weight.detach().numpy() - start).max()
     loss_now = ((results[name][0](X3) - y3) ** 2).mean().item()
     print(f"{name:26s} loss {loss_now:.4f}, weight moved by {moved:.4f}")
 check_all({f"weight, {name}": (ours.weight, theirs.weight)
@@ -554,7 +554,7 @@ check_all({name: (p, q) for (name, p), (_, q) in
 
 # %%
 with minigrad.no_grad():
-    predicted = net(minigrad.tensor(images[test_rows])).data.argmax(axis=1)
+    predicted = net(minigrad.tensor(images[test_rows])).detach().numpy().argmax(axis=1)
 with torch.no_grad():
     predicted_t = net_t(torch.tensor(images[test_rows])).argmax(dim=1).numpy()
 accuracy = (predicted == labels[test_rows]).mean()
@@ -596,7 +596,7 @@ def sgd_step(params, lr):
     ### BEGIN SOLUTION
     for param in params:
         if param.grad is not None:
-            param.data -= lr * param.grad.data  # the arrays: nothing is recorded
+            param.data -= lr * param.grad  # through .data: nothing is recorded
     ### END SOLUTION
 
 # %% test=ex10-sgd-step-test points=2
@@ -633,7 +633,7 @@ with graded("Exercise 10.1", hint="compare one parameter with its value before t
                       for p in params), "change the parameters in place, without recording")
         g.require(f"{label}: gradients left as they were",
                   all(p.grad is None if gr is None else
-                      p.grad is not None and np.array_equal(p.grad.data, gr.numpy())
+                      p.grad is not None and np.array_equal(p.grad.numpy(), gr.numpy())
                       for p, gr in zip(params, grads, strict=True)),
                   "a step reads .grad; it neither clears nor changes it")
         theirs = [v.clone().requires_grad_() for v in values]
@@ -694,9 +694,9 @@ class MomentumSGD:
         for i, param in enumerate(self.params):
             if param.grad is None:
                 continue
-            g = param.grad.data
+            g = param.grad
             if self.buffers[i] is None:
-                self.buffers[i] = g.copy()
+                self.buffers[i] = g.clone()
             else:
                 self.buffers[i] = self.momentum * self.buffers[i] + g
             param.data -= self.lr * self.buffers[i]
@@ -731,7 +731,7 @@ with graded("Exercise 10.2", hint="follow one parameter through the first steps 
                 if gr is not None:
                     p.grad = minigrad.tensor(gr.copy(), dtype=minigrad.float64)
             optimizer.step()
-            path.append(np.concatenate([p.data.ravel() for p in params]))
+            path.append(np.concatenate([p.detach().numpy().ravel() for p in params]))
         return np.array(path), cleared
 
     def check_momentum(shapes, lr, momentum, steps, missing, seed):

@@ -223,7 +223,7 @@ for name, mg_dtype, torch_dtype in [("float32", minigrad.float32, torch.float32)
     for kind, formula in [("one-sided", one_sided), ("central", central)]:
         ours = formula(g, xs_m, eps_m)
         estimates[f"{kind}, {name}"] = (ours, formula(g, xs_t, eps_t))
-        errors[(kind, name)] = np.abs(ours.data.astype(np.float64) - exact)
+        errors[(kind, name)] = np.abs(ours.detach().numpy().astype(np.float64) - exact)
 check_all(estimates, rtol=0, atol=0)
 
 # %% [markdown]
@@ -263,7 +263,7 @@ plt.show()
 
 # %%
 x32 = minigrad.tensor(np.full(steps.shape, 1.5), dtype=minigrad.float32)
-moved = (x32 + minigrad.tensor(steps, dtype=minigrad.float32)).data != 1.5
+moved = (x32 + minigrad.tensor(steps, dtype=minigrad.float32)).detach().numpy() != 1.5
 moved_t = (torch.full(steps.shape, 1.5) + torch.tensor(steps, dtype=torch.float32)) != 1.5
 print(f"smallest eps that moves 1.5: {steps[moved].min():.3g}; "
       f"largest that is lost: {steps[~moved].max():.3g}")
@@ -650,7 +650,7 @@ with graded("Exercise 11.1", hint="work one element out by hand from section 2's
         got = g.call(numerical_grad, fn, x, forbid=["autograd", numerical_jacobian],
                      **kwargs)
         g.require(f"x unchanged (shape {tuple(np.shape(x0))})",
-                  type(x) is minigrad.Tensor and np.array_equal(x.data, x0),
+                  type(x) is minigrad.Tensor and np.array_equal(x.detach().numpy(), x0),
                   "put every element of x back as it was (or do not change x at all)")
         return got
 

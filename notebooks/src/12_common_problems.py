@@ -263,7 +263,7 @@ check("add_ on an unused leaf: [raises, torch's phrase]", add_to_unused_leaf(min
 
 # %% tags=raises-exception
 minigrad.manual_seed(0)
-x0 = minigrad.randn(3).data
+x0 = minigrad.randn(3).detach().numpy()
 x = torch.tensor(x0, requires_grad=True)
 y = x ** 2
 with torch.no_grad():
@@ -381,7 +381,7 @@ check("h._version before and after add_", versions["minigrad"], versions["torch"
 # %%
 minigrad.manual_seed(0)
 x = minigrad.randn(3, requires_grad=True)
-x_t = torch.tensor(x.data, requires_grad=True)
+x_t = torch.tensor(x.detach().numpy(), requires_grad=True)
 for lib_x in (x, x_t):
     h = lib_x * 2
     y = h ** 2
@@ -726,7 +726,7 @@ with graded("Exercise 12.2", hint="compare with torch.softmax on a small z, one 
             raise TypeError(f"softmax_fixed returned a {type(out).__name__}, "
                             "not a minigrad.Tensor")
         (out * minigrad.tensor(mix)).sum().backward()
-        return out.data.copy(), z.grad.data.copy()
+        return out.detach().numpy().copy(), z.grad.numpy().copy()
 
     def check_softmax(z0, mix, **kwargs):
         out, grad = g.call(softmax_and_grad, z0, mix, **kwargs)

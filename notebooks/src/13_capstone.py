@@ -325,7 +325,7 @@ with graded("Exercise 13.1", hint="compare the failing row with the derivation o
         mine = g.call(grad_of, nll_grad, logp, labels.copy(), forbid=routes)
         g.require(f"{label}: logp.g is a minigrad.Tensor", type(mine) is minigrad.Tensor,
                   "set logp.g to a minigrad tensor")
-        g.require(f"{label}: logp unchanged", np.array_equal(logp.data, lp0),
+        g.require(f"{label}: logp unchanged", np.array_equal(logp.detach().numpy(), lp0),
                   "compute new tensors; do not change logp in place")
         lp_t = torch.tensor(lp0, requires_grad=True)
         loss_t = torch.nn.functional.nll_loss(lp_t, torch.tensor(labels))
@@ -336,7 +336,7 @@ with graded("Exercise 13.1", hint="compare the failing row with the derivation o
         mine = g.call(grad_of, log_softmax_grad, z, logp, forbid=routes)
         g.require(f"{label}: logits.g is a minigrad.Tensor", type(mine) is minigrad.Tensor,
                   "set logits.g to a minigrad tensor")
-        g.require(f"{label}: logits unchanged", np.array_equal(z.data, z0),
+        g.require(f"{label}: logits unchanged", np.array_equal(z.detach().numpy(), z0),
                   "compute new tensors; do not change logits in place")
         z_t = torch.tensor(z0, requires_grad=True)
         (ref,) = torch.autograd.grad(torch.log_softmax(z_t, dim=1), z_t, torch.tensor(up0))
@@ -403,7 +403,7 @@ with graded("Exercise 13.2", hint="if only the large logits fail, see what exp m
                      forbid=["autograd", CrossEntropy.backward])
         g.require(f"{label}: logits.g is a minigrad.Tensor", type(got) is minigrad.Tensor,
                   "set logits.g to a minigrad tensor, as mse_grad does")
-        g.require(f"{label}: logits unchanged", np.array_equal(z.data, z0),
+        g.require(f"{label}: logits unchanged", np.array_equal(z.detach().numpy(), z0),
                   "compute new tensors; do not change logits in place")
         z_t = torch.tensor(z0, requires_grad=True)
         loss_t = torch.nn.functional.cross_entropy(z_t, torch.tensor(labels))
@@ -792,7 +792,7 @@ with graded("Exercise 13.6", hint="if the first loss already differs, compare yo
             "batch); if a later one does, look at when and how the parameters move") as g:
     def two_epochs(fn, p, x, labels, batch, lr, rng):
         seen = [[float(v) for v in fn(p, x, labels, batch, lr, rng)] for _ in range(2)]
-        return seen, {name: np.array(p[name].data) for name in p}
+        return seen, {name: np.array(p[name].detach().numpy()) for name in p}
 
     def torch_two_epochs(q0, x0, labels, batch, lr, seed):
         gen = np.random.default_rng(seed)
@@ -864,7 +864,8 @@ your_losses, your_accs = [], []
 try:
     for _ in range(epochs):
         your_losses += train_epoch(p_yours, x_train, y_train, batch, lr, batch_rng)
-        your_accs.append(accuracy({k: v.data for k, v in p_yours.items()}, x_test_np, y_test))
+        your_accs.append(accuracy({k: v.detach().numpy() for k, v in p_yours.items()}, x_test_np,
+                                  y_test))
 except NotImplementedError:
     your_accs = None
     print("Your run appears here once Exercises 13.1, 13.3, 13.5 and 13.6 are solved.")

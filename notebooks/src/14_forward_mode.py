@@ -570,7 +570,7 @@ def jacobian_by_columns(f, x0):
         e_j = np.zeros(len(x0))
         e_j[j] = 1.0
         _, tangent = minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(e_j),))
-        columns.append(tangent.data)
+        columns.append(tangent.detach().numpy())
     return np.stack(columns, axis=1)
     ### END SOLUTION
 
@@ -650,7 +650,7 @@ def jvp_by_double_vjp(f, x0, v):
     u = minigrad.tensor(np.zeros(y.shape), requires_grad=True)
     (g,) = minigrad.autograd.grad(y, x, u, create_graph=True)
     (jv,) = minigrad.autograd.grad(g, u, minigrad.tensor(v))
-    return jv.data
+    return jv.detach().numpy()
     ### END SOLUTION
 
 # %% test=ex14-double-vjp-test points=2

@@ -158,7 +158,7 @@ check_all({"gradcheck": (minigrad.autograd.gradcheck(LogSumExp.apply, (x,)),
 
 # %%
 g, = minigrad.autograd.grad(LogSumExp.apply(x), x, create_graph=True)
-H = np.stack([minigrad.autograd.grad(g[i], x, retain_graph=True)[0].data for i in range(3)])
+H = np.stack([minigrad.autograd.grad(g[i], x, retain_graph=True)[0].numpy() for i in range(3)])
 p = torch.softmax(xt.detach(), 0)
 check_all({"Hessian of our lse": (H, torch.autograd.functional.hessian(
                lambda t: torch.logsumexp(t, 0), xt.detach())),
@@ -343,7 +343,7 @@ def scale_and_clip(lib):
     if lib is torch:
         y.register_hook(lambda grad: grad.clamp(-5, 5))
     else:
-        y.register_hook(lambda grad: minigrad.tensor(np.clip(grad.data, -5, 5)))
+        y.register_hook(lambda grad: minigrad.tensor(np.clip(grad.detach().numpy(), -5, 5)))
     (y * y).sum().backward(retain_graph=True)
     hooked = x.grad.clone()
     half.remove()
@@ -436,7 +436,7 @@ net = minigrad.nn.Sequential(minigrad.nn.Linear(3, 4, dtype=minigrad.float64),
                              minigrad.nn.ReLU(),
                              minigrad.nn.Linear(4, 2, dtype=minigrad.float64))
 for p, p_t in zip(net.parameters(), net_t.parameters(), strict=True):
-    p.data[...] = p_t.detach().numpy()
+    p.data = minigrad.tensor(p_t.detach().numpy())
 X0 = np.random.default_rng(16).standard_normal((5, 3))
 
 
@@ -461,13 +461,13 @@ def hooked_run(model, lib):
 
 acts, grads = hooked_run(net, minigrad)
 acts_t, grads_t = hooked_run(net_t, torch)
-relu_in = acts[0].data
-print("ReLU outputs that are zero:", int((acts[1].data == 0).sum()), "of", acts[1].data.size)
+relu_in = acts[0].detach().numpy()
+print("ReLU outputs that are zero:", int((acts[1] == 0).sum()), "of", acts[1].numel())
 check_all({**{f"activation of layer {i}": (acts[i], acts_t[i]) for i in range(3)},
            "ReLU: grad_output": (grads["output"], grads_t["output"]),
            "ReLU: grad_input": (grads["input"], grads_t["input"]),
            "grad_input = grad_output * (input > 0)": (
-               grads["input"], grads["output"].data * (relu_in > 0), "formula")})
+               grads["input"], grads["output"].detach().numpy() * (relu_in > 0), "formula")})
 
 # %% [markdown]
 # The backward hook got the ReLU's local rule in numbers: $\partial L / \partial
@@ -519,10 +519,10 @@ for every, reentrant in [(0, True), (1, True), (2, True), (1, False)]:
     grads, grads_t = weight_grads(minigrad, every, reentrant), weight_grads(torch, every,
                                                                             reentrant)
     label = f"every {every}, use_reentrant={reentrant}" if every else "no checkpointing"
-    rows[f"W grads, {label}"] = (np.concatenate([g.data.ravel() for g in grads]),
+    rows[f"W grads, {label}"] = (np.concatenate([g.numpy().ravel() for g in grads]),
                                  torch.cat([g.ravel() for g in grads_t]))
     rows[f"W grads, {label}, vs torch unchecked"] = (
-        np.concatenate([g.data.ravel() for g in grads]), torch.cat([g.ravel() for g in plain_t]))
+        np.concatenate([g.numpy().ravel() for g in grads]), torch.cat([g.ravel() for g in plain_t]))
 check_all(rows, rtol=1e-10)
 
 # %% [markdown]

@@ -45,7 +45,7 @@ import minigrad
 def grad_P(P, Q):
     Pm = minigrad.tensor(P, requires_grad=True)
     ((Pm * minigrad.tensor(Q)).sum() + (Pm ** 3).mean()).backward()
-    return Pm.grad.data
+    return Pm.grad.numpy()
 """),
         Wrong("torch.func.grad, taken as a default argument", "bypass", """
 import torch
@@ -130,7 +130,7 @@ import minigrad
 def unbroadcast(grad, shape):
     x = minigrad.zeros(*shape, dtype=minigrad.float64, requires_grad=True)
     (x + minigrad.tensor(np.zeros(grad.shape))).backward(minigrad.tensor(grad))
-    return x.grad.data
+    return x.grad.numpy()
 """),
     ],
     "ex05-row-scale-by-hand": [

@@ -44,7 +44,7 @@ import minigrad
 def cube_vjp(w, v):
     wm = minigrad.tensor(w, requires_grad=True)
     (wm ** 3).backward(minigrad.tensor(v))
-    return wm.grad.data
+    return wm.grad.numpy()
 """),
         Wrong("torch's autograd", "bypass", """
 import torch
@@ -246,7 +246,7 @@ def jacobian(f, x0):
     y = f(x)
     eye = np.eye(y.shape[0])
     return np.stack([minigrad.autograd.grad(y, x, minigrad.tensor(eye[i]),
-                                            retain_graph=True)[0].data
+                                            retain_graph=True)[0].numpy()
                      for i in range(y.shape[0])], axis=1)
 """),
         Wrong("ones instead of one-hot vectors", "slip", """
@@ -256,7 +256,7 @@ def jacobian(f, x0):
     x = minigrad.tensor(x0, requires_grad=True)
     y = f(x)
     return np.stack([minigrad.autograd.grad(y, x, minigrad.ones(y.shape[0]),
-                                            retain_graph=True)[0].data
+                                            retain_graph=True)[0].numpy()
                      for i in range(y.shape[0])])
 """),
         Wrong("the graph not kept (no retain_graph)", "slip", """
@@ -266,7 +266,7 @@ def jacobian(f, x0):
     x = minigrad.tensor(x0, requires_grad=True)
     y = f(x)
     eye = np.eye(y.shape[0])
-    return np.stack([minigrad.autograd.grad(y, x, minigrad.tensor(eye[i]))[0].data
+    return np.stack([minigrad.autograd.grad(y, x, minigrad.tensor(eye[i]))[0].numpy()
                      for i in range(y.shape[0])])
 """),
         Wrong("one-hot vectors sized by the input, not the output", "ignores", """
@@ -277,7 +277,7 @@ def jacobian(f, x0):
     y = f(x)
     eye = np.eye(len(x0))
     return np.stack([minigrad.autograd.grad(y, x, minigrad.tensor(eye[i]),
-                                            retain_graph=True)[0].data
+                                            retain_graph=True)[0].numpy()
                      for i in range(len(x0))])
 """),
         Wrong("the visible Jacobian hard-coded, with one grad call per row", "hardcoded", """
@@ -306,7 +306,7 @@ def jacobian(f, x0):
     for i in range(y.shape[0]):
         x.grad = None
         y.backward(minigrad.tensor(np.eye(y.shape[0])[i]), retain_graph=True)
-        rows.append(x.grad.data)
+        rows.append(x.grad.numpy())
     return np.stack(rows)
 """),
         Wrong("central differences", "bypass", """
@@ -317,8 +317,8 @@ def jacobian(f, x0, h=1e-6):
     for j in range(len(x0)):
         step = np.zeros(len(x0))
         step[j] = h
-        cols.append((f(minigrad.tensor(x0 + step)).data
-                     - f(minigrad.tensor(x0 - step)).data) / (2 * h))
+        cols.append((f(minigrad.tensor(x0 + step)).detach().numpy()
+                     - f(minigrad.tensor(x0 - step)).detach().numpy()) / (2 * h))
     return np.stack(cols, axis=1)
 """),
         Wrong("minigrad's gradcheck.analytical_jacobian", "bypass", """

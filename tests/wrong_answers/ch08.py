@@ -67,7 +67,7 @@ def predicted_grad(a):
 """ + _ACCUMULATED),
         Wrong("the prediction from the other function's backward()", "bypass", _ACCUMULATED + """
 def predicted_grad(a):
-    return accumulated(a).grad.data
+    return accumulated(a).grad.numpy()
 """),
         Wrong("the prediction from central differences, not the derivatives", "bypass", """
 import numpy as np
@@ -87,7 +87,7 @@ def predicted_grad(a):
 import minigrad
 def accumulated(a0):
     a = minigrad.tensor(a0, dtype=minigrad.float64, requires_grad=True)
-    a.grad = minigrad.tensor(predicted_grad(a.data))
+    a.grad = minigrad.tensor(predicted_grad(a.detach().numpy()))
     return a
 """),
     ],
@@ -164,14 +164,14 @@ def accumulate_microbatches(model, X, y, sizes):
 import torch, minigrad
 def accumulate_microbatches(model, X, y, sizes):
     params = list(model.parameters())
-    copies = [torch.tensor(p.data, requires_grad=True) for p in params]
+    copies = [torch.tensor(p.detach().numpy(), requires_grad=True) for p in params]
     first = 0
     for n in sizes:
         model(X[first:first + n])
         first += n
     weight, bias = copies
-    out = torch.tensor(X.data) @ weight.T + bias
-    ((out - torch.tensor(y.data)) ** 2).mean().backward()
+    out = torch.tensor(X.detach().numpy()) @ weight.T + bias
+    ((out - torch.tensor(y.detach().numpy())) ** 2).mean().backward()
     for p, c in zip(params, copies):
         p.grad = minigrad.tensor(c.grad.numpy())
 """),

@@ -62,15 +62,16 @@ def predict(net, inputs):
         Wrong("recorded forward, a fresh tensor made from its numbers", "bypass", """
 import minigrad
 def predict(net, inputs):
-    return minigrad.tensor(net(inputs).data)
+    return minigrad.tensor(net(inputs).detach().numpy())
 """),
         Wrong("torch computes the prediction from the net's weights", "bypass", """
 import minigrad, torch
 def predict(net, inputs):
     layer = [m for m in net.modules() if isinstance(m, minigrad.nn.Linear)][0]
     with torch.no_grad():
-        out = torch.nn.functional.linear(torch.tensor(inputs.data), torch.tensor(layer.weight.data),
-                                         torch.tensor(layer.bias.data))
+        out = torch.nn.functional.linear(torch.tensor(inputs.detach().numpy()),
+                                         torch.tensor(layer.weight.detach().numpy()),
+                                         torch.tensor(layer.bias.detach().numpy()))
     return minigrad.tensor(out.numpy())
 """),
     ],
@@ -118,8 +119,8 @@ def normalised_backward(p, c):
         Wrong("torch's autograd, the gradient copied into p.grad", "bypass", """
 import minigrad, torch
 def normalised_backward(p, c):
-    pt = torch.tensor(p.data, requires_grad=True)
-    lt = (pt / pt.detach().norm() * torch.tensor(c.data)).sum()
+    pt = torch.tensor(p.detach().numpy(), requires_grad=True)
+    lt = (pt / pt.detach().norm() * torch.tensor(c.detach().numpy())).sum()
     lt.backward()
     p.grad = minigrad.tensor(pt.grad.numpy())
     loss = (p * minigrad.tensor(pt.grad.numpy())).sum()

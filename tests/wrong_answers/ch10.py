@@ -10,7 +10,7 @@ WRONG = {
 def sgd_step(params, lr):
     for p in params:
         if p.grad is not None:
-            p.data += lr * p.grad.data
+            p.data += lr * p.grad
 """),
         Wrong("the name rebound, the parameter never changed", "slip", """
 import minigrad
@@ -23,7 +23,7 @@ def sgd_step(params, lr):
         Wrong("a parameter without a gradient not skipped", "slip", """
 def sgd_step(params, lr):
     for p in params:
-        p.data -= lr * p.grad.data
+        p.data -= lr * p.grad
 """),
         Wrong("-= on the parameter while recording", "slip", """
 def sgd_step(params, lr):
@@ -35,19 +35,19 @@ def sgd_step(params, lr):
 def sgd_step(params, lr):
     for p in params:
         if p.grad is not None:
-            p.data -= lr * p.grad.data
+            p.data -= lr * p.grad
             p.grad = None
 """),
         Wrong("the worked example's first two parameters, by position", "hardcoded", """
 def sgd_step(params, lr):
     for p in params[:2]:
-        p.data -= lr * p.grad.data
+        p.data -= lr * p.grad
 """),
         Wrong("ignores lr: the worked example's 0.2", "ignores", """
 def sgd_step(params, lr):
     for p in params:
         if p.grad is not None:
-            p.data -= 0.2 * p.grad.data
+            p.data -= 0.2 * p.grad
 """),
         Wrong("minigrad.optim.SGD does the step", "bypass", """
 import minigrad
@@ -64,9 +64,9 @@ import torch
 def sgd_step(params, lr):
     views = []
     for p in params:
-        v = torch.from_numpy(p.data).requires_grad_()
+        v = torch.from_numpy(p.detach().numpy()).requires_grad_()
         if p.grad is not None:
-            v.grad = torch.from_numpy(p.grad.data.copy())
+            v.grad = torch.from_numpy(p.grad.numpy().copy())
         views.append(v)
     torch.optim.SGD(views, lr=lr).step()
 """),
@@ -86,8 +86,8 @@ class MomentumSGD:
         for i, param in enumerate(self.params):
             if param.grad is None:
                 continue
-            g = param.grad.data
-            self.buffers[i] = g.copy() if self.buffers[i] is None else 0.8 * self.buffers[i] + g
+            g = param.grad
+            self.buffers[i] = g.clone() if self.buffers[i] is None else 0.8 * self.buffers[i] + g
             param.data -= 0.05 * self.buffers[i]
 """),
         Wrong("a dampened buffer: mu b + (1 - mu) g", "slip", """
@@ -102,9 +102,9 @@ class MomentumSGD:
         for i, p in enumerate(self.params):
             if p.grad is None:
                 continue
-            g = p.grad.data
+            g = p.grad
             if self.buffers[i] is None:
-                self.buffers[i] = g.copy()
+                self.buffers[i] = g.clone()
             else:
                 self.buffers[i] = self.momentum * self.buffers[i] + (1 - self.momentum) * g
             p.data -= self.lr * self.buffers[i]
@@ -121,9 +121,9 @@ class MomentumSGD:
         for i, p in enumerate(self.params):
             if p.grad is None:
                 continue
-            g = p.grad.data
+            g = p.grad
             b = self.buffers[i]
-            self.buffers[i] = g.copy() if b is None else self.momentum * b + g
+            self.buffers[i] = g.clone() if b is None else self.momentum * b + g
             p.data -= self.lr * g
 """),
         Wrong("the step along the old buffer, updated afterwards", "slip", """
@@ -140,7 +140,7 @@ class MomentumSGD:
             if p.grad is None:
                 continue
             p.data -= self.lr * self.buffers[i]
-            self.buffers[i] = self.momentum * self.buffers[i] + p.grad.data
+            self.buffers[i] = self.momentum * self.buffers[i] + p.grad
 """),
         Wrong("one buffer shared by all the parameters", "slip", """
 class MomentumSGD:
@@ -154,8 +154,8 @@ class MomentumSGD:
         for p in self.params:
             if p.grad is None:
                 continue
-            g = p.grad.data
-            self.buffer = g.copy() if self.buffer is None else self.momentum * self.buffer + g
+            g = p.grad
+            self.buffer = g.clone() if self.buffer is None else self.momentum * self.buffer + g
             p.data -= self.lr * self.buffer
 """),
         Wrong("zero_grad() fills zeros instead of None", "slip", """
@@ -166,14 +166,14 @@ class MomentumSGD:
     def zero_grad(self):
         for p in self.params:
             if p.grad is not None:
-                p.grad.data[...] = 0.0
+                p.grad.zero_()
     def step(self):
         for i, p in enumerate(self.params):
             if p.grad is None:
                 continue
-            g = p.grad.data
+            g = p.grad
             b = self.buffers[i]
-            self.buffers[i] = g.copy() if b is None else self.momentum * b + g
+            self.buffers[i] = g.clone() if b is None else self.momentum * b + g
             p.data -= self.lr * self.buffers[i]
 """),
         Wrong("the parameters kept as the iterator they came in", "slip", """
@@ -188,9 +188,9 @@ class MomentumSGD:
         for p in self.params:
             if p.grad is None:
                 continue
-            g = p.grad.data
+            g = p.grad
             b = self.buffers.get(id(p))
-            self.buffers[id(p)] = b = g.copy() if b is None else self.momentum * b + g
+            self.buffers[id(p)] = b = g.clone() if b is None else self.momentum * b + g
             p.data -= self.lr * b
 """),
         Wrong("ignores momentum: the worked example's 0.8", "ignores", """
@@ -205,9 +205,9 @@ class MomentumSGD:
         for i, p in enumerate(self.params):
             if p.grad is None:
                 continue
-            g = p.grad.data
+            g = p.grad
             b = self.buffers[i]
-            self.buffers[i] = g.copy() if b is None else self.momentum * b + g
+            self.buffers[i] = g.clone() if b is None else self.momentum * b + g
             p.data -= self.lr * self.buffers[i]
 """),
         Wrong("ignores lr: the worked example's 0.05", "ignores", """
@@ -222,9 +222,9 @@ class MomentumSGD:
         for i, p in enumerate(self.params):
             if p.grad is None:
                 continue
-            g = p.grad.data
+            g = p.grad
             b = self.buffers[i]
-            self.buffers[i] = g.copy() if b is None else self.momentum * b + g
+            self.buffers[i] = g.clone() if b is None else self.momentum * b + g
             p.data -= self.lr * self.buffers[i]
 """),
         Wrong("minigrad.optim.SGD with momentum inside", "bypass", """
@@ -251,14 +251,14 @@ import torch
 class MomentumSGD:
     def __init__(self, params, lr, momentum):
         self.params = list(params)
-        self.views = [torch.from_numpy(p.data).requires_grad_() for p in self.params]
+        self.views = [torch.from_numpy(p.detach().numpy()).requires_grad_() for p in self.params]
         self.inner = torch.optim.SGD(self.views, lr=lr, momentum=momentum)
     def zero_grad(self):
         for p in self.params:
             p.grad = None
     def step(self):
         for p, v in zip(self.params, self.views):
-            v.grad = None if p.grad is None else torch.from_numpy(p.grad.data.copy())
+            v.grad = None if p.grad is None else torch.from_numpy(p.grad.numpy().copy())
         self.inner.step()
 """),
     ],
@@ -282,7 +282,7 @@ def loss_with_decay(net, inputs, targets, lam):
 def loss_with_decay(net, inputs, targets, lam):
     total = {_MSE}
     for p in net.parameters():
-        total = total + lam / 2 * float((p.data ** 2).sum())
+        total = total + lam / 2 * float((p.detach().numpy() ** 2).sum())
     return total
 """),
         Wrong("the mean of the squares, not their sum", "slip", f"""
@@ -325,7 +325,7 @@ def loss_with_decay(net, inputs, targets, lam):
 import minigrad
 def loss_with_decay(net, inputs, targets, lam):
     for p in net.parameters():
-        p.grad = minigrad.tensor(lam * p.data)
+        p.grad = minigrad.tensor(lam * p.detach().numpy())
     return {_MSE}
 """),
     ],

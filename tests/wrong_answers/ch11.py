@@ -36,7 +36,7 @@ def numerical_grad(fn, x, eps=1e-6):
 """),
         Wrong("moves x in place and never puts it back", "slip", """
 def numerical_grad(fn, x, eps=1e-6):
-    flat = x.data.reshape(-1)
+    flat = x.detach().numpy().reshape(-1)
     grad = np.zeros(flat.size)
     for j in range(flat.size):
         flat[j] += eps
@@ -44,7 +44,7 @@ def numerical_grad(fn, x, eps=1e-6):
         flat[j] -= 2 * eps
         minus = fn(x).item()
         grad[j] = (plus - minus) / (2 * eps)
-    return grad.reshape(x.data.shape)
+    return grad.reshape(x.detach().numpy().shape)
 """),
         Wrong("ignores eps: a fixed step", "ignores", """
 def numerical_grad(fn, x, eps=1e-6):

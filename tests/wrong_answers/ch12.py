@@ -262,13 +262,13 @@ def softmax_fixed(z, dim=1):
 """),
         Wrong("numpy softmax wrapped in a new tensor (out of the graph)", "bypass", """
 def softmax_fixed(z, dim=1):
-    e = np.exp(z.data)
+    e = np.exp(z.detach().numpy())
     return minigrad.tensor(e / e.sum(axis=dim, keepdims=True), requires_grad=True)
 """),
         Wrong("torch's softmax", "bypass", """
 import torch
 def softmax_fixed(z, dim=1):
-    return torch.softmax(torch.tensor(z.data, requires_grad=True), dim=dim)
+    return torch.softmax(torch.tensor(z.detach().numpy(), requires_grad=True), dim=dim)
 """),
     ],
     "ex12-hidden-grad": [
@@ -328,9 +328,9 @@ def hidden_grad(x, w1, w2):
         Wrong("torch computes it, with retain_grad", "bypass", """
 import torch
 def hidden_grad(x, w1, w2):
-    w1_t = torch.tensor(w1.data, requires_grad=True)
-    w2_t = torch.tensor(w2.data, requires_grad=True)
-    h = (torch.tensor(x.data) @ w1_t).relu()
+    w1_t = torch.tensor(w1.detach().numpy(), requires_grad=True)
+    w2_t = torch.tensor(w2.detach().numpy(), requires_grad=True)
+    h = (torch.tensor(x.detach().numpy()) @ w1_t).relu()
     h.retain_grad()
     ((h @ w2_t) ** 2).sum().backward()
     w1.grad, w2.grad = minigrad.tensor(w1_t.grad.numpy()), minigrad.tensor(w2_t.grad.numpy())

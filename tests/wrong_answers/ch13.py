@@ -65,12 +65,12 @@ def log_softmax_grad(logits, logp):
               _NLL_GRAD + """
 def log_softmax_grad(logits, logp):
     n = logp.shape[0]
-    onehot = minigrad.tensor(np.eye(logp.shape[1])[logp.g.data.argmin(axis=1)])
+    onehot = minigrad.tensor(np.eye(logp.shape[1])[logp.g.detach().numpy().argmin(axis=1)])
     logits.g = (logp.exp() - onehot) / n
 """),
         Wrong("nll_grad ignores labels: the most likely class instead", "ignores", """
 def nll_grad(logp, labels):
-    onehot = np.eye(logp.shape[1])[logp.data.argmax(axis=1)]
+    onehot = np.eye(logp.shape[1])[logp.detach().numpy().argmax(axis=1)]
     logp.g = minigrad.tensor(-onehot / logp.shape[0])
 """ + _LOG_SOFTMAX_GRAD),
         Wrong("log_softmax_grad: the visible examples hard-coded", "hardcoded", _NLL_GRAD + """
@@ -93,12 +93,12 @@ def log_softmax_grad(logits, logp):
         Wrong("torch's autograd for both steps", "bypass", """
 import torch
 def nll_grad(logp, labels):
-    t = torch.tensor(logp.data, requires_grad=True)
+    t = torch.tensor(logp.detach().numpy(), requires_grad=True)
     torch.nn.functional.nll_loss(t, torch.tensor(labels)).backward()
     logp.g = minigrad.tensor(t.grad.numpy())
 def log_softmax_grad(logits, logp):
-    t = torch.tensor(logits.data, requires_grad=True)
-    torch.log_softmax(t, dim=1).backward(torch.tensor(logp.g.data))
+    t = torch.tensor(logits.detach().numpy(), requires_grad=True)
+    torch.log_softmax(t, dim=1).backward(torch.tensor(logp.g.detach().numpy()))
     logits.g = minigrad.tensor(t.grad.numpy())
 """),
         Wrong("minigrad's autograd for the log-softmax step", "bypass", _NLL_GRAD + """
@@ -148,7 +148,7 @@ def cross_entropy_grad(logits, labels):
 def cross_entropy_grad(logits, labels):
     e = (logits - logits.max(dim=1, keepdim=True).values).exp()
     softmax = e / e.sum(dim=1, keepdim=True)
-    onehot = minigrad.tensor(np.eye(logits.shape[1])[logits.data.argmax(axis=1)])
+    onehot = minigrad.tensor(np.eye(logits.shape[1])[logits.detach().numpy().argmax(axis=1)])
     logits.g = (softmax - onehot) / logits.shape[0]
 """),
         Wrong("the visible gradient hard-coded", "hardcoded", """
@@ -176,7 +176,7 @@ def cross_entropy_grad(logits, labels):
         Wrong("torch's cross_entropy and backward()", "bypass", """
 import torch
 def cross_entropy_grad(logits, labels):
-    z = torch.tensor(logits.data, requires_grad=True)
+    z = torch.tensor(logits.detach().numpy(), requires_grad=True)
     torch.nn.functional.cross_entropy(z, torch.tensor(labels)).backward()
     logits.g = minigrad.tensor(z.grad.numpy())
 """),
@@ -184,7 +184,7 @@ def cross_entropy_grad(logits, labels):
 from minigrad.ops.losses import CrossEntropy as _CE
 def cross_entropy_grad(logits, labels):
     ctx = _CE()
-    _CE.forward(ctx, logits.data, np.asarray(labels), "mean")
+    _CE.forward(ctx, logits.detach().numpy(), np.asarray(labels), "mean")
     logits.g = minigrad.tensor(_CE.backward(ctx, np.array(1.0))[0])
 """),
         Wrong("copies a torch gradient left in the notebook", "bypass", """
@@ -261,8 +261,8 @@ def lin_grad(inp, out, w, b):
         Wrong("torch's autograd for both", "bypass", """
 import torch
 def relu_grad(inp, out):
-    t = torch.tensor(inp.data, requires_grad=True)
-    t.relu().backward(torch.tensor(out.g.data))
+    t = torch.tensor(inp.detach().numpy(), requires_grad=True)
+    t.relu().backward(torch.tensor(out.g.detach().numpy()))
     inp.g = minigrad.tensor(t.grad.numpy())
 """ + _LIN_GRAD),
     ],
@@ -303,7 +303,7 @@ def forward_and_backward(x, labels, p):
         Wrong("ignores labels: the most likely class as the label", "ignores", """
 def forward_and_backward(x, labels, p):
     v = forward(x, p)
-    labels = v["logp"].data.argmax(axis=1)
+    labels = v["logp"].detach().numpy().argmax(axis=1)
     loss = nll(v["logp"], labels)
     nll_grad(v["logp"], labels)
     log_softmax_grad(v["logits"], v["logp"])

@@ -155,7 +155,7 @@ def jacobian_by_columns(f, x0):
     for j in range(len(x0)):
         e = np.zeros(len(x0)); e[j] = 1.0
         _, t = minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(e),))
-        cols.append(t.data)
+        cols.append(t.detach().numpy())
     return np.stack(cols)
 '''),
         Wrong("one JVP with ones, repeated in every column", "slip", '''
@@ -164,7 +164,7 @@ import minigrad
 import minigrad.func
 def jacobian_by_columns(f, x0):
     _, t = minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(np.ones(len(x0))),))
-    return np.stack([t.data] * len(x0), axis=1)
+    return np.stack([t.detach().numpy()] * len(x0), axis=1)
 '''),
         Wrong("the values f(x) stacked, not the tangents", "slip", '''
 import numpy as np
@@ -175,7 +175,7 @@ def jacobian_by_columns(f, x0):
     for j in range(len(x0)):
         e = np.zeros(len(x0)); e[j] = 1.0
         y, _ = minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(e),))
-        cols.append(y.data)
+        cols.append(y.detach().numpy())
     return np.stack(cols, axis=1)
 '''),
         Wrong("the tangent set to x0 instead of e_j", "slip", '''
@@ -187,7 +187,7 @@ def jacobian_by_columns(f, x0):
     for j in range(len(x0)):
         e = np.zeros(len(x0)); e[j] = x0[j]
         _, t = minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(e),))
-        cols.append(t.data)
+        cols.append(t.detach().numpy())
     return np.stack(cols, axis=1)
 '''),
         Wrong("ignores x0: the Jacobian at ones", "ignores", '''
@@ -200,7 +200,7 @@ def jacobian_by_columns(f, x0):
     for j in range(len(x)):
         e = np.zeros(len(x)); e[j] = 1.0
         _, t = minigrad.func.jvp(f, (minigrad.tensor(x),), (minigrad.tensor(e),))
-        cols.append(t.data)
+        cols.append(t.detach().numpy())
     return np.stack(cols, axis=1)
 '''),
         Wrong("the visible Jacobians looked up", "hardcoded", _VISIBLE + '''
@@ -219,13 +219,13 @@ def jacobian_by_columns(f, x0):
 import minigrad
 import minigrad.func
 def jacobian_by_columns(f, x0):
-    return minigrad.func.jacfwd(f)(minigrad.tensor(x0)).data
+    return minigrad.func.jacfwd(f)(minigrad.tensor(x0)).detach().numpy()
 '''),
         Wrong("autograd.functional.jacobian, forward-mode", "bypass", '''
 import minigrad
 def jacobian_by_columns(f, x0):
     return minigrad.autograd.functional.jacobian(f, minigrad.tensor(x0),
-                                                 strategy="forward-mode").data
+                                                 strategy="forward-mode").detach().numpy()
 '''),
         Wrong("reverse mode: a row per output", "bypass", '''
 import numpy as np
@@ -234,7 +234,7 @@ def jacobian_by_columns(f, x0):
     x = minigrad.tensor(x0, requires_grad=True)
     y = f(x)
     eye = np.eye(y.shape[0])
-    return np.stack([minigrad.autograd.grad(y, x, minigrad.tensor(e), retain_graph=True)[0].data
+    return np.stack([minigrad.autograd.grad(y, x, minigrad.tensor(e), retain_graph=True)[0].numpy()
                      for e in eye])
 '''),
         Wrong("columns by central differences", "bypass", '''
@@ -245,7 +245,7 @@ def jacobian_by_columns(f, x0):
     cols = []
     for j in range(len(x0)):
         e = np.zeros(len(x0)); e[j] = h
-        cols.append((f(minigrad.tensor(x0 + e)).data - f(minigrad.tensor(x0 - e)).data) / (2 * h))
+        cols.append((f(minigrad.tensor(x0 + e)) - f(minigrad.tensor(x0 - e))).numpy() / (2 * h))
     return np.stack(cols, axis=1)
 '''),
     ],
@@ -255,7 +255,7 @@ import minigrad
 def jvp_by_double_vjp(f, x0, v):
     x = minigrad.tensor(x0, requires_grad=True)
     (g,) = minigrad.autograd.grad(f(x), x, minigrad.tensor(v))
-    return g.data
+    return g.detach().numpy()
 '''),
         Wrong("the second pass with respect to x, not u", "slip", '''
 import numpy as np
@@ -266,7 +266,7 @@ def jvp_by_double_vjp(f, x0, v):
     u = minigrad.tensor(np.ones(y.shape), requires_grad=True)
     (g,) = minigrad.autograd.grad(y, x, u, create_graph=True)
     (jv,) = minigrad.autograd.grad(g, x, minigrad.tensor(v), allow_unused=True)
-    return np.zeros(y.shape) if jv is None else jv.data
+    return np.zeros(y.shape) if jv is None else jv.detach().numpy()
 '''),
         Wrong("the second pass's gradient is u's value: J^T u with u = v", "slip", '''
 import numpy as np
@@ -277,7 +277,7 @@ def jvp_by_double_vjp(f, x0, v):
     u = minigrad.tensor(np.ones(y.shape), requires_grad=True)
     (g,) = minigrad.autograd.grad(y, x, u, create_graph=True)
     (jv,) = minigrad.autograd.grad(g.sum(), u)
-    return jv.data
+    return jv.detach().numpy()
 '''),
         Wrong("ignores v: the second pass with ones", "ignores", '''
 import numpy as np
@@ -288,7 +288,7 @@ def jvp_by_double_vjp(f, x0, v):
     u = minigrad.tensor(np.zeros(y.shape), requires_grad=True)
     (g,) = minigrad.autograd.grad(y, x, u, create_graph=True)
     (jv,) = minigrad.autograd.grad(g, u, minigrad.tensor(np.ones(len(x0))))
-    return jv.data
+    return jv.detach().numpy()
 '''),
         Wrong("ignores x0: the trick at ones", "ignores", '''
 import numpy as np
@@ -299,7 +299,7 @@ def jvp_by_double_vjp(f, x0, v):
     u = minigrad.tensor(np.zeros(y.shape), requires_grad=True)
     (g,) = minigrad.autograd.grad(y, x, u, create_graph=True)
     (jv,) = minigrad.autograd.grad(g, u, minigrad.tensor(v))
-    return jv.data
+    return jv.detach().numpy()
 '''),
         Wrong("the visible answers looked up", "hardcoded", _VISIBLE + '''
 import minigrad
@@ -319,7 +319,7 @@ def jvp_by_double_vjp(f, x0, v):
 import minigrad
 import minigrad.func
 def jvp_by_double_vjp(f, x0, v):
-    return minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(v),))[1].data
+    return minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(v),))[1].numpy()
 '''),
         Wrong("forward mode: forward_ad by hand", "bypass", '''
 import minigrad
@@ -327,12 +327,12 @@ from minigrad.autograd import forward_ad
 def jvp_by_double_vjp(f, x0, v):
     with forward_ad.dual_level():
         y = f(forward_ad.make_dual(minigrad.tensor(x0), minigrad.tensor(v)))
-        return forward_ad.unpack_dual(y).tangent.data
+        return forward_ad.unpack_dual(y).tangent.detach().numpy()
 '''),
         Wrong("minigrad.autograd.functional.jvp", "bypass", '''
 import minigrad
 def jvp_by_double_vjp(f, x0, v):
-    return minigrad.autograd.functional.jvp(f, minigrad.tensor(x0), minigrad.tensor(v))[1].data
+    return minigrad.autograd.functional.jvp(f, minigrad.tensor(x0), minigrad.tensor(v))[1].numpy()
 '''),
         Wrong("the whole Jacobian by rows, then J @ v", "bypass", '''
 import numpy as np
@@ -340,7 +340,7 @@ import minigrad
 def jvp_by_double_vjp(f, x0, v):
     x = minigrad.tensor(x0, requires_grad=True)
     y = f(x)
-    rows = [minigrad.autograd.grad(y, x, minigrad.tensor(e), retain_graph=True)[0].data
+    rows = [minigrad.autograd.grad(y, x, minigrad.tensor(e), retain_graph=True)[0].numpy()
             for e in np.eye(y.shape[0])]
     return np.stack(rows) @ v
 '''),
@@ -348,7 +348,7 @@ def jvp_by_double_vjp(f, x0, v):
 import minigrad
 def jvp_by_double_vjp(f, x0, v):
     h = 1e-6
-    return (f(minigrad.tensor(x0 + h * v)).data - f(minigrad.tensor(x0 - h * v)).data) / (2 * h)
+    return (f(minigrad.tensor(x0 + h * v)) - f(minigrad.tensor(x0 - h * v))).numpy() / (2 * h)
 '''),
     ],
 }

@@ -154,7 +154,7 @@ WRONG = {
         x, out = ctx.saved_tensors
         t = minigrad.tensor(x, requires_grad=True)
         (g,) = minigrad.autograd.grad((t.exp() + 1).log(), t, minigrad.tensor(grad_output))
-        return g.data
+        return g.detach().numpy()
 ''')),
         Wrong("backward through torch's softplus and autograd", "bypass",
               _softplus(backward='''
@@ -170,7 +170,7 @@ WRONG = {
     ],
     "ex16-clip-hook": [
         Wrong("clips each element to [-max_norm, max_norm]", "slip", _clip('''
-        return minigrad.tensor(np.clip(grad.data, -max_norm, max_norm))
+        return minigrad.tensor(np.clip(grad.detach().numpy(), -max_norm, max_norm))
 ''')),
         Wrong("always scales to max_norm, even a shorter gradient", "slip", _clip('''
         norm = float((grad * grad).sum() ** 0.5)
@@ -207,7 +207,7 @@ WRONG = {
         Wrong("torch's clip_grad_norm_ on a copy (its eps shifts the scale)", "bypass", _clip('''
         import torch
         t = torch.zeros(grad.shape, dtype=torch.float64, requires_grad=True)
-        t.grad = torch.tensor(grad.data)
+        t.grad = torch.tensor(grad.detach().numpy())
         torch.nn.utils.clip_grad_norm_([t], max_norm)
         return minigrad.tensor(t.grad.numpy().copy())
 ''')),

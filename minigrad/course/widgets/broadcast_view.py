@@ -51,7 +51,7 @@ class BroadcastView:
         x = minigrad.tensor(self.x, requires_grad=True)
         ((x + minigrad.zeros(*self.out_shape, dtype=minigrad.float64))
          * minigrad.tensor(self.G)).sum().backward()
-        self.grad = x.grad.data
+        self.grad = x.grad._data
         xt = torch.tensor(self.x, requires_grad=True)
         (xt.expand(self.out_shape) * torch.tensor(self.G)).sum().backward()
         self.torch_grad = xt.grad.numpy()

@@ -117,11 +117,11 @@ class CheckpointMemory:
         (out_t, _), saved_t = torch_saved_tensors(lambda: self.forward(torch, params_t),
                                                   exclude=flat_t)
         out_t.sum().backward()
-        grads_agree = all(np.allclose(m.grad.data, t.grad.numpy(), rtol=1e-10, atol=1e-12)
+        grads_agree = all(np.allclose(m.grad._data, t.grad.numpy(), rtol=1e-10, atol=1e-12)
                           for m, t in zip(flat, flat_t, strict=True))
         return {"kept": kept, "peak": kept + peak_extra, "plain": plain, "recomputed": recomputed,
                 "torch_kept": sum(b for _, b in saved_t), "torch_count": len(saved_t),
-                "grads_agree": grads_agree, "out": out.data.copy()}
+                "grads_agree": grads_agree, "out": out._data.copy()}
 
     def measure(self, repeats=5):
         """Best-of-``repeats`` seconds of minigrad's forward + backward: (this setting,

@@ -108,7 +108,7 @@ class FiniteDifference:
 
             plus, minus, divisor = self._points(steps, dtype, kind)
             ours = (self.fn(plus) - self.fn(minus)) / minigrad.tensor(divisor, dtype=plus.dtype)
-            self._curves[key] = np.abs(ours.data.astype(np.float64) - self.exact)
+            self._curves[key] = np.abs(ours._data.astype(np.float64) - self.exact)
         return self._curves[key]
 
     def truncation(self, eps, kind):

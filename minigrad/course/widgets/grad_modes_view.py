@@ -93,7 +93,7 @@ class ModesComparison:
     def _minigrad_forward(self, x):
         hidden = self.model[1](self.model[0](x))
         dropped = self.model[2](hidden)
-        self._seen["minigrad"] = _changed(hidden.data, dropped.data)
+        self._seen["minigrad"] = _changed(hidden._data, dropped._data)
         return self.model[3](dropped)
 
     def run(self, modes=(), batch=8):

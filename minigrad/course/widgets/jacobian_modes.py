@@ -77,7 +77,7 @@ class JacobianModes:
             e_j = np.zeros(self.n_in)
             e_j[len(self.columns)] = 1.0
             _, column = func.jvp(self.f, (minigrad.tensor(self.x0),), (minigrad.tensor(e_j),))
-            self.columns.append(column.data.copy())
+            self.columns.append(column._data.copy())
         if len(self.rows) < self.n_out:
             if self._y is None:
                 self._y = self.f(self._x)
@@ -85,7 +85,7 @@ class JacobianModes:
             e_i[len(self.rows)] = 1.0
             (row,) = minigrad.autograd.grad(self._y, self._x, minigrad.tensor(e_i),
                                             retain_graph=len(self.rows) < self.n_out - 1)
-            self.rows.append(row.data.copy())
+            self.rows.append(row._data.copy())
 
     def filled(self, mode):
         """The Jacobian as filled so far by ``mode`` ("forward" or "reverse"), nan elsewhere."""

@@ -56,7 +56,7 @@ class VJPView(_Tanh):
         self.g = np.array(g, dtype=np.float64)
         x, y = self.minigrad_graph()
         y.backward(minigrad.tensor(self.g))
-        self.grad = x.grad.data
+        self.grad = x.grad._data
         xt, yt = self.torch_graph()
         yt.backward(torch.tensor(self.g))
         self.torch_grad = xt.grad.numpy()
@@ -101,7 +101,7 @@ class JacobianFiller(_Tanh):
         e_i = np.zeros(self.m)
         e_i[i] = 1.0
         self.y.backward(minigrad.tensor(e_i), retain_graph=i < self.m - 1)  # kept for the next row
-        self.rows.append(self.x.grad.data.copy())
+        self.rows.append(self.x.grad._data.copy())
         return self.rows[-1]
 
     @property
