@@ -18,6 +18,8 @@ import minigrad
 from tests.edge_parity import check_snippet
 
 LEAF4 = "x = torch.tensor([1., 2., 3., 4.], dtype=torch.float64, requires_grad=True)\n"
+SPECIAL = ("x = torch.tensor([-0.0, 0.0, -float('inf'), float('inf'), 4.0], "
+           "dtype=torch.float64, requires_grad=True)\n")
 
 CASES = [
     # --- in-place ops through views and detach() aliases ---
@@ -307,6 +309,150 @@ CASES = [
      "y = (a ** b).log()\ny.backward()\nout = [y, b.grad]"),
     ("fuzz_bool_pow_bad_shapes_first",
      "torch.ones(3, 1, dtype=torch.bool) ** torch.ones(2, 3, dtype=torch.bool)"),
+    # --- silent divergences: -0.0 and -inf in powers, grad modes, None ---
+    ("pow_minus_half_at_signed_zero_and_inf",
+     SPECIAL + "y = x ** -0.5\ny.sum().backward()\nout = [y, x.grad]"),
+    ("pow_minus_half_method_float32",
+     "x = torch.tensor([-0.0, 0.0, -float('inf'), float('inf'), 4.0], requires_grad=True)\n"
+     "y = x.pow(-0.5)\ny.sum().backward()\nout = [y, x.grad]"),
+    ("pow_minus_three_halves_at_signed_zero_and_inf",
+     SPECIAL + "y = x ** -1.5\ny.sum().backward()\nout = [y, x.grad]"),
+    ("pow_half_at_signed_zero_and_inf",
+     SPECIAL + "y = x ** 0.5\ny.sum().backward()\nout = [y, x.grad]"),
+    ("pow_minus_one_and_two_at_signed_zero_and_inf",
+     SPECIAL + "y = x ** -1\nz = x ** -2\n(y + z).sum().backward()\nout = [y, z, x.grad]"),
+    ("pow_minus_half_tensor_exponent",
+     SPECIAL + "y = x ** torch.tensor(-0.5, dtype=torch.float64)\ny.sum().backward()\n"
+     "out = [y, x.grad]"),
+    ("inference_mode_false_inside_no_grad_records",
+     "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n"
+     "    with torch.inference_mode(False):\n        y = x * 2\n"
+     "        g = torch.is_grad_enabled()\n    h = torch.is_grad_enabled()\n"
+     "out = [y.requires_grad, g, h, torch.is_grad_enabled()]"),
+    ("inference_mode_false_inside_inference_mode",
+     "x = torch.ones(2, requires_grad=True)\nwith torch.inference_mode():\n"
+     "    with torch.inference_mode(False):\n        y = x * 2\n"
+     "        g = torch.is_grad_enabled()\n        t = torch.ones(2)\n    z = x * 2\n"
+     "out = [y.requires_grad, g, t.is_inference(), y.is_inference(), z.requires_grad]"),
+    ("inference_mode_false_decorator_under_no_grad",
+     "x = torch.ones(2, requires_grad=True)\n@torch.inference_mode(False)\ndef f():\n"
+     "    return x * 2\nwith torch.no_grad():\n    y = f()\nout = [y.requires_grad]"),
+    ("equals_none", "t = torch.tensor([1., 2.])\nout = [t == None, t != None, None == t, "
+     "None != t]"),
+    ("equals_other_objects", "t = torch.tensor([1., 2.])\nout = [t == 'a', t != 'a', "
+     "t == [1., 3.], t == (1., 3.), t != (1., 2.)]"),
+    ("equals_numpy_is_elementwise", "out = [torch.tensor([1., 2.]) == np.array([1., 3.])]"),
+    ("less_than_none_refused", "torch.tensor([1., 2.]) < None"),
+    ("greater_than_string_refused", "torch.tensor([1., 2.]) > 'a'"),
+    # --- values torch refuses ---
+    ("view_two_inferred_sizes", "torch.ones(6).view(-1, -1)"),
+    ("reshape_two_inferred_sizes", "torch.ones(7).reshape(-1, -1, 2)"),
+    ("top_level_reshape_two_inferred_sizes", "torch.reshape(torch.ones(6), (-1, -1))"),
+    ("view_size_not_matching", "torch.ones(6).view(4, 2)"),
+    ("reshape_negative_size", "torch.ones(6).reshape(2, -3)"),
+    ("view_negative_size_after_inferred", "torch.ones(6).view(-1, -2)"),
+    ("view_inferred_size_of_empty_ambiguous", "torch.ones(0).view(-1, 0)"),
+    ("view_inferred_size_of_empty_fine", "out = [torch.ones(0, 3).view(-1, 3)]"),
+    ("view_float_size", "torch.ones(6).view(2.0, 3)"),
+    ("reshape_float_size_in_tuple", "torch.ones(6).reshape((2.0, 3))"),
+    ("reshape_string_size", "torch.ones(6).reshape('a')"),
+    ("view_numpy_and_tensor_int_sizes",
+     "out = [torch.ones(6).view(np.int64(2), 3), torch.ones(6).view(torch.tensor(2), 3)]"),
+    ("slice_step_zero", "torch.ones(6)[::0]"),
+    ("slice_negative_step", "torch.ones(6)[::-1]"),
+    ("slice_negative_step_second_dim", "torch.ones(2, 3)[:, 4:0:-2]"),
+    ("float_only_ops_on_int_and_bool",
+     "i = torch.tensor([1, 2])\nb = torch.tensor([True, False])\n"
+     "out = [i.exp(), i.log(), i.tanh(), i.sigmoid(), i.reciprocal(), b.exp(), b.tanh(), "
+     "b.reciprocal(), i.relu(), i.sum(), b.sum(), i.max()]"),
+    ("mean_of_int_refused", "torch.tensor([1, 2]).mean()"),
+    ("mean_dim_of_int_refused", "torch.tensor([[1, 2]]).mean(0)"),
+    ("mean_of_bool_refused", "torch.tensor([True]).mean()"),
+    ("mse_loss_of_ints_refused",
+     "torch.nn.functional.mse_loss(torch.tensor([1, 2]), torch.tensor([1, 3]))"),
+    ("mse_loss_of_bool_and_int_refused",
+     "torch.nn.functional.mse_loss(torch.tensor([True]), torch.tensor([1]))"),
+    ("mse_loss_of_int_and_float_promotes",
+     "out = [torch.nn.functional.mse_loss(torch.tensor([1, 2]), torch.tensor([1., 3.], "
+     "dtype=torch.float64)), torch.nn.functional.mse_loss(torch.tensor([1., 2.]), "
+     "torch.tensor([1, 3]))]"),
+    ("cross_entropy_int_logits_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3, dtype=torch.int64), "
+     "torch.tensor([0, 1]))"),
+    ("cross_entropy_int_logits_float_target_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3, dtype=torch.int64), "
+     "torch.tensor([0., 1.]))"),
+    ("cross_entropy_float_target_indices_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor([0., 1.]))"),
+    ("cross_entropy_bool_target_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor([True, False]))"),
+    ("cross_entropy_bool_target_wrong_batch",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor([True, False, True]))"),
+    ("cross_entropy_float_target_wrong_shape",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.zeros(2, 4))"),
+    ("cross_entropy_float_target_wrong_batch",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.zeros(3, 4))"),
+    ("cross_entropy_float_target_0d",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor(1.))"),
+    ("cross_entropy_target_3d_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.zeros(2, 3, 1, "
+     "dtype=torch.int64))"),
+    ("cross_entropy_int_probabilities_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.zeros(2, 3, "
+     "dtype=torch.int64))"),
+    ("requires_grad_int_refused", "torch.tensor([1.], requires_grad=1)"),
+    ("requires_grad_none_refused", "torch.tensor([1.], requires_grad=None)"),
+    ("requires_grad_numpy_bool_refused", "torch.tensor([1.], requires_grad=np.True_)"),
+    ("zeros_requires_grad_int_refused", "torch.zeros(2, requires_grad=0)"),
+    ("ones_requires_grad_string_refused", "torch.ones(2, requires_grad='yes')"),
+    ("requires_grad_setter_int_refused", "x = torch.ones(2)\nx.requires_grad = 1"),
+    ("requires_grad_setter_numpy_bool_refused", "x = torch.ones(2)\nx.requires_grad = np.True_"),
+    ("requires_grad_method_int_refused", "x = torch.ones(2)\nx.requires_grad_(1)"),
+    ("requires_grad_method_none_refused", "x = torch.ones(2)\nx.requires_grad_(None)"),
+    ("requires_grad_int_on_non_leaf_refused",
+     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.requires_grad = 1"),
+    ("requires_grad_true_on_non_leaf_refused",
+     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.requires_grad = True"),
+    ("requires_grad_false_on_non_leaf_refused",
+     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.requires_grad = False"),
+    ("requires_grad_method_false_on_non_leaf_refused",
+     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.requires_grad_(False)"),
+    ("requires_grad_method_true_on_non_leaf_fine",
+     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.requires_grad_(True)\n"
+     "out = [y.requires_grad, y.is_leaf]"),
+    # --- torch's exception types and phrases ---
+    ("index_out_of_range", "torch.ones(3)[5]"),
+    ("index_negative_out_of_range", "torch.ones(2, 3)[-3]"),
+    ("index_out_of_range_second_dim", "torch.ones(2, 3)[:, 3]"),
+    ("index_list_out_of_range", "torch.ones(3)[[0, 5]]"),
+    ("index_tensor_out_of_range", "torch.ones(3)[torch.tensor([-4])]"),
+    ("index_too_many", "torch.ones(3)[0, 0]"),
+    ("index_too_many_with_ellipsis", "torch.ones(2)[..., 0, 0]"),
+    ("index_of_0d", "torch.tensor(1.)[0]"),
+    ("index_float", "torch.ones(3)[1.0]"),
+    ("index_mask_wrong_shape", "torch.ones(3)[torch.tensor([True, False])]"),
+    ("tensor_ragged", "torch.tensor([[1, 2], [3]])"),
+    ("tensor_ragged_longer", "torch.tensor([[1], [3, 4]])"),
+    ("tensor_ragged_deeper", "torch.tensor([[[1, 2]], [[3]]])"),
+    ("tensor_list_where_number", "torch.tensor([1.0, [2.0]])"),
+    ("tensor_number_where_list", "torch.tensor([[1, 2], 3])"),
+    ("tensor_ragged_with_dtype", "torch.tensor([[1, 2], [3]], dtype=torch.float64)"),
+    ("tensor_of_none", "torch.tensor(None)"),
+    ("tensor_with_none", "torch.tensor([1, None])"),
+    ("tensor_with_nested_none", "torch.tensor([[1., None]])"),
+    ("tensor_of_string", "torch.tensor('a')"),
+    ("zeros_negative_size", "torch.zeros(-1)"),
+    ("zeros_negative_size_in_tuple", "torch.zeros((2, -1))"),
+    ("ones_negative_size", "torch.ones(2, -3)"),
+    ("randn_negative_size", "torch.randn(-1)"),
+    ("rand_negative_size", "torch.rand(-2)"),
+    ("zeros_float_size", "torch.zeros(2.0)"),
+    ("arange_zero_step", "torch.arange(0, 5, 0)"),
+    ("arange_zero_float_step", "torch.arange(0., 1., 0.)"),
+    ("arange_step_of_wrong_sign", "torch.arange(0, 5, -1)"),
+    ("arange_empty_and_descending",
+     "out = [torch.arange(5, 5, 1), torch.arange(5, 5, -1), torch.arange(5, 0, -1), "
+     "torch.arange(1., 0., -0.25)]"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"
@@ -352,6 +498,47 @@ PHRASES = {
     "int_inplace_float_refused": "result type Float can't be cast to the desired output type "
                                  "Long",
     "iterate_0d": "iteration over a 0-d tensor",
+    "view_two_inferred_sizes": "only one dimension can be inferred",
+    "view_size_not_matching": "shape '[4, 2]' is invalid for input of size 6",
+    "reshape_negative_size": "invalid shape dimension -3 at index 1 of shape [2, -3]",
+    "view_inferred_size_of_empty_ambiguous": "the unspecified dimension size -1 can be any "
+                                             "value and is ambiguous",
+    "reshape_float_size_in_tuple": "must be tuple of ints, but found element of type float "
+                                   "at pos 0",
+    "slice_negative_step": "step must be greater than zero",
+    "slice_step_zero": "slice step cannot be zero",
+    "mean_of_int_refused": "mean(): could not infer output dtype. Input dtype must be either "
+                           "a floating point or complex dtype",
+    "mse_loss_of_ints_refused": "\"mse_cpu\" not implemented for 'Long'",
+    "cross_entropy_int_logits_refused": "not implemented for 'Long'",
+    "cross_entropy_float_target_indices_refused": "expected target dtype to be Long or Byte, "
+                                                  "but got Float",
+    "cross_entropy_target_3d_refused": "0D or 1D target tensor expected, multi-target not "
+                                       "supported",
+    "cross_entropy_int_probabilities_refused": "Expected floating point type for target with "
+                                               "class probabilities, got Long",
+    "requires_grad_int_refused": "argument 'requires_grad' must be bool, not int",
+    "zeros_requires_grad_int_refused": "argument 'requires_grad' must be bool, not int",
+    "requires_grad_setter_int_refused": "requires_grad must be a bool",
+    "requires_grad_method_int_refused": "argument 'requires_grad' (position 1) must be bool, "
+                                        "not int",
+    "requires_grad_true_on_non_leaf_refused": "you can only change requires_grad flags of "
+                                              "leaf variables",
+    "index_out_of_range": "index 5 is out of bounds for dimension 0 with size 3",
+    "index_out_of_range_second_dim": "index 3 is out of bounds for dimension 1 with size 3",
+    "index_too_many": "too many indices for tensor of dimension 1",
+    "index_of_0d": "invalid index of a 0-dim tensor",
+    "tensor_ragged": "expected sequence of length 2 at dim 1 (got 1)",
+    "tensor_ragged_deeper": "expected sequence of length 2 at dim 2 (got 1)",
+    "tensor_list_where_number": "must be real number, not list",
+    "tensor_number_where_list": "not a sequence",
+    "tensor_with_none": "Could not infer dtype of NoneType",
+    "zeros_negative_size": "Dimension size must be non-negative",
+    "ones_negative_size": "Trying to create tensor with negative dimension -3: [2, -3]",
+    "zeros_float_size": "argument 'size' (position 1) must be tuple of ints, not float",
+    "arange_zero_step": "step must be nonzero",
+    "arange_step_of_wrong_sign": "upper bound and lower bound inconsistent with step sign",
+    "less_than_none_refused": "'<' not supported between instances of 'Tensor' and 'NoneType'",
 }
 
 
