@@ -124,6 +124,9 @@ class Pow(Function):
     def forward(ctx, a, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
+        if exponent == -0.5:  # torch's rsqrt: -inf at -0.0 and nan at -inf, as 1 / sqrt
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return 1 / np.sqrt(a)
         return a ** exponent
 
     @staticmethod

@@ -30,10 +30,20 @@ def _operand(other, op="+"):
                     "number; make a list a tensor first, minigrad.tensor([1.0, 2.0]).")
 
 
-def _compare(op):
+def _compare(op, symbol):
+    """``t < other``: elementwise with a tensor, a number or an array; with anything else
+    (None, a list, a string) ``==`` is False and ``!=`` True, as torch, and an order
+    refused with Python's TypeError."""
+
     def method(self, other):
         from minigrad.tensors import make
 
+        if not isinstance(other, TensorMethods | int | float | np.ndarray | np.generic):
+            if symbol in ("==", "!="):
+                return NotImplemented  # Python compares identities: False / True
+            raise TypeError(f"'{symbol}' not supported between instances of 'Tensor' and "
+                            f"'{type(other).__name__}'. Fix: compare with a tensor or a "
+                            "number.")
         return make(np.asarray(op(self.data, getattr(other, "data", other))), None)
 
     return method
@@ -121,12 +131,12 @@ class TensorMethods:
     def reciprocal(self):
         return arithmetic.reciprocal(self)
 
-    __lt__ = _compare(np.less)
-    __le__ = _compare(np.less_equal)
-    __gt__ = _compare(np.greater)
-    __ge__ = _compare(np.greater_equal)
-    __eq__ = _compare(np.equal)
-    __ne__ = _compare(np.not_equal)
+    __lt__ = _compare(np.less, "<")
+    __le__ = _compare(np.less_equal, "<=")
+    __gt__ = _compare(np.greater, ">")
+    __ge__ = _compare(np.greater_equal, ">=")
+    __eq__ = _compare(np.equal, "==")
+    __ne__ = _compare(np.not_equal, "!=")
 
     def sum(self, dim=None, keepdim=False):
         return reductions.sum_(self, dim, keepdim)
