@@ -11,8 +11,8 @@ import numpy as np
 from minigrad.dtypes import to_dtype
 
 __all__ = ["tensor", "zeros", "ones", "randn", "rand", "arange", "manual_seed",
-           "zeros_like", "ones_like", "as_array", "GENERATOR", "FloatTensor", "DoubleTensor",
-           "LongTensor"]
+           "zeros_like", "ones_like", "as_array", "check_bool", "GENERATOR", "FloatTensor",
+           "DoubleTensor", "LongTensor"]
 
 GENERATOR = [np.random.default_rng(0)]
 
@@ -29,18 +29,71 @@ def as_array(data, dtype=None):
         data = data.data
     elif isinstance(data, list | tuple) and any(hasattr(d, "grad_fn") for d in data):
         data = [getattr(d, "data", d) for d in data]
-    if dtype is not None:
+    nested = isinstance(data, list | tuple)
+    if dtype is not None and not nested:
         return np.array(data, dtype=to_dtype(dtype))
     from_numpy = isinstance(data, np.ndarray | np.generic) or _numpy_float64(data)
-    array = np.array(data)
+    try:
+        array = np.array(data)
+    except ValueError:  # ragged: torch's message
+        _refuse_data(data)
+        raise
     kind = array.dtype.kind
+    if kind not in "fiub":
+        _refuse_data(data)
+        raise TypeError(f"cannot make a tensor of {array.dtype} values. Fix: use numbers "
+                        "(int64's range for ints).")
+    if dtype is not None:  # a list checked first: numpy makes None a nan, torch refuses
+        return array.astype(to_dtype(dtype))
     if kind == "f" and not from_numpy:
         return array.astype(np.float32)
     if kind in "iu" and array.dtype != np.int64 and not from_numpy:
         return array.astype(np.int64)
-    if kind not in "fiub":
-        raise TypeError(f"cannot make a tensor of {array.dtype} values: use numbers")
     return array
+
+
+def _is_sequence(obj):
+    return isinstance(obj, list | tuple) or isinstance(obj, np.ndarray) and obj.ndim > 0
+
+
+def _refuse_data(data):
+    """torch's refusal of data that is not a box of numbers: None or a string in it,
+    then sequences whose lengths disagree (the first element of each level sets them)."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if _is_sequence(item):
+            stack.extend(item)
+        elif item is None:
+            raise RuntimeError("Could not infer dtype of NoneType. Fix: every element is a "
+                               "number; use float('nan') for a missing one.")
+        elif not isinstance(item, int | float | np.number | np.bool_):
+            raise TypeError(f"new(): invalid data type '{type(item).__name__}'. Fix: make a "
+                            "tensor of numbers (float(s) for a string of digits).")
+    sizes, first = [], data
+    while _is_sequence(first):
+        sizes.append(len(first))
+        if not len(first):
+            break
+        first = first[0]
+    _check_lengths(data, sizes, 0)
+
+
+def _check_lengths(item, sizes, dim):
+    if dim == len(sizes):
+        if _is_sequence(item):
+            raise TypeError(f"must be real number, not {type(item).__name__}. Fix: nest the "
+                            "lists the same way throughout, e.g. [[1.0], [2.0]].")
+        return
+    if not _is_sequence(item):
+        raise TypeError("not a sequence. Fix: nest the lists the same way throughout, e.g. "
+                        "[[1, 2], [3, 4]].")
+    if len(item) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got "
+                         f"{len(item)}). Fix: a tensor is a box: every row has the same "
+                         "length (pad the short ones).")
+    for part in item:
+        _check_lengths(part, sizes, dim + 1)
 
 
 def _numpy_float64(data):
@@ -52,7 +105,18 @@ def _numpy_float64(data):
 
 def tensor(data, dtype=None, requires_grad=False):
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, an array)."""
+    check_bool("tensor", requires_grad)
     return _leaf(as_array(data, dtype), requires_grad)
+
+
+def check_bool(name, requires_grad):
+    """torch's ``requires_grad=`` is a Python bool: 1, None, numpy's True are refused."""
+    if not isinstance(requires_grad, bool):
+        kind = type(requires_grad)
+        kind = kind.__name__ if kind.__module__ == "builtins" else (
+            f"{kind.__module__}.{kind.__name__}")
+        raise TypeError(f"{name}(): argument 'requires_grad' must be bool, not {kind}. Fix: "
+                        "pass True or False (bool(x) for a flag of another type).")
 
 
 def FloatTensor(data):  # noqa: N802 - torch's legacy constructor
@@ -68,10 +132,24 @@ def LongTensor(data):  # noqa: N802 - torch's legacy constructor
     return tensor(data, dtype="int64")
 
 
-def _shape(size):
+def _shape(size, name="zeros"):
+    """``f(2, 3)`` or ``f((2, 3))`` as a tuple of ints, refused as torch refuses."""
     if len(size) == 1 and isinstance(size[0], tuple | list):
-        return tuple(size[0])
-    return tuple(size)
+        size = tuple(size[0])
+    for n in size:
+        if isinstance(n, bool) or not hasattr(n, "__index__"):
+            raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, "
+                            f"not {type(n).__name__}. Fix: sizes are ints, e.g. "
+                            f"{name}(2, int(n)).")
+    size = tuple(int(n) for n in size)
+    for n in size:
+        if n < 0:
+            fix = " Fix: sizes are 0 or more."
+            if name == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative." + fix)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                               f"{list(size)}." + fix)
+    return size
 
 
 def _leaf(array, requires_grad):
@@ -85,12 +163,16 @@ def _leaf(array, requires_grad):
 
 def zeros(*size, dtype=None, requires_grad=False):
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
-    return _leaf(np.zeros(_shape(size), to_dtype(dtype or "float32")), requires_grad)
+    check_bool("zeros", requires_grad)
+    return _leaf(np.zeros(_shape(size, "zeros"), to_dtype(dtype or "float32")),
+                 requires_grad)
 
 
 def ones(*size, dtype=None, requires_grad=False):
     """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
-    return _leaf(np.ones(_shape(size), to_dtype(dtype or "float32")), requires_grad)
+    check_bool("ones", requires_grad)
+    return _leaf(np.ones(_shape(size, "ones"), to_dtype(dtype or "float32")),
+                 requires_grad)
 
 
 def zeros_like(t, dtype=None, requires_grad=False):
@@ -104,21 +186,31 @@ def ones_like(t, dtype=None, requires_grad=False):
 def randn(*size, dtype=None, requires_grad=False):
     """Standard normal samples from minigrad's generator (see ``manual_seed``)."""
     numpy_dtype = to_dtype(dtype or "float32")
-    array = GENERATOR[0].standard_normal(_shape(size), dtype=np.float64).astype(numpy_dtype)
+    check_bool("randn", requires_grad)
+    array = GENERATOR[0].standard_normal(_shape(size, "randn"), dtype=np.float64).astype(
+        numpy_dtype)
     return _leaf(array, requires_grad)
 
 
 def rand(*size, dtype=None, requires_grad=False):
     """Uniform samples in [0, 1) from minigrad's generator."""
     numpy_dtype = to_dtype(dtype or "float32")
-    array = GENERATOR[0].random(_shape(size), dtype=np.float64).astype(numpy_dtype)
+    check_bool("rand", requires_grad)
+    array = GENERATOR[0].random(_shape(size, "rand"), dtype=np.float64).astype(numpy_dtype)
     return _leaf(array, requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, requires_grad=False):
     """``arange(5)``, ``arange(1, 4)``, ``arange(0, 1, 0.25)``: int64 unless a float is given."""
+    check_bool("arange", requires_grad)
     if end is None:
         start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero. Fix: arange(start, end, step) counts by "
+                           "step, e.g. 1 or 0.25.")
+    if step > 0 and end < start or step < 0 and end > start:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign. Fix: "
+                           "count up with a positive step, down with a negative one.")
     if dtype is None:
         is_int = all(isinstance(v, int) for v in (start, end, step))
         dtype = "int64" if is_int else "float32"
