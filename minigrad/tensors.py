@@ -97,18 +97,27 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool. Fix: set True or False.")
         if self.grad_fn is not None:
-            if not value:
-                raise RuntimeError(
-                    "you can only change requires_grad flags of leaf variables. Fix: use "
-                    "y.detach() for a copy of a computed tensor that does not require grad.")
-            return
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to "
+                "use a computed variable in a subgraph that doesn't require differentiation "
+                "use var_no_grad = var.detach(). Fix: y.detach() is a copy of a computed "
+                "tensor that does not require grad.")
         if value and self.data.dtype.kind != "f":
             raise RuntimeError(INT_GRAD)
-        self._requires_grad = bool(value)
+        self._requires_grad = value
 
     def requires_grad_(self, requires_grad=True):
-        """Set ``requires_grad`` in place; returns the tensor."""
+        """Set ``requires_grad`` in place; returns the tensor. ``True`` on a computed
+        tensor (which requires grad already) changes nothing, as in torch."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}. Fix: pass True or "
+                            "False.")
+        if requires_grad and self.grad_fn is not None:
+            return self
         self.requires_grad = requires_grad
         return self
 
