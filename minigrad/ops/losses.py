@@ -18,9 +18,10 @@ import warnings
 
 import numpy as np
 
-from minigrad.dtypes import Size
+from minigrad.dtypes import Size, result_type, torch_name
 from minigrad.function import Function
 from minigrad.ops.arithmetic import broadcast_error
+from minigrad.ops.promotion import promote
 
 __all__ = ["mse_loss", "cross_entropy"]
 
@@ -93,6 +94,11 @@ def mse_loss(x, y, reduction="mean"):
             f"different to the input size ({Size(x.data.shape)!r}). This will likely lead to "
             "incorrect results due to broadcasting. Please ensure they have the same size.",
             UserWarning, stacklevel=2)
+    dtype = result_type(x.data, getattr(y, "data", y))
+    if dtype.kind != "f":
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{torch_name(dtype)}'. "
+                                  "Fix: make the input float, x.float().")
+    x, y = promote(x, y)  # torch's dtype: float32 and int64 give float32
     try:
         return MseLoss.apply(x, y, reduction)
     except ValueError:
@@ -106,16 +112,7 @@ def cross_entropy(logits, target, reduction="mean"):
     """Cross-entropy of ``(N, C)`` logits and ``N`` class indices, as ``F.cross_entropy``."""
     _check_reduction(reduction)
     labels = target.data if hasattr(target, "grad_fn") else np.asarray(target)
-    if logits.data.ndim != 2 or labels.ndim != 1 or labels.dtype.kind not in "iu":
-        raise RuntimeError(
-            "minigrad's cross_entropy takes (N, C) logits and N integer class indices; got "
-            f"shapes {list(logits.data.shape)} and {list(labels.shape)} ({labels.dtype}). "
-            "Fix: pass class indices as an int64 tensor (class probabilities are not "
-            "supported).")
-    if len(labels) != logits.data.shape[0]:
-        raise ValueError(
-            f"Expected input batch_size ({logits.data.shape[0]}) to match target batch_size "
-            f"({len(labels)}). Fix: one class index per row of logits.")
+    _check_cross_entropy(logits.data, labels)
     n_classes = logits.data.shape[1]
     # One check for both ends: a negative int64 viewed as uint64 is huge.
     if len(labels) and labels.view(np.uint64).max() >= n_classes:
@@ -123,3 +120,37 @@ def cross_entropy(logits, target, reduction="mean"):
         raise IndexError(f"Target {bad} is out of bounds. Fix: class indices must lie in "
                          f"[0, {n_classes}).")
     return CrossEntropy.apply(logits, labels, reduction)
+
+
+def _check_cross_entropy(logits, labels):
+    """torch's checks, in torch's order, then minigrad's own limits (README)."""
+    unsupported = RuntimeError(
+        "minigrad's cross_entropy takes (N, C) logits and N integer class indices; got "
+        f"shapes {list(logits.shape)} and {list(labels.shape)} ({labels.dtype}). "
+        "Fix: pass class indices as an int64 tensor (class probabilities are not "
+        "supported).")
+    float_logits = NotImplementedError(
+        f"\"log_softmax_lastdim_kernel_impl\" not implemented for "
+        f"'{torch_name(logits.dtype)}'. Fix: make the logits float, z.float().")
+    if labels.shape == logits.shape:  # torch: class probabilities
+        if labels.dtype.kind != "f":
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {torch_name(labels.dtype)}. Fix: "
+                               "class indices have one dimension less than the logits.")
+        raise float_logits if logits.dtype.kind != "f" else unsupported
+    if logits.dtype.kind != "f":
+        raise float_logits
+    batch = labels.shape[0] if labels.ndim else 0
+    if logits.ndim == 2 and batch != logits.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({logits.shape[0]}) to match target batch_size "
+            f"({batch}). Fix: one class index per row of logits.")
+    if labels.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported. "
+                           "Fix: one class index per row of logits, a vector.")
+    if labels.dtype.kind not in "iu":
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{torch_name(labels.dtype)}. Fix: class indices are ints, "
+                           "target.long().")
+    if logits.ndim != 2 or labels.ndim != 1:
+        raise unsupported
