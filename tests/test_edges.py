@@ -611,3 +611,46 @@ def test_gradcheck_names_the_output_that_disagrees():
     x = minigrad.tensor([1.0, 2.0], dtype=minigrad.float64, requires_grad=True)
     with pytest.raises(minigrad.autograd.GradcheckError, match="for output 1 with respect"):
         minigrad.gradcheck(lambda a: (a * 1, Bad.apply(a)), (x,))
+
+
+# --- checkpoint keeps the random state (torch's preserve_rng_state) ----------------
+def _dropout_checkpoint(lib, use_reentrant, preserve_rng_state, checkpointed=True):
+    """A dropout block, checkpointed or not, under seed 0: its output, the input's
+    gradient, and the next numbers the generator gives after the backward."""
+    ck = minigrad.utils.checkpoint.checkpoint if lib is minigrad else (
+        torch.utils.checkpoint.checkpoint)
+    lib.manual_seed(0)
+    w = lib.tensor([1.5] * 64, dtype=lib.float64, requires_grad=True)
+    x = lib.tensor([2.0] * 64, dtype=lib.float64, requires_grad=True)
+
+    def block(a):
+        return lib.nn.functional.dropout(a * w, 0.5).exp()
+
+    if checkpointed:
+        y = ck(block, x, use_reentrant=use_reentrant, preserve_rng_state=preserve_rng_state)
+    else:
+        y = block(x)
+    y.sum().backward()
+    return y.detach().numpy(), x.grad.numpy(), w.grad.numpy(), lib.rand(4).numpy()
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("use_reentrant", [True, False])
+@pytest.mark.parametrize("lib", [torch, minigrad], ids=["torch", "minigrad"])
+def test_checkpoint_replays_the_dropout_mask(lib, use_reentrant):
+    plain = _dropout_checkpoint(lib, use_reentrant, True, checkpointed=False)
+    kept = _dropout_checkpoint(lib, use_reentrant, True)
+    for a, b in zip(plain, kept, strict=True):  # values, gradients, the generator after
+        np.testing.assert_array_equal(a, b)
+    assert 0 < (plain[0] == 1).sum() < 64  # some elements dropped, some kept
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("use_reentrant", [True, False])
+@pytest.mark.parametrize("lib", [torch, minigrad], ids=["torch", "minigrad"])
+def test_checkpoint_without_rng_state_draws_a_new_mask(lib, use_reentrant):
+    plain = _dropout_checkpoint(lib, use_reentrant, True, checkpointed=False)
+    anew = _dropout_checkpoint(lib, use_reentrant, False)
+    np.testing.assert_array_equal(plain[0], anew[0])  # the forward draws the same mask
+    assert (plain[1] != anew[1]).any()  # the recomputation another: gradient differs
+    assert (plain[3] != anew[3]).any()  # and the generator moved on
