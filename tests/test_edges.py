@@ -654,3 +654,33 @@ def test_checkpoint_without_rng_state_draws_a_new_mask(lib, use_reentrant):
     np.testing.assert_array_equal(plain[0], anew[0])  # the forward draws the same mask
     assert (plain[1] != anew[1]).any()  # the recomputation another: gradient differs
     assert (plain[3] != anew[3]).any()  # and the generator moved on
+
+
+# --- Value (chapters 01-04): Python's overflow refusals say what to do ---------------
+def _slope_overflow():
+    x = minigrad.Value(1e-200)
+    (x ** -1.5).backward()  # the value fits (1e300), its slope does not
+
+
+@pytest.mark.parametrize(("make", "phrase", "torch_value"), [
+    (lambda: minigrad.Value(1000.0).exp(), "math range error",
+     lambda: torch.tensor(1000.0, dtype=torch.float64).exp()),
+    (lambda: minigrad.Value(10.0) ** 400, "out of range",
+     lambda: torch.tensor(10.0, dtype=torch.float64) ** 400),
+    (lambda: minigrad.Value(10.0) ** minigrad.Value(400.0), "out of range",
+     lambda: torch.tensor(10.0, dtype=torch.float64) ** torch.tensor(400.0)),
+    (lambda: 10 ** minigrad.Value(400.0), "out of range",
+     lambda: 10 ** torch.tensor(400.0, dtype=torch.float64)),
+    (lambda: minigrad.Value(1e200) ** 2, "out of range",
+     lambda: torch.tensor(1e200, dtype=torch.float64) ** 2),
+    (_slope_overflow, "out of range", None),
+    (lambda: minigrad.Value(10 ** 400), "int too large to convert to float", None),
+], ids=["exp", "pow_number", "pow_value", "rpow", "square", "slope_in_backward", "big_int"])
+def test_value_overflow_refusal_says_the_fix(make, phrase, torch_value):
+    with pytest.raises(OverflowError) as info:
+        make()
+    message = str(info.value)
+    assert phrase in message and "e.g." in message, message
+    if torch_value is not None:  # what the message says torch does
+        assert "torch would return inf" in message
+        assert math.isinf(torch_value().item())
