@@ -453,6 +453,75 @@ CASES = [
     ("arange_empty_and_descending",
      "out = [torch.arange(5, 5, 1), torch.arange(5, 5, -1), torch.arange(5, 0, -1), "
      "torch.arange(1., 0., -0.25)]"),
+    ("fuzz_linear_of_0d_refused",
+     "torch.nn.functional.linear(torch.tensor(0.0), torch.tensor(0.0))"),
+    ("fuzz_linear_3d_weight_refused",
+     "torch.nn.functional.linear(torch.ones(2, 1, 3), torch.ones(2, 1, 3))"),
+    ("fuzz_linear_vector_weight",
+     "x = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)\n"
+     "w = torch.tensor([0.5, -1.], dtype=torch.float64, requires_grad=True)\n"
+     "b = torch.tensor(0.25, dtype=torch.float64, requires_grad=True)\n"
+     "y = torch.nn.functional.linear(x, w, b)\nz = torch.nn.functional.linear(w, w)\n"
+     "(y.sum() + z).backward()\nout = [y, z, x.grad, w.grad, b.grad]"),
+    ("fuzz_linear_vector_weight_matrix_input_no_bias",
+     "x = torch.tensor([[1., 2.], [3., 4.]], dtype=torch.float64, requires_grad=True)\n"
+     "w = torch.tensor([0.5, -1.], dtype=torch.float64, requires_grad=True)\n"
+     "y = torch.nn.functional.linear(x, w)\ny.sum().backward()\nout = [y, x.grad, w.grad]"),
+    ("fuzz_linear_vector_weight_matrix_input_bias_refused",
+     "torch.nn.functional.linear(torch.ones(2, 2), torch.ones(2), torch.ones(1))"),
+    ("fuzz_compare_shapes_not_broadcasting", "torch.ones(3) < torch.ones(0)"),
+    ("fuzz_equal_shapes_not_broadcasting", "torch.ones(6) == torch.ones(2, 1, 3)"),
+    ("fuzz_argmax_of_bool_refused", "torch.tensor([True, False]).argmax(0)"),
+    ("fuzz_argmax_of_empty_refused", "torch.ones(0).argmax()"),
+    ("fuzz_argmax_over_empty_dim_refused", "torch.ones(0, 3).argmax(0)"),
+    ("fuzz_sum_over_a_dim_named_twice", "torch.ones(3).sum((0, -1))"),
+    ("fuzz_sum_of_0d_over_a_dim_named_twice", "torch.tensor(1.).sum((0, -1))"),
+    ("fuzz_mean_over_a_dim_named_twice", "torch.ones(2, 3).mean((1, -1))"),
+    ("fuzz_int_sub_float_alpha_refused",
+     "torch.tensor([1, 2]).sub(torch.tensor([1, 1]), alpha=0.5)"),
+    ("fuzz_int_add_float_alpha_in_place_refused",
+     "t = torch.tensor([1, 2])\nt.add_(torch.tensor([1, 1]), alpha=2.0)"),
+    ("fuzz_sub_bool_with_alpha_refused",
+     "x = torch.tensor(2.5)\nx.sub_(torch.tensor(True), alpha=2)"),
+    ("fuzz_bool_add_alpha_stays_bool",
+     "b = torch.tensor([True, False])\nout = [b.add(b, alpha=2), b.add(b, alpha=0)]"),
+    ("fuzz_alpha_in_the_result_dtype",
+     "s = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)\n"
+     "i = torch.tensor([[3], [-1]])\ny = s.sub(i, alpha=0.5)\nz = s.add(i, alpha=2)\n"
+     "(y + z).sum().backward()\nout = [y, z, s.grad]"),
+    ("fuzz_inplace_partial_overlap_refused",
+     "x = torch.tensor([1., 2., 3.])\nx[0:2].add_(x[1:3])"),
+    ("fuzz_inplace_overlap_through_unsqueeze_refused",
+     "x = torch.tensor([1])\nx.unsqueeze(0).mul_(x)"),
+    ("fuzz_inplace_overlap_through_transpose_refused",
+     "x = torch.tensor([[1., 2.], [3., 4.]])\nx.t().add_(x)"),
+    ("fuzz_inplace_overlap_before_shape_check",
+     "x = torch.tensor([1.])\nx.mul_(x.unsqueeze(1))"),
+    ("fuzz_inplace_same_elements_or_apart_fine",
+     "x = torch.tensor([1., 2., 3., 4.])\nx[0:2].add_(x[2:4])\nx.view(4).mul_(x)\n"
+     "x[::2].add_(x[1::2])\nout = [x]"),
+    ("fuzz_squeeze_of_a_dim_not_1_is_a_view",
+     "x = torch.tensor([[3., 3.], [0., 1.]], requires_grad=True)\nx.squeeze(0).mul_(2)"),
+    ("fuzz_mse_loss_of_empty",
+     "x = torch.zeros(0, requires_grad=True)\nl = torch.nn.functional.mse_loss(x, x * 2)\n"
+     "l.backward()\nout = [l, x.grad]"),
+    ("fuzz_mse_loss_0d_float64_target",
+     "x = torch.tensor([[1.], [3.]], requires_grad=True)\n"
+     "t = torch.tensor(2., dtype=torch.float64, requires_grad=True)\n"
+     "l = torch.nn.functional.mse_loss(x, t)\nl.backward()\nout = [l, x.grad, t.grad]"),
+    ("fuzz_mse_loss_shapes_before_dtype",
+     "torch.nn.functional.mse_loss(torch.tensor([1, 2, 3]), torch.zeros(0, dtype=torch.int64))"),
+    ("fuzz_pow_0d_tensor_exponent_at_minus_inf",
+     SPECIAL + "y = x.pow(torch.tensor(0.5, dtype=torch.float64))\n"
+     "z = x ** torch.tensor(1.5, dtype=torch.float64)\n(y + z).sum().backward()\n"
+     "out = [y, z, x.grad]"),
+    ("fuzz_self_times_self_in_place_on_empty",
+     "x = torch.ones(0, requires_grad=True)\ny = x * 1\ny.mul_(y)\ny.sum().backward()"),
+    ("fuzz_cross_entropy_of_0d_logits", "torch.nn.functional.cross_entropy(torch.tensor(3), "
+     "torch.tensor([[1, 0, -1]]))"),
+    ("fuzz_cross_entropy_empty_int_logits",
+     "torch.nn.functional.cross_entropy(torch.zeros(0, dtype=torch.bool), "
+     "torch.zeros(2, 3, dtype=torch.int64))"),
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"
@@ -498,6 +567,17 @@ PHRASES = {
     "int_inplace_float_refused": "result type Float can't be cast to the desired output type "
                                  "Long",
     "iterate_0d": "iteration over a 0-d tensor",
+    "fuzz_linear_vector_weight_matrix_input_bias_refused": "mat2 must be a matrix, got 1-D "
+                                                           "tensor",
+    "fuzz_linear_of_0d_refused": "both arguments to linear need to be at least 1D, but they "
+                                 "are 0D and 0D",
+    "fuzz_argmax_of_bool_refused": "argmax(): does not support bool input",
+    "fuzz_sum_over_a_dim_named_twice": "dim 0 appears multiple times in the list of dims",
+    "fuzz_int_sub_float_alpha_refused": "For integral input tensors, argument alpha must not "
+                                        "be a floating point number",
+    "fuzz_inplace_partial_overlap_refused": "some elements of the input tensor and the "
+                                            "written-to tensor refer to a single memory "
+                                            "location",
     "view_two_inferred_sizes": "only one dimension can be inferred",
     "view_size_not_matching": "shape '[4, 2]' is invalid for input of size 6",
     "reshape_negative_size": "invalid shape dimension -3 at index 1 of shape [2, -3]",

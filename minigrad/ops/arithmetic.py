@@ -147,7 +147,7 @@ class PowTensor(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = a ** b if a.dtype.kind == "f" else int_power(a, b)
+        out = _c_power(a, b) if a.dtype.kind == "f" else int_power(a, b)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -160,10 +160,18 @@ class PowTensor(Function):
             _check_bool_sub(True, 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             if need_a:  # torch: 0 where b == 0, even at a == 0
-                grad_a = np.where(b == 0, 0, grad_output * b * a ** (b - 1))
+                grad_a = np.where(b == 0, 0, grad_output * b * _c_power(a, b - 1))
             if need_b:  # torch: 0 where a == 0 and b >= 0
                 grad_b = grad_output * np.where((a == 0) & (b >= 0), 0, out * np.log(a))
         return grad_a, grad_b
+
+
+def _c_power(a, b):
+    """``a ** b`` elementwise as C's ``pow`` (torch's, for a tensor exponent): numpy
+    takes a faster path for a broadcast operand that gives nan for ``(-inf) ** 0.5``."""
+    if a.shape != b.shape:
+        a, b = (np.array(x) for x in np.broadcast_arrays(a, b))
+    return np.power(a, b)
 
 
 class RPow(Function):

@@ -59,6 +59,17 @@ class LinearNoBias(Linear):
 
 def linear(x, weight, bias=None):
     """``torch.nn.functional.linear``: ``x @ weight.T + bias``."""
+    if not x.data.ndim or not weight.data.ndim or weight.data.ndim > 2:
+        _refuse_dims(x.data.ndim, weight.data.ndim)
+    if weight.data.ndim == 1:  # torch: x @ weight.t(), the weight a vector
+        from minigrad.ops.matmul import matmul
+
+        if x.data.ndim == 2 and bias is not None:  # torch: addmm
+            raise RuntimeError("mat2 must be a matrix, got 1-D tensor. Fix: the weight is "
+                               "(out_features, in_features), w.reshape(1, -1).")
+
+        out = matmul(x, weight)
+        return out if bias is None else out + bias
     if x.data.shape[-1] != weight.data.shape[-1]:
         rows = "x".join(str(n) for n in x.data.shape)
         cols = "x".join(str(n) for n in weight.data.shape[::-1])
@@ -69,3 +80,12 @@ def linear(x, weight, bias=None):
     if bias is None:
         return LinearNoBias.apply(x, weight, None)
     return Linear.apply(x, weight, bias)
+
+
+def _refuse_dims(x_dims, weight_dims):
+    if weight_dims > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                           f"{weight_dims}D. Fix: the weight is (out_features, in_features).")
+    raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                       f"{x_dims}D and {weight_dims}D. Fix: make a number a vector, "
+                       "t.reshape(1).")

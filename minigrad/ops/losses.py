@@ -21,7 +21,7 @@ import numpy as np
 from minigrad.dtypes import Size, result_type, torch_name
 from minigrad.function import Function
 from minigrad.ops.arithmetic import broadcast_error
-from minigrad.ops.promotion import promote
+from minigrad.ops.shape import to_dtype
 
 __all__ = ["mse_loss", "cross_entropy"]
 
@@ -43,7 +43,7 @@ class MseLoss(Function):
     def backward(ctx, grad_output):
         x, y = ctx.saved_tensors
         diff = x - y
-        scale = 2 / diff.size if ctx.reduction == "mean" else 2
+        scale = 2 / max(diff.size, 1) if ctx.reduction == "mean" else 2  # empty: no grad
         grad = diff * (grad_output * scale).astype(diff.dtype)
         need_x, need_y = ctx.needs_input_grad[:2]
         return (grad if need_x else None), (-grad if need_y else None), None
@@ -94,11 +94,15 @@ def mse_loss(x, y, reduction="mean"):
             f"different to the input size ({Size(x.data.shape)!r}). This will likely lead to "
             "incorrect results due to broadcasting. Please ensure they have the same size.",
             UserWarning, stacklevel=2)
-    dtype = result_type(x.data, getattr(y, "data", y))
+    error = broadcast_error(x.data, getattr(y, "data", y))
+    if error is not None:  # shapes first, as torch
+        raise error
+    # torch broadcasts first: a 0-d operand counts as a tensor with dimensions
+    dtype = result_type(*np.broadcast_arrays(x.data, getattr(y, "data", y)))
     if dtype.kind != "f":
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{torch_name(dtype)}'. "
                                   "Fix: make the input float, x.float().")
-    x, y = promote(x, y)  # torch's dtype: float32 and int64 give float32
+    x, y = (to_dtype(t, dtype) if hasattr(t, "grad_fn") else t for t in (x, y))
     try:
         return MseLoss.apply(x, y, reduction)
     except ValueError:
@@ -138,13 +142,18 @@ def _check_cross_entropy(logits, labels):
                                f"probabilities, got {torch_name(labels.dtype)}. Fix: "
                                "class indices have one dimension less than the logits.")
         raise float_logits if logits.dtype.kind != "f" else unsupported
-    if logits.dtype.kind != "f":
+    if logits.ndim == 0:  # torch: log_softmax over dim 1
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
+                         "got 1). Fix: logits are (N, C), one row per example.")
+    if logits.dtype.kind != "f" and logits.size:  # torch's kernel skips an empty input
         raise float_logits
     batch = labels.shape[0] if labels.ndim else 0
     if logits.ndim == 2 and batch != logits.shape[0]:
         raise ValueError(
             f"Expected input batch_size ({logits.shape[0]}) to match target batch_size "
             f"({batch}). Fix: one class index per row of logits.")
+    if logits.ndim != 2:
+        raise unsupported
     if labels.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported. "
                            "Fix: one class index per row of logits, a vector.")

@@ -10,6 +10,7 @@ import numpy as np
 from minigrad.dtypes import to_dtype
 from minigrad.ops import activations, arithmetic, indexing, matmul, reductions
 from minigrad.ops import shape as shape_ops
+from minigrad.ops.checks import alpha_operand
 
 __all__ = ["TensorMethods"]
 
@@ -44,7 +45,13 @@ def _compare(op, symbol):
             raise TypeError(f"'{symbol}' not supported between instances of 'Tensor' and "
                             f"'{type(other).__name__}'. Fix: compare with a tensor or a "
                             "number.")
-        return make(np.asarray(op(self.data, getattr(other, "data", other))), None)
+        try:
+            return make(np.asarray(op(self.data, getattr(other, "data", other))), None)
+        except ValueError:
+            error = arithmetic.broadcast_error(self.data, getattr(other, "data", other))
+            if error is None:
+                raise
+            raise error from None
 
     return method
 
@@ -114,10 +121,10 @@ class TensorMethods:
         return self ** exponent
 
     def add(self, other, alpha=1):
-        return self + (_operand(other) * alpha if alpha != 1 else other)
+        return self + alpha_operand(self, _operand(other), alpha)
 
     def sub(self, other, alpha=1):
-        return self - (_operand(other) * alpha if alpha != 1 else other)
+        return self - alpha_operand(self, _operand(other), alpha, subtract=True)
 
     def mul(self, other):
         return self * other
@@ -234,5 +241,13 @@ class TensorMethods:
     def argmax(self, dim=None, keepdim=False):
         from minigrad.tensors import make
 
+        if self.data.dtype == np.bool_:
+            raise RuntimeError("argmax(): does not support bool input. Fix: t.long().argmax()")
+        if dim is None and not self.data.size:
+            raise IndexError("argmax(): Expected reduction dim to be specified for "
+                             "input.numel() == 0. Fix: an empty tensor has no largest element.")
+        if dim is not None and self.data.ndim and not self.data.shape[dim]:
+            raise IndexError(f"argmax(): Expected reduction dim {dim} to have non-zero size. "
+                             "Fix: reduce over a dimension that is not empty.")
         return make(np.asarray(np.argmax(self.data, axis=dim, keepdims=keepdim)), None)
 

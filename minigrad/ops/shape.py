@@ -84,7 +84,8 @@ class Squeeze(Function):
     @staticmethod
     def forward(ctx, a, axes):
         ctx.in_shape = a.shape
-        return np.squeeze(a, axis=axes)
+        out = np.squeeze(a, axis=axes)
+        return a.view() if out is a else out  # nothing squeezed: still a view, as torch
 
     @staticmethod
     def backward(ctx, grad_output):
