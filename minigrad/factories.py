@@ -176,11 +176,19 @@ def ones(*size, dtype=None, requires_grad=False):
 
 
 def zeros_like(t, dtype=None, requires_grad=False):
+    _check_tensor("zeros_like", t)
     return zeros(t.data.shape, dtype=dtype or t.data.dtype, requires_grad=requires_grad)
 
 
 def ones_like(t, dtype=None, requires_grad=False):
+    _check_tensor("ones_like", t)
     return ones(t.data.shape, dtype=dtype or t.data.dtype, requires_grad=requires_grad)
+
+
+def _check_tensor(name, t):
+    if not hasattr(t, "grad_fn"):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type(t).__name__}. Fix: pass a tensor, or use zeros(shape).")
 
 
 def randn(*size, dtype=None, requires_grad=False):

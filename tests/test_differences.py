@@ -61,6 +61,17 @@ def test_cross_entropy_takes_class_indices_only():
         minigrad.nn.functional.cross_entropy(minigrad.zeros(2, 3), minigrad.zeros(2, 3))
 
 
+@pytest.mark.parametrize(("logits", "target"), [((3,), ()), ((2, 3, 4), (2, 4))],
+                         ids=["one_example", "extra_dims"])
+def test_cross_entropy_takes_n_by_c_logits_only(logits, target):
+    torch_loss = torch.nn.functional.cross_entropy(
+        torch.zeros(logits), torch.zeros(target, dtype=torch.int64))
+    assert torch_loss.item() == pytest.approx(math.log(logits[1 if len(logits) > 1 else 0]))
+    with pytest.raises(RuntimeError, match=r"takes \(N, C\) logits.*Fix:"):
+        minigrad.nn.functional.cross_entropy(
+            minigrad.zeros(logits), minigrad.zeros(target, dtype=minigrad.int64))
+
+
 def test_value_refuses_where_torch_returns_inf_or_nan():
     with pytest.raises(ValueError, match="torch would return"):
         minigrad.Value(-1.0).log()

@@ -522,6 +522,17 @@ CASES = [
     ("fuzz_cross_entropy_empty_int_logits",
      "torch.nn.functional.cross_entropy(torch.zeros(0, dtype=torch.bool), "
      "torch.zeros(2, 3, dtype=torch.int64))"),
+    ("fuzz_compare_with_none_then_a_function",
+     "t = torch.tensor([1., 2.])\nb = t != None\ntorch.relu(b)"),
+] + [(f"fuzz_number_where_a_tensor_belongs_{i}", call) for i, call in enumerate([
+    "torch.exp(3)", "torch.sum(2)", "torch.max(True)", "torch.reshape(2, (1,))",
+    "torch.mm(torch.ones(2, 2), 2)", "torch.matmul(2, torch.ones(2))", "torch.zeros_like(2)",
+    "torch.ones_like(None)", "torch.nn.functional.relu(True)",
+    "torch.nn.functional.linear(torch.ones(2, 2), True)",
+    "torch.nn.functional.linear(torch.ones(2, 2), torch.ones(2, 2), 2)",
+    "torch.nn.functional.cross_entropy(True, torch.ones(2))",
+    "torch.nn.functional.cross_entropy(torch.ones(2, 2), 1)",
+    "torch.nn.functional.dropout(2)", "torch.nn.functional.mse_loss(True, torch.ones(2))"])] + [
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"
@@ -572,6 +583,8 @@ PHRASES = {
     "fuzz_linear_of_0d_refused": "both arguments to linear need to be at least 1D, but they "
                                  "are 0D and 0D",
     "fuzz_argmax_of_bool_refused": "argmax(): does not support bool input",
+    "fuzz_compare_with_none_then_a_function": "relu(): argument 'input' (position 1) must be "
+                                              "Tensor, not bool",
     "fuzz_sum_over_a_dim_named_twice": "dim 0 appears multiple times in the list of dims",
     "fuzz_int_sub_float_alpha_refused": "For integral input tensors, argument alpha must not "
                                         "be a floating point number",

@@ -5,9 +5,15 @@ log-softmax and the negative log-likelihood in one op (see ``ops/losses.py``),
 ``dropout`` multiplies by a random scaled mask (see ``ops/dropout.py``).
 """
 
-from minigrad.ops.activations import relu
-from minigrad.ops.dropout import dropout
-from minigrad.ops.linear import linear
-from minigrad.ops.losses import cross_entropy, mse_loss
+from minigrad.ops import activations, dropout, linear, losses
+from minigrad.ops.checks import tensor_arguments
+from minigrad.ops.losses import mse_loss
+
+# A number where a tensor belongs: torch's TypeError (ops/checks.py).
+relu = tensor_arguments("relu", "input")(activations.relu)
+dropout = tensor_arguments("dropout", "input")(dropout.dropout)
+linear = tensor_arguments("linear", "input", "weight", "bias?")(linear.linear)
+cross_entropy = tensor_arguments("cross_entropy_loss", "input", "target")(
+    losses.cross_entropy)
 
 __all__ = ["linear", "relu", "dropout", "mse_loss", "cross_entropy"]

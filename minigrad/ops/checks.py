@@ -1,13 +1,16 @@
 """torch's refusals that come before an op computes anything (chapters 05, 12): the
 ``alpha`` of ``add``/``sub``, an in-place op whose operand overlaps the tensor it
-writes, a dimension named twice in a reduction. Each raises torch's exception type
+writes, a dimension named twice in a reduction, a number where a function of
+``minigrad`` or ``F`` takes a tensor. Each raises torch's exception type
 with torch's words, then a "Fix:" line."""
+
+import functools
 
 import numpy as np
 
 from minigrad.dtypes import result_type
 
-__all__ = ["alpha_operand", "check_overlap", "check_unique_dims"]
+__all__ = ["alpha_operand", "check_overlap", "check_unique_dims", "tensor_arguments"]
 
 
 def alpha_operand(a, other, alpha, subtract=False):
@@ -65,3 +68,23 @@ def check_unique_dims(dims):
                                "name each dimension once (0 and -1 are the same one of a "
                                "vector).")
         seen.add(d)
+
+
+def tensor_arguments(name, *arguments):
+    """Decorate a function taking tensors, named ``arguments`` (a trailing ``?``: may be
+    None): anything else is torch's TypeError (``torch.exp(3)``), not an AttributeError."""
+
+    def decorate(function):
+        @functools.wraps(function)
+        def checked(*args, **kwargs):
+            for i, (arg, argument) in enumerate(zip(args, arguments, strict=False)):
+                if hasattr(arg, "grad_fn") or arg is None and argument.endswith("?"):
+                    continue
+                raise TypeError(f"{name}(): argument '{argument.rstrip('?')}' (position "
+                                f"{i + 1}) must be Tensor, not {type(arg).__name__}. Fix: "
+                                "make it a tensor first, minigrad.tensor(x).")
+            return function(*args, **kwargs)
+
+        return checked
+
+    return decorate

@@ -88,6 +88,10 @@ def _check_reduction(reduction):
 def mse_loss(x, y, reduction="mean"):
     """Mean (or sum, or elementwise) squared difference, as ``F.mse_loss``."""
     _check_reduction(reduction)
+    for t in (y, x):  # torch reads target.size() first
+        if not hasattr(t, "grad_fn"):
+            raise AttributeError(f"'{type(t).__name__}' object has no attribute 'size'. "
+                                 "Fix: mse_loss takes two tensors, minigrad.tensor(x).")
     if x.data.shape != np.shape(getattr(y, "data", y)):
         warnings.warn(
             f"Using a target size ({Size(np.shape(getattr(y, 'data', y)))!r}) that is "
