@@ -509,6 +509,9 @@ CASES = [
      "x = torch.tensor([[1.], [3.]], requires_grad=True)\n"
      "t = torch.tensor(2., dtype=torch.float64, requires_grad=True)\n"
      "l = torch.nn.functional.mse_loss(x, t)\nl.backward()\nout = [l, x.grad, t.grad]"),
+    ("fuzz_mse_loss_int_target_changed_in_place",
+     "i = torch.tensor([0, 2, 2])\nx = torch.tensor([[1.], [2.], [-2.]], dtype=torch.float64, "
+     "requires_grad=True)\nl = torch.nn.functional.mse_loss(i, x)\ni.add_(i)\nl.backward()"),
     ("fuzz_mse_loss_shapes_before_dtype",
      "torch.nn.functional.mse_loss(torch.tensor([1, 2, 3]), torch.zeros(0, dtype=torch.int64))"),
     ("fuzz_pow_0d_tensor_exponent_at_minus_inf",

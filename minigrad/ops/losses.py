@@ -21,7 +21,7 @@ import numpy as np
 from minigrad.dtypes import Size, result_type, torch_name
 from minigrad.function import Function
 from minigrad.ops.arithmetic import broadcast_error
-from minigrad.ops.shape import to_dtype
+from minigrad.ops.promotion import _to
 
 __all__ = ["mse_loss", "cross_entropy"]
 
@@ -106,7 +106,7 @@ def mse_loss(x, y, reduction="mean"):
     if dtype.kind != "f":
         raise NotImplementedError(f"\"mse_cpu\" not implemented for '{torch_name(dtype)}'. "
                                   "Fix: make the input float, x.float().")
-    x, y = (to_dtype(t, dtype) if hasattr(t, "grad_fn") else t for t in (x, y))
+    x, y = _to(x, dtype), _to(y, dtype)  # a converted copy keeps the version counter
     try:
         return MseLoss.apply(x, y, reduction)
     except ValueError:
