@@ -512,6 +512,14 @@ CASES = [
     ("fuzz_mse_loss_int_target_changed_in_place",
      "i = torch.tensor([0, 2, 2])\nx = torch.tensor([[1.], [2.], [-2.]], dtype=torch.float64, "
      "requires_grad=True)\nl = torch.nn.functional.mse_loss(i, x)\ni.add_(i)\nl.backward()"),
+    ("fuzz_mixed_dtype_operand_changed_in_place",
+     "x = torch.tensor([1.0], requires_grad=True)\n"
+     "w = torch.tensor([-1.0, 2.0], dtype=torch.float64, requires_grad=True)\n"
+     "y = x * w\nx.detach().mul_(2)\ny.sum().backward()"),
+    ("fuzz_mixed_dtype_operand_unchanged_fine",
+     "x = torch.tensor([1.0], requires_grad=True)\n"
+     "w = torch.tensor([-1.0, 2.0], dtype=torch.float64, requires_grad=True)\n"
+     "y = x * w\ny.sum().backward()\nout = [y, x.grad, w.grad]"),
     ("fuzz_mse_loss_shapes_before_dtype",
      "torch.nn.functional.mse_loss(torch.tensor([1, 2, 3]), torch.zeros(0, dtype=torch.int64))"),
     ("fuzz_pow_0d_tensor_exponent_at_minus_inf",

@@ -32,7 +32,9 @@ def _to(x, target):
     if x._requires_grad:
         from minigrad.ops.shape import to_dtype
 
-        return to_dtype(x, target)
+        converted = to_dtype(x, target)
+        converted._version_counter = x._version_counter  # torch saves x: changes are caught
+        return converted
     from minigrad.tensors import make
 
     converted = make(x.data.astype(target), None)
