@@ -5,6 +5,7 @@ differently without refusing, the test pins the difference so it cannot drift.""
 
 import math
 
+import numpy as np
 import pytest
 import torch
 
@@ -59,6 +60,16 @@ def test_four_dtypes_only():
 def test_cross_entropy_takes_class_indices_only():
     with pytest.raises(RuntimeError, match="class probabilities are not supported"):
         minigrad.nn.functional.cross_entropy(minigrad.zeros(2, 3), minigrad.zeros(2, 3))
+
+
+def test_cross_entropy_takes_a_numpy_array_of_class_indices():
+    labels = np.array([0, 2])
+    with pytest.raises(TypeError, match="must be Tensor, not numpy.ndarray"):
+        torch.nn.functional.cross_entropy(torch.zeros(2, 3), labels)
+    loss = minigrad.nn.functional.cross_entropy(minigrad.zeros(2, 3), labels)
+    assert loss.item() == pytest.approx(math.log(3))
+    with pytest.raises(TypeError, match="argument 'target' .* must be Tensor, not list.*Fix:"):
+        minigrad.nn.functional.cross_entropy(minigrad.zeros(2, 3), [0, 2])
 
 
 @pytest.mark.parametrize(("logits", "target"), [((3,), ()), ((2, 3, 4), (2, 4))],

@@ -13,7 +13,7 @@ from minigrad.ops.losses import mse_loss
 relu = tensor_arguments("relu", "input")(activations.relu)
 dropout = tensor_arguments("dropout", "input")(dropout.dropout)
 linear = tensor_arguments("linear", "input", "weight", "bias?")(linear.linear)
-cross_entropy = tensor_arguments("cross_entropy_loss", "input", "target")(
+cross_entropy = tensor_arguments("cross_entropy_loss", "input", "target~")(
     losses.cross_entropy)
 
 __all__ = ["linear", "relu", "dropout", "mse_loss", "cross_entropy"]

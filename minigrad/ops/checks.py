@@ -72,15 +72,17 @@ def check_unique_dims(dims):
 
 def tensor_arguments(name, *arguments):
     """Decorate a function taking tensors, named ``arguments`` (a trailing ``?``: may be
-    None): anything else is torch's TypeError (``torch.exp(3)``), not an AttributeError."""
+    None; ``~``: may be a numpy array, as minigrad's ``cross_entropy`` target): anything
+    else is torch's TypeError (``torch.exp(3)``), not an AttributeError."""
 
     def decorate(function):
         @functools.wraps(function)
         def checked(*args, **kwargs):
             for i, (arg, argument) in enumerate(zip(args, arguments, strict=False)):
-                if hasattr(arg, "grad_fn") or arg is None and argument.endswith("?"):
+                if hasattr(arg, "grad_fn") or arg is None and argument.endswith("?") or (
+                        isinstance(arg, np.ndarray) and argument.endswith("~")):
                     continue
-                raise TypeError(f"{name}(): argument '{argument.rstrip('?')}' (position "
+                raise TypeError(f"{name}(): argument '{argument.rstrip('?~')}' (position "
                                 f"{i + 1}) must be Tensor, not {type(arg).__name__}. Fix: "
                                 "make it a tensor first, minigrad.tensor(x).")
             return function(*args, **kwargs)
