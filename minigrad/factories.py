@@ -6,6 +6,8 @@ own generator, reset by ``manual_seed`` (the numbers differ from torch's: a chap
 compares with torch copies the same values into both).
 """
 
+import math
+
 import numpy as np
 
 from minigrad.dtypes import to_dtype
@@ -35,11 +37,12 @@ def as_array(data, dtype=None):
     from_numpy = isinstance(data, np.ndarray | np.generic) or _numpy_float64(data)
     try:
         array = np.array(data)
-    except ValueError:  # ragged: torch's message
-        _refuse_data(data)
-        raise
+    except ValueError:  # ragged: torch's message, or torch's empty tensor
+        array = _refuse_data(data)
+        if array is None:
+            raise
     kind = array.dtype.kind
-    if kind not in "fiub":
+    if kind not in "fib" or kind == "u" and not from_numpy:  # "u": an int past int64
         _refuse_data(data)
         raise TypeError(f"cannot make a tensor of {array.dtype} values. Fix: use numbers "
                         "(int64's range for ints).")
@@ -64,19 +67,28 @@ def _refuse_data(data):
         item = stack.pop()
         if _is_sequence(item):
             stack.extend(item)
-        elif item is None:
-            raise RuntimeError("Could not infer dtype of NoneType. Fix: every element is a "
-                               "number; use float('nan') for a missing one.")
+        elif isinstance(item, str):
+            if item is data:
+                raise TypeError("new(): invalid data type 'str'. Fix: make a tensor of "
+                                "numbers (float(s) for a string of digits).")
+            raise ValueError("too many dimensions 'str'. Fix: make a tensor of numbers "
+                             "(float(s) for a string of digits).")
+        elif isinstance(item, int) and not -2 ** 63 <= item < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long. Fix: ints are int64, "
+                             "below 2 ** 63; use a float for a larger number.")
+        elif isinstance(item, complex):
+            raise TypeError("minigrad has no complex dtype. Fix: use real numbers.")
         elif not isinstance(item, int | float | np.number | np.bool_):
-            raise TypeError(f"new(): invalid data type '{type(item).__name__}'. Fix: make a "
-                            "tensor of numbers (float(s) for a string of digits).")
+            raise RuntimeError(f"Could not infer dtype of {type(item).__name__}. Fix: every "
+                               "element is a number; use float('nan') for a missing one.")
     sizes, first = [], data
     while _is_sequence(first):
         sizes.append(len(first))
         if not len(first):
-            break
+            return np.zeros(sizes, np.float32)  # torch: empty, whatever the other rows hold
         first = first[0]
     _check_lengths(data, sizes, 0)
+    return None
 
 
 def _check_lengths(item, sizes, dim):
@@ -219,7 +231,17 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False):
     if step > 0 and end < start or step < 0 and end > start:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign. Fix: "
                            "count up with a positive step, down with a negative one.")
+    if not all(math.isfinite(v) for v in (start, end, step)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}. Fix: finite bounds.")
     if dtype is None:
         is_int = all(isinstance(v, int) for v in (start, end, step))
         dtype = "int64" if is_int else "float32"
-    return _leaf(np.arange(start, end, step).astype(to_dtype(dtype)), requires_grad)
+    numpy_dtype = to_dtype(dtype)
+    if numpy_dtype.kind == "f":
+        return _leaf(np.arange(start, end, step).astype(numpy_dtype), requires_grad)
+    start, end, step = int(start), int(end), int(step)  # torch: the bounds cast first
+    if step == 0:
+        raise ValueError("step must be nonzero. Fix: an int arange steps by 1 or more.")
+    size = max(math.ceil((end - start) / step), 0)
+    values = start + step * np.arange(size, dtype=np.int64)
+    return _leaf(values.astype(numpy_dtype), requires_grad)

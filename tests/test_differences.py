@@ -150,3 +150,13 @@ def test_no_grad_view_of_a_changed_base_is_not_refused_later():
         else:
             assert not v.requires_grad and v.grad_fn is None
             assert v.tolist() == [2.0]
+
+
+def test_dtype_names_and_numpy_dtypes_are_accepted():
+    with pytest.raises(TypeError, match="argument 'dtype' must be torch.dtype, not str"):
+        torch.zeros(2, dtype="float64")
+    with pytest.raises(RuntimeError, match="Invalid device string: 'float64'"):
+        torch.ones(2).to("float64")
+    for spec in ("float64", np.float64, np.dtype("float64")):
+        assert minigrad.zeros(2, dtype=spec).dtype is minigrad.float64
+        assert minigrad.ones(2).to(spec).dtype is minigrad.float64

@@ -450,6 +450,23 @@ CASES = [
     ("arange_zero_step", "torch.arange(0, 5, 0)"),
     ("arange_zero_float_step", "torch.arange(0., 1., 0.)"),
     ("arange_step_of_wrong_sign", "torch.arange(0, 5, -1)"),
+    ("arange_to_infinity", "torch.arange(0, float('inf'))"),
+    ("arange_to_nan", "torch.arange(0., float('nan'))"),
+    ("arange_int_dtype_step_truncated_to_zero", "torch.arange(0, 2, 0.5, dtype=torch.int64)"),
+    ("arange_int_dtype_float_bounds",
+     "out = [torch.arange(0.5, 3, 1, dtype=torch.int64), torch.arange(0.5, 3, 1.5, "
+     "dtype=torch.int64), torch.arange(0, 2.5, 1, dtype=torch.int64), "
+     "torch.arange(3, 0.5, -1, dtype=torch.int64), torch.arange(1.7, 9, 2.9, "
+     "dtype=torch.int64), torch.arange(-2.5, 4, 1, dtype=torch.int64)]"),
+    ("tensor_int_past_int64", "torch.tensor([2 ** 63])"),
+    ("tensor_int_far_past_int64", "torch.tensor([1, 2 ** 64])"),
+    ("tensor_int_below_int64", "torch.tensor(-2 ** 63 - 1)"),
+    ("tensor_int64_extremes", "out = [torch.tensor([-2 ** 63, 2 ** 63 - 1])]"),
+    ("tensor_of_a_set", "torch.tensor({1, 2})"),
+    ("tensor_of_a_dict", "torch.tensor({1: 2})"),
+    ("tensor_of_a_generator", "torch.tensor(x for x in range(3))"),
+    ("tensor_of_strings", "torch.tensor(['a', 'b'])"),
+    ("tensor_ragged_after_an_empty_row", "t = torch.tensor([[], [1]])\nout = [t, t.shape[0]]"),
     ("arange_empty_and_descending",
      "out = [torch.arange(5, 5, 1), torch.arange(5, 5, -1), torch.arange(5, 0, -1), "
      "torch.arange(1., 0., -0.25)]"),
@@ -641,6 +658,10 @@ PHRASES = {
     "ones_negative_size": "Trying to create tensor with negative dimension -3: [2, -3]",
     "zeros_float_size": "argument 'size' (position 1) must be tuple of ints, not float",
     "arange_zero_step": "step must be nonzero",
+    "arange_to_infinity": "unsupported range: 0 -> inf",
+    "tensor_int_past_int64": "Overflow when unpacking long long",
+    "tensor_of_a_set": "Could not infer dtype of set",
+    "tensor_of_strings": "too many dimensions 'str'",
     "arange_step_of_wrong_sign": "upper bound and lower bound inconsistent with step sign",
     "less_than_none_refused": "'<' not supported between instances of 'Tensor' and 'NoneType'",
 }
