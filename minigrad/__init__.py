@@ -39,6 +39,7 @@ from minigrad.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
+    is_inference_mode_enabled,
     no_grad,
     set_grad_enabled,
 )
@@ -85,6 +86,7 @@ __all__ = ["check", "check_all", "show_source",
            "tensor", "zeros", "ones", "zeros_like", "ones_like", "randn", "rand", "arange",
            "manual_seed", "FloatTensor", "DoubleTensor", "LongTensor",
            "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "is_grad_enabled",
+           "is_inference_mode_enabled",
            "mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid", "relu",
            "reshape", "transpose", "unsqueeze", "squeeze", "return_types",
            "gradcheck", "autograd", "func", "nn", "optim", "utils"]

@@ -237,6 +237,13 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
             raise TypeError("len() of a 0-d tensor")
         return len(self.data)
 
+    def __contains__(self, element):
+        """``x in t``: is any element equal to ``x`` (a number or a tensor), as torch."""
+        if not isinstance(element, Tensor | int | float | np.number | np.bool_):
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you "
+                               f"passed in a {type(element)}. Fix: compare with a number.")
+        return bool(np.any(self.data == getattr(element, "data", element)))
+
     def __iter__(self):
         if self.data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor. Fix: use t.item() for its number.")

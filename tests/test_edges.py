@@ -337,6 +337,19 @@ CASES = [
     ("inference_mode_false_decorator_under_no_grad",
      "x = torch.ones(2, requires_grad=True)\n@torch.inference_mode(False)\ndef f():\n"
      "    return x * 2\nwith torch.no_grad():\n    y = f()\nout = [y.requires_grad]"),
+    ("inference_mode_false_is_not_inference_mode",
+     "with torch.inference_mode():\n    with torch.inference_mode(False):\n"
+     "        a = torch.is_inference_mode_enabled()\n    b = torch.is_inference_mode_enabled()\n"
+     "out = [a, b, torch.is_inference_mode_enabled()]"),
+    ("inference_mode_nested_three_deep",
+     "x = torch.ones(2, requires_grad=True)\nwith torch.inference_mode():\n"
+     "    with torch.inference_mode(False):\n        with torch.inference_mode():\n"
+     "            y = x * 2\n        z = x * 2\n"
+     "out = [y.requires_grad, z.requires_grad, y.is_inference(), z.is_inference()]"),
+    ("contains_number_or_tensor",
+     "t = torch.tensor([1., 2.])\nout = [1 in t, 3 in t, torch.tensor(2.) in t]"),
+    ("contains_none_refused", "None in torch.tensor([1., 2.])"),
+    ("contains_string_refused", "'a' in torch.tensor([1., 2.])"),
     ("equals_none", "t = torch.tensor([1., 2.])\nout = [t == None, t != None, None == t, "
      "None != t]"),
     ("equals_other_objects", "t = torch.tensor([1., 2.])\nout = [t == 'a', t != 'a', "
@@ -663,6 +676,7 @@ PHRASES = {
     "tensor_of_a_set": "Could not infer dtype of set",
     "tensor_of_strings": "too many dimensions 'str'",
     "arange_step_of_wrong_sign": "upper bound and lower bound inconsistent with step sign",
+    "contains_none_refused": "Tensor.__contains__ only supports Tensor or scalar",
     "less_than_none_refused": "'<' not supported between instances of 'Tensor' and 'NoneType'",
 }
 
