@@ -371,9 +371,18 @@ CASES = [
     ("reshape_string_size", "torch.ones(6).reshape('a')"),
     ("view_numpy_and_tensor_int_sizes",
      "out = [torch.ones(6).view(np.int64(2), 3), torch.ones(6).view(torch.tensor(2), 3)]"),
+    ("reshape_without_sizes", "torch.ones(6).reshape()"),
+    ("view_without_sizes", "torch.ones(6).view()"),
+    ("view_and_reshape_of_sizes_given_otherwise",
+     "out = [torch.ones(1).view(()), torch.ones(6).view([2, 3]), "
+     "torch.ones(6).reshape(torch.ones(2, 3).shape), torch.tensor(1.).flatten()]"),
     ("slice_step_zero", "torch.ones(6)[::0]"),
     ("slice_negative_step", "torch.ones(6)[::-1]"),
     ("slice_negative_step_second_dim", "torch.ones(2, 3)[:, 4:0:-2]"),
+    ("slice_negative_numpy_step_with_a_list", "torch.ones(2, 3)[[0, 1], ::np.int64(-1)]"),
+    ("slice_negative_step_of_empty", "torch.ones(0)[::-1]"),
+    ("slice_steps_fine", "t = torch.arange(5)\nout = [t[::10], t[::np.int64(2)], "
+     "t[::torch.tensor(2)], t[1::None], t[-10:2]]"),
     ("float_only_ops_on_int_and_bool",
      "i = torch.tensor([1, 2])\nb = torch.tensor([True, False])\n"
      "out = [i.exp(), i.log(), i.tanh(), i.sigmoid(), i.reciprocal(), b.exp(), b.tanh(), "

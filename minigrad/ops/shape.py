@@ -168,6 +168,9 @@ def _sizes(name, shape, numel):
 
 
 def reshape(a, *shape, name="reshape"):
+    if not shape:
+        raise TypeError(f"{name}() missing 1 required positional arguments: \"shape\". Fix: "
+                        f"give the new sizes, t.{name}(2, 3) or t.{name}(-1).")
     return View.apply(a, _sizes(name, _dims(shape), a.data.size))
 
 
