@@ -508,6 +508,16 @@ CASES = [
      "y = torch.nn.functional.linear(x, w)\ny.sum().backward()\nout = [y, x.grad, w.grad]"),
     ("fuzz_linear_vector_weight_matrix_input_bias_refused",
      "torch.nn.functional.linear(torch.ones(2, 2), torch.ones(2), torch.ones(1))"),
+] + [(f"fuzz_bool_matmul_float_batch_{i}", f"torch.matmul({a}, {b})") for i, (a, b) in enumerate([
+    ("torch.ones(1, dtype=torch.bool)", "torch.ones(2, 1, 3, dtype=torch.float64)"),
+    ("torch.ones(3, dtype=torch.bool)", "torch.ones(2, 3, 1, dtype=torch.float64)"),
+    ("torch.ones(2, 1, 3, dtype=torch.bool)", "torch.ones(3, dtype=torch.float64)"),
+    ("torch.ones(1, 3, dtype=torch.bool)", "torch.ones(2, 3, 1, dtype=torch.float64)"),
+    ("torch.ones(2, 1, 3, dtype=torch.bool)", "torch.ones(3, 1, dtype=torch.float64)"),
+    ("torch.ones(2, 3, dtype=torch.bool)", "torch.ones(2, 3, 1).transpose(0, 1)"),
+    ("torch.ones(2, 1, 3, dtype=torch.bool)", "torch.ones(3, 1, requires_grad=True)"),
+    ("torch.ones(1, 3, requires_grad=True)", "torch.ones(2, 3, 1, dtype=torch.bool)"),
+    ("torch.ones(0, 1, 3, dtype=torch.bool)", "torch.ones(3, 1)")])] + [
     ("fuzz_compare_shapes_not_broadcasting", "torch.ones(3) < torch.ones(0)"),
     ("fuzz_equal_shapes_not_broadcasting", "torch.ones(6) == torch.ones(2, 1, 3)"),
     ("fuzz_argmax_of_bool_refused", "torch.tensor([True, False]).argmax(0)"),
