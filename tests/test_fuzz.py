@@ -14,7 +14,7 @@ grad. :func:`tests.edge_parity.check_snippet` runs the text twice, with ``torch`
 bound to torch and then to minigrad, and compares every result and every leaf's
 gradient (values, dtypes, shapes), or the exception types when torch raises.
 
-The CI profile runs 1000 derandomized programs (about 10 s on one core);
+The CI profile runs 1000 derandomized programs (about 15 s on one core);
 ``make fuzz`` runs the long profile. A failing program prints as a snippet: paste it
 into ``tests/test_edges.py`` as a named regression case.
 """
