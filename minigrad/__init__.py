@@ -10,6 +10,7 @@ below in ``_COURSE`` are reachable as ``minigrad.check`` and so on, loaded on fi
 """
 
 import importlib
+from math import e, inf, nan, pi  # torch's constants: torch.nan, torch.inf, ...
 
 # --- scalar engine (chapters 01-04) ---
 # isort: split
@@ -17,7 +18,20 @@ from minigrad.value import Value, backward_order
 
 # --- tensor engine (chapters 05-13) ---
 # isort: off
-from minigrad import autograd, func, nn, optim, utils
+from minigrad import autograd, cuda, func, linalg, nn, optim, utils
+from minigrad.creation import (
+    empty,
+    empty_like,
+    eye,
+    full,
+    full_like,
+    linspace,
+    ones_like,
+    rand_like,
+    randn_like,
+    zeros_like,
+)
+from minigrad.devices import device
 from minigrad.dtypes import Size, bool_, dtype, float32, float64, int64
 from minigrad.factories import (
     DoubleTensor,
@@ -26,16 +40,14 @@ from minigrad.factories import (
     arange,
     manual_seed,
     ones,
-    ones_like,
     rand,
     randn,
     tensor,
     zeros,
-    zeros_like,
 )
-from minigrad.function import Function
-from minigrad.gradcheck import gradcheck
-from minigrad.grad_mode import (
+from minigrad.autograd.function import Function
+from minigrad.autograd.gradcheck import gradcheck
+from minigrad.autograd.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
@@ -44,27 +56,52 @@ from minigrad.grad_mode import (
     set_grad_enabled,
 )
 from minigrad.ops.toplevel import (
+    abs,  # noqa: A004 - torch's name
+    absolute,
+    allclose,
+    cat,
+    clamp,
+    clamp_max,
+    clamp_min,
+    clip,
+    concat,
+    concatenate,
+    cos,
+    dot,
+    equal,
     exp,
+    isclose,
     log,
     matmul,
     max,  # noqa: A004 - torch's name
     mean,
     mm,
+    moveaxis,
+    movedim,
+    norm,
+    permute,
     relu,
     reshape,
     sigmoid,
+    sign,
+    sin,
+    sqrt,
     squeeze,
+    stack,
     sum,  # noqa: A004 - torch's name
     tanh,
     transpose,
     unsqueeze,
+    where,
 )
 from minigrad.ops.reductions import return_types
+from minigrad.printing import set_printoptions
 from minigrad.tensors import Tensor
 # isort: on
 
 _COURSE = {"check": "compare", "check_all": "compare", "show_source": "source",
-           "draw_graph": "graph", "BackwardStepper": "stepper", "stepper_widget": "stepper"}
+           "draw_graph": "graph", "BackwardStepper": "widgets.stepper",
+           "stepper_widget": "widgets.stepper"}
 
 
 def __getattr__(name):
@@ -89,4 +126,10 @@ __all__ = ["check", "check_all", "show_source",
            "is_inference_mode_enabled",
            "mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid", "relu",
            "reshape", "transpose", "unsqueeze", "squeeze", "return_types",
-           "gradcheck", "autograd", "func", "nn", "optim", "utils"]
+           "gradcheck", "autograd", "func", "nn", "optim", "utils",
+           "eye", "linspace", "full", "full_like", "empty", "empty_like", "rand_like",
+           "randn_like", "device", "linalg", "cuda",
+           "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
+           "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
+           "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
+           "set_printoptions", "nan", "inf", "pi", "e"]

@@ -1,4 +1,5 @@
 """Making tensors: ``tensor``, ``zeros``, ``ones``, ``randn``, ``arange`` (chapter 05).
+The others (``eye``, ``linspace``, ``full``, the ``*_like``) are in :mod:`minigrad.creation`.
 
 Like torch, a tensor made from Python floats is ``float32``, from Python ints
 ``int64``; a numpy array keeps its dtype. ``randn`` and ``rand`` draw from minigrad's
@@ -10,11 +11,11 @@ import math
 
 import numpy as np
 
+from minigrad.devices import check_device
 from minigrad.dtypes import to_dtype
 
-__all__ = ["tensor", "zeros", "ones", "randn", "rand", "arange", "manual_seed",
-           "zeros_like", "ones_like", "as_array", "check_bool", "GENERATOR", "FloatTensor",
-           "DoubleTensor", "LongTensor"]
+__all__ = ["tensor", "zeros", "ones", "randn", "rand", "arange", "manual_seed", "as_array",
+           "check_bool", "GENERATOR", "FloatTensor", "DoubleTensor", "LongTensor"]
 
 GENERATOR = [np.random.default_rng(0)]
 
@@ -115,9 +116,10 @@ def _numpy_float64(data):
     return isinstance(data, np.float64 | np.ndarray) and np.asarray(data).dtype == np.float64
 
 
-def tensor(data, dtype=None, requires_grad=False):
+def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new leaf tensor holding a copy of ``data`` (a number, nested lists, an array)."""
     check_bool("tensor", requires_grad)
+    check_device(device)
     return _leaf(as_array(data, dtype), requires_grad)
 
 
@@ -173,38 +175,25 @@ def _leaf(array, requires_grad):
     return t
 
 
-def zeros(*size, dtype=None, requires_grad=False):
+def zeros(*size, dtype=None, device=None, requires_grad=False):
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
     check_bool("zeros", requires_grad)
+    check_device(device)
     return _leaf(np.zeros(_shape(size, "zeros"), to_dtype(dtype or "float32")),
                  requires_grad)
 
 
-def ones(*size, dtype=None, requires_grad=False):
+def ones(*size, dtype=None, device=None, requires_grad=False):
     """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``."""
     check_bool("ones", requires_grad)
+    check_device(device)
     return _leaf(np.ones(_shape(size, "ones"), to_dtype(dtype or "float32")),
                  requires_grad)
 
 
-def zeros_like(t, dtype=None, requires_grad=False):
-    _check_tensor("zeros_like", t)
-    return zeros(t.data.shape, dtype=dtype or t.data.dtype, requires_grad=requires_grad)
-
-
-def ones_like(t, dtype=None, requires_grad=False):
-    _check_tensor("ones_like", t)
-    return ones(t.data.shape, dtype=dtype or t.data.dtype, requires_grad=requires_grad)
-
-
-def _check_tensor(name, t):
-    if not hasattr(t, "grad_fn"):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not "
-                        f"{type(t).__name__}. Fix: pass a tensor, or use zeros(shape).")
-
-
-def randn(*size, dtype=None, requires_grad=False):
+def randn(*size, dtype=None, device=None, requires_grad=False):
     """Standard normal samples from minigrad's generator (see ``manual_seed``)."""
+    check_device(device)
     numpy_dtype = to_dtype(dtype or "float32")
     check_bool("randn", requires_grad)
     array = GENERATOR[0].standard_normal(_shape(size, "randn"), dtype=np.float64).astype(
@@ -212,25 +201,29 @@ def randn(*size, dtype=None, requires_grad=False):
     return _leaf(array, requires_grad)
 
 
-def rand(*size, dtype=None, requires_grad=False):
+def rand(*size, dtype=None, device=None, requires_grad=False):
     """Uniform samples in [0, 1) from minigrad's generator."""
+    check_device(device)
     numpy_dtype = to_dtype(dtype or "float32")
     check_bool("rand", requires_grad)
     array = GENERATOR[0].random(_shape(size, "rand"), dtype=np.float64).astype(numpy_dtype)
     return _leaf(array, requires_grad)
 
 
-def arange(start, end=None, step=1, dtype=None, requires_grad=False):
-    """``arange(5)``, ``arange(1, 4)``, ``arange(0, 1, 0.25)``: int64 unless a float is given."""
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    """``arange(5)``, ``arange(1, 4)``, ``arange(0, 1, 0.25)``: int64 unless a float is
+    given (a 0-d tensor counts as its number), as torch."""
     check_bool("arange", requires_grad)
+    check_device(device)
     if end is None:
         start, end = 0, start
+    start, end, step = (_number(v) for v in (start, end, step))
     if step == 0:
-        raise RuntimeError("step must be nonzero. Fix: arange(start, end, step) counts by "
-                           "step, e.g. 1 or 0.25.")
-    if step > 0 and end < start or step < 0 and end > start:
+        raise RuntimeError("step must be nonzero. Fix: arange(start, end, step) with step "
+                           "!= 0.")
+    if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign. Fix: "
-                           "count up with a positive step, down with a negative one.")
+                           "start < end with a positive step, or a negative step.")
     if not all(math.isfinite(v) for v in (start, end, step)):
         raise RuntimeError(f"unsupported range: {start} -> {end}. Fix: finite bounds.")
     if dtype is None:
@@ -245,3 +238,10 @@ def arange(start, end=None, step=1, dtype=None, requires_grad=False):
     size = max(math.ceil((end - start) / step), 0)
     values = start + step * np.arange(size, dtype=np.int64)
     return _leaf(values.astype(numpy_dtype), requires_grad)
+
+
+def _number(value):
+    """A 0-d tensor (or numpy scalar) as its Python number."""
+    if hasattr(value, "grad_fn") or isinstance(value, np.generic):
+        return value.item()
+    return value

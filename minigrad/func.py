@@ -17,8 +17,9 @@ minigrad (as torch's ``forward_ad``) does not have.
 
 import numpy as np
 
-from minigrad import autograd, forward_ad
-from minigrad.grad_mode import enable_grad
+from minigrad import autograd
+from minigrad.autograd import forward_ad
+from minigrad.autograd.grad_mode import enable_grad
 from minigrad.tensors import Tensor, make
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian"]

@@ -17,10 +17,11 @@ in place and nothing is recorded. As torch, the result must keep the tensor's dt
 
 import numpy as np
 
-from minigrad import forward_ad, views
+from minigrad import views
+from minigrad.autograd import forward_ad
+from minigrad.autograd.function import Function, constant
+from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.dtypes import result_type, torch_name
-from minigrad.function import Function
-from minigrad.grad_mode import GRAD_ENABLED
 from minigrad.ops import arithmetic
 from minigrad.ops.checks import alpha_operand, check_overlap
 
@@ -131,6 +132,15 @@ class Zero(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return np.zeros_like(grad_output), None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        data = grad_output.data
+        return grad_output * constant(np.zeros(data.shape, data.dtype)), None
+
+    @staticmethod
+    def jvp(ctx, ta, _):
+        return np.zeros_like(ctx.result)
 
 
 def _zero(tensor, value):

@@ -20,12 +20,15 @@ import weakref
 
 import numpy as np
 
-from minigrad import engine
+from minigrad import devices
+from minigrad.autograd import engine, graph
+from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.copying import CopyMethods
 from minigrad.dtypes import Size, from_numpy, to_dtype
-from minigrad.grad_mode import GRAD_ENABLED
 from minigrad.inplace import InplaceMethods
+from minigrad.ops import clamping, comparison, movement, norms, pointwise, selection, trig
 from minigrad.ops.methods import TensorMethods
+from minigrad.ops.shape import to_dtype as convert
 from minigrad.printing import tensor_repr
 
 __all__ = ["Tensor", "make"]
@@ -47,8 +50,8 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     __slots__ = ("data", "_grad", "grad_fn", "_requires_grad", "_version_counter",
                  "_accumulator", "_base", "_view_chain", "_views", "__dict__", "__weakref__")
-    _fw_tangent = None  # forward mode: the tangent, inside a dual_level (forward_ad.py)
-    _is_inference = False  # made inside inference_mode() (grad_mode.py)
+    _fw_tangent = None  # forward mode: the tangent, inside a dual_level (autograd/forward_ad.py)
+    _is_inference = False  # made inside inference_mode() (autograd/grad_mode.py)
     __array_ufunc__ = None  # numpy_array * tensor calls Tensor.__rmul__
     __hash__ = object.__hash__  # == is elementwise, as in torch; hash by identity
 
@@ -123,7 +126,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     def is_inference(self):
         """Made inside ``inference_mode()``: it may not be saved for backward, nor changed
-        in place outside inference mode (grad_mode.py)."""
+        in place outside inference mode (autograd/grad_mode.py)."""
         return self._is_inference
 
     @property
@@ -135,34 +138,26 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         return self._version_counter[0]
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Compute the gradient of this tensor w.r.t. the leaves (see engine.py)."""
+        """Compute the gradient of this tensor w.r.t. the leaves (see autograd/engine.py)."""
         if inputs is not None and not isinstance(inputs, list | tuple):
             inputs = [inputs]
         if create_graph:  # the backward pass recorded, to differentiate it again
-            from minigrad.double_backward import CYCLE_WARNING, run_backward_graph
-
-            warnings.warn(CYCLE_WARNING, UserWarning, stacklevel=2)
-
-            retain = create_graph if retain_graph is None else retain_graph
-            run_backward_graph([self], [gradient], bool(retain), inputs)
-            return
-        engine.backward(self, gradient, bool(retain_graph), inputs)
+            warnings.warn(engine.CYCLE_WARNING, UserWarning, stacklevel=2)
+            if retain_graph is None:
+                retain_graph = True
+        engine.backward(self, gradient, bool(retain_graph), inputs, create_graph)
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; a tensor it returns
-        replaces the gradient (hooks.py). Returns a handle: ``handle.remove()``."""
-        from minigrad.hooks import register_hook
-
-        return register_hook(self, hook)
+        replaces the gradient (autograd/graph.py). Returns a handle: ``handle.remove()``."""
+        return graph.register_hook(self, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """A leaf's hook, ``hook(tensor)``, called after its ``.grad`` was updated."""
-        from minigrad.hooks import register_hook
-
         if self.grad_fn is not None:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
                                "tensors. Fix: register it on a leaf (a parameter).")
-        return register_hook(self, hook, "_post_hooks")
+        return graph.register_hook(self, hook, "_post_hooks")
 
     def retain_grad(self):
         """Keep ``.grad`` on this non-leaf too after backward (a leaf keeps it anyway)."""
@@ -230,7 +225,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     @property
     def device(self):
-        return "cpu"
+        return devices.CPU
 
     def __len__(self):
         if self.data.ndim == 0:
@@ -273,6 +268,89 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         if self.data.dtype.kind not in "iu" or self.data.size != 1:
             raise TypeError("only integer tensors of a single element can be an index")
         return int(self.data.item())
+
+    # --- torch's everyday methods (ops/trig.py, pointwise.py, clamping.py, ...) -------
+    def to(self, *args, dtype=None, device=None, non_blocking=False, copy=False):
+        """``to(dtype)``, ``to("cpu")``, ``to(device, dtype)``, ``to(other_tensor)``; a
+        device other than the CPU is refused."""
+        for arg in args:
+            if isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, devices.device) or (
+                    isinstance(arg, str) and arg.split(":")[0] in _DEVICE_NAMES):
+                device = arg
+            else:
+                dtype = arg
+        devices.check_device(device)
+        out = self if dtype is None else convert(self, to_dtype(dtype))
+        return out.clone() if copy and out is self else out
+
+    def sin(self):
+        return trig.sin(self)
+
+    def cos(self):
+        return trig.cos(self)
+
+    def abs(self):
+        return pointwise.abs(self)
+
+    __abs__ = absolute = abs  # noqa: A003 - the method, torch's name
+
+    def sqrt(self):
+        return pointwise.sqrt(self)
+
+    def sign(self):
+        return pointwise.sign(self)
+
+    def clamp(self, min=None, max=None):  # noqa: A002 - torch's names
+        return clamping.clamp(self, min, max)
+
+    clip = clamp
+
+    def clamp_min(self, min):  # noqa: A002 - torch's name
+        return clamping.clamp_min(self, min)
+
+    def clamp_max(self, max):  # noqa: A002 - torch's name
+        return clamping.clamp_max(self, max)
+
+    def where(self, condition, other):
+        return selection.where(condition, self, other)
+
+    def permute(self, *dims):
+        return movement.permute(self, *dims)
+
+    def movedim(self, source, destination):
+        return movement.movedim(self, source, destination)
+
+    moveaxis = movedim
+
+    def dot(self, other):
+        return norms.dot(self, other)
+
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        return norms.norm(self, p, dim, keepdim, dtype)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return comparison.isclose(self, other, rtol, atol, equal_nan)
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return comparison.allclose(self, other, rtol, atol, equal_nan)
+
+    def equal(self, other):
+        return comparison.equal(self, other)
+
+    def is_floating_point(self):
+        return self.data.dtype.kind == "f"
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def cpu(self):
+        return self
+
+
+_DEVICE_NAMES = ("cpu", "cuda", "mps", "meta", "xpu")
 
 
 _new = object.__new__

@@ -27,8 +27,10 @@ import weakref
 
 import numpy as np
 
-from minigrad.function import Function, accumulator
-from minigrad.grad_mode import GRAD_ENABLED
+from minigrad.autograd import engine
+from minigrad.autograd.function import Function, accumulator, constant
+from minigrad.autograd.grad_mode import GRAD_ENABLED
+from minigrad.ops.indexing import ScatterAdd
 
 __all__ = ["register", "write", "check_view", "CopySlices", "VIEW_OF_LEAF"]
 
@@ -99,11 +101,33 @@ class CopySlices(Function):
         results = fn.backward(fn, np.array(region))
         if type(results) is not tuple:
             results = (results,)
-        from minigrad.engine import sum_to_shape
-
         first = results[0]
-        region[...] = 0 if first is None else sum_to_shape(np.asarray(first), region.shape)
+        region[...] = 0 if first is None else engine.sum_to_shape(np.asarray(first), region.shape)
         return (grad,) + tuple(results[1:len(fn.next_functions)])
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        """The same gradient in minigrad's ops (``create_graph=True``): the region's
+        positions in the flat base pick its gradient out and put ``fn``'s back."""
+        shape = grad_output.data.shape
+        size = grad_output.data.size
+        key = replay_array(np.arange(size).reshape(shape), ctx.chain)
+        flat = grad_output.reshape(-1)
+        fn = ctx.fn
+        results = engine.recorded_backward(fn, flat[key])
+        outside = np.ones(size, dtype=grad_output.data.dtype)
+        outside[key] = 0
+        grad = flat * constant(outside)
+        first = results[0]
+        if first is not None:
+            first = engine.sum_to_shape(first, key.shape)
+            grad = grad + ScatterAdd.apply(first, (size,), key)
+        return (grad.reshape(shape),) + tuple(results[1:len(fn.next_functions)])
+
+    @staticmethod
+    def jvp(ctx, *tangents):  # never reached: inplace.py refuses in-place ops on duals
+        raise NotImplementedError("minigrad's forward mode does not follow in-place ops on "
+                                  "views. Fix: use the out-of-place op inside dual_level().")
 
     def release(self):
         self.fn.release()

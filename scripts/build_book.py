@@ -3,15 +3,18 @@
 `make book` runs this with .venv's Python. Jupyter Book 1 (Sphinx + myst-nb) renders the
 executed chapters committed in notebooks/; nothing is executed. Steps:
 
-1. build/book-src/: the book's sources. book/ (``_config.yml``, ``intro.md``), a
-   ``_toc.yml`` listing every chapter in order, and each chapter as a student gets it:
+1. build/book-src/: the book's sources. book/ (``_config.yml``, ``intro.md``,
+   ``sources.md``), a ``_toc.yml`` listing every chapter in order and then the Sources
+   page, and each chapter as a student gets it:
    nbgrader's ClearSolutions and ClearHiddenTests remove solutions and hidden tests,
    and the outputs of exercise cells (solutions and their tests) are cleared, as they
    would show the solution's results. A link at the top of each chapter opens it in
    JupyterLab (``--lab-url``, by default the server ``make lab`` starts). A widget
    output is rendered from the widget state saved in the notebook's metadata; a
    chapter without saved state gets a note in its place that the widget runs in
-   JupyterLab. Cell attachments (the figures) become image files beside the chapters.
+   JupyterLab. Cell attachments (the figures) become image files beside the chapters. A
+   chapter's link to the Sources page, ``../book/sources.md`` from notebooks/, is
+   pointed at the book's copy (``../sources.md`` from the book's notebooks/).
 2. _vendor/ (served as _static/): MathJax 3 (tex-chtml), RequireJS and
    @jupyter-widgets/html-manager, served with the site instead of from a CDN (not from
    a source folder named _static: Jupyter Book would add every .js in it to every page).
@@ -43,6 +46,7 @@ CACHE = BUILD / "book-assets"
 LAB_URL = "http://localhost:8888/lab/tree/"  # `make lab` serves workspace/ at its root
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+SOURCES_LINK = "../book/sources.md"  # how a chapter in notebooks/ links to the Sources page
 
 # npm tarball -> (sha512 from the registry, {path in the tarball: path under _static/}).
 # A path ending in "/" copies that folder.
@@ -125,6 +129,8 @@ def student_version(path, lab_url):
     url = lab_url + path.name
     state = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = cell.source.replace(f"]({SOURCES_LINK})", "](../sources.md)")
         if cell.cell_type != "code":
             continue
         if _is_exercise(cell):
@@ -179,6 +185,7 @@ def assemble(lab_url):
         nbformat.write(nb, SRC / "notebooks" / path.name)
     toc = ["format: jb-book", "root: intro", "chapters:"]
     toc += [f"  - file: notebooks/{path.stem}" for path in chapters()]
+    toc += ["  - file: sources"]
     (SRC / "_toc.yml").write_text("\n".join(toc) + "\n")
     install_assets(SRC / "_vendor")
 

@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-from minigrad.course.accumulation_view import ZeroGradRuns, zero_grad_widget  # noqa: E402
+from minigrad.course.widgets.accumulation_view import ZeroGradRuns, zero_grad_widget  # noqa: E402
 
 
 def test_both_paths_match_torchs_optimizer():

@@ -9,9 +9,9 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from minigrad import Value  # noqa: E402
-from minigrad.course.backward_quiz import GradQuiz, backward_explorer  # noqa: E402
 from minigrad.course.graph import node_names  # noqa: E402
-from minigrad.course.stepper import BackwardStepper  # noqa: E402
+from minigrad.course.widgets.backward_quiz import GradQuiz, backward_explorer  # noqa: E402
+from minigrad.course.widgets.stepper import BackwardStepper  # noqa: E402
 
 
 def square():

@@ -1,10 +1,10 @@
-"""minigrad.course.broadcast_view: copies and summed axes of a broadcast, against torch."""
+"""minigrad.course.widgets.broadcast_view: copies and summed axes of a broadcast, against torch."""
 
 import numpy as np
 import pytest
 import torch
 
-from minigrad.course.broadcast_view import SHAPES, BroadcastView, broadcast_widget
+from minigrad.course.widgets.broadcast_view import SHAPES, BroadcastView, broadcast_widget
 
 
 @pytest.mark.parametrize("in_shape", SHAPES)

@@ -11,8 +11,8 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from minigrad import Value  # noqa: E402
-from minigrad.course.explorers import EXAMPLES, cubic, slopes_at, tangent_explorer, tanh  # noqa: E402
-from minigrad.course.secant import SecantSlope, secant_widget  # noqa: E402
+from minigrad.course.widgets.explorers import EXAMPLES, cubic, slopes_at, tangent_explorer, tanh  # noqa: E402
+from minigrad.course.widgets.secant import SecantSlope, secant_widget  # noqa: E402
 
 
 def square(v):

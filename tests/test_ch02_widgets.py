@@ -10,8 +10,8 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
-from minigrad.course.first_order import FirstOrderStep, step_widget  # noqa: E402
-from minigrad.course.slices import PartialSlices, slices_widget  # noqa: E402
+from minigrad.course.widgets.first_order import FirstOrderStep, step_widget  # noqa: E402
+from minigrad.course.widgets.slices import PartialSlices, slices_widget  # noqa: E402
 
 
 def L(x, y):

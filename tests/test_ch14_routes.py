@@ -8,8 +8,8 @@ import torch
 import torch.autograd.forward_ad as tfw
 
 import minigrad
-from minigrad import forward_ad as mfw
 from minigrad import func as mfunc
+from minigrad.autograd import forward_ad as mfw
 from minigrad.autograd import functional as mfn
 from minigrad.course.grading import ROUTES, Forbidden, switched_off
 

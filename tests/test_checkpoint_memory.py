@@ -6,7 +6,7 @@ import pytest
 import torch
 
 import minigrad
-from minigrad.course.checkpoint_memory import CheckpointMemory
+from minigrad.course.widgets.checkpoint_memory import CheckpointMemory
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,7 @@
 """The torch comparison helper passes what matches and fails, by name, on what does not."""
 
+import re
+
 import numpy as np
 import pytest
 import torch
@@ -89,3 +91,95 @@ def test_the_reference_column_names_the_reference_and_shows_single_numbers():
     assert "formula 2" in text and "torch" in text
     with pytest.raises(AssertionError, match="minigrad 1.0, formula 2.0"):
         check("x", 1.0, 2.0, against="formula")
+
+
+def _columns(text, row=1):
+    """The cells of a row of a check table's text (columns are 2+ spaces apart)."""
+    return re.split(r"\s{2,}", text.splitlines()[row])
+
+
+def _torch_elements(values):
+    """The elements of torch's print of ``values`` (float64), trailing zeros trimmed."""
+    text = str(torch.tensor(values, dtype=torch.float64))
+    text = text[text.index("(") + 1:text.rindex("]") + 1]
+    out = []
+    for item in re.findall(r"-?(?:[\d.]+(?:e[+-]\d+)?|nan|inf)", text):
+        if "e" in item and item not in ("inf", "-inf"):
+            mantissa, exponent = item.split("e")
+            item = mantissa.rstrip("0").rstrip(".") + "e" + exponent
+        elif "." in item:
+            item = item.rstrip("0").rstrip(".")
+        out.append("0" if item in ("-0", "") else item)
+    return out
+
+
+@pytest.mark.parametrize("values", [
+    [4.0, 3.0000000000000004], [1 / 3, -2 / 3, 0.5], [[0.1, 0.25, 1.5], [2.0, -3.125, 0.0]],
+    [1e-5, 2500.0], [123.456789, 0.5, -7.25], [1e9, 0.5], [0.00012345, 0.1], [np.inf, 0.5],
+    [np.nan, 1.25, -np.inf],
+], ids=lambda v: str(v)[:20])
+def test_small_arrays_are_shown_in_full_rounded_as_torch_prints_them(values):
+    ours = repr(check("v", np.array(values), torch.tensor(values), equal_nan=True))
+    value = _columns(ours)[2]
+    assert re.findall(r"[^\[\], ]+", value) == _torch_elements(values)
+    assert f"torch {value}" in ours
+
+
+def test_the_gradient_of_chapter_02_reads_as_a_list_in_text_and_html():
+    table = check("gradient(L, 2, 4)", np.array([4.0, 3.0]), torch.tensor([4.0, 3.0]))
+    assert repr(table).splitlines()[1].split() == ["gradient(L,", "2,", "4)", "(2,)", "[4,",
+                                                   "3]", "torch", "[4,", "3]", "0", "pass"]
+    assert "<td>[4, 3]</td><td>torch [4, 3]</td>" in table._repr_html_()
+
+
+def test_the_shape_column_is_the_values_shape_as_a_tuple():
+    assert repr(check("s", 2.0, torch.tensor(2.0))).splitlines()[1].split()[1] == "()"
+    text = repr(check("m", np.ones((2, 3)), torch.ones(2, 3)))
+    assert _columns(text)[1] == "(2, 3)"
+    assert "[[1, 1, 1], [1, 1, 1]]" in text
+    html = check("m", np.ones((2, 3)), torch.ones(2, 3))._repr_html_()
+    assert "<td>(2, 3)</td><td>[[1, 1, 1],<br>[1, 1, 1]]</td>" in html  # a row a line
+
+
+def test_a_bigger_array_is_summarized_by_its_range():
+    x = np.linspace(-1.5, 2.25, 13)
+    text = repr(check("x", x, torch.tensor(x)))
+    assert "min -1.5, max 2.25" in text and "torch min -1.5, max 2.25" in text
+    assert "all 0" in repr(check("z", np.zeros((4, 4)), torch.zeros(4, 4)))
+    y = np.array([np.nan] * 3 + list(range(12)), dtype=float)
+    assert "min 0, max 11, 3 NaN" in repr(check("y", y, torch.tensor(y), equal_nan=True))
+
+
+def test_booleans_show_as_true_and_false():
+    text = repr(check("y.grad is None", True, True))
+    assert text.splitlines()[1].split()[-5:] == ["True", "torch", "True", "0", "pass"]
+    text = repr(check("mask", torch.tensor([True, False]), np.array([True, False])))
+    assert "[True, False]" in text and "torch [True, False]" in text
+
+
+def test_brief_is_one_line_naming_the_values():
+    line = check("grad", np.array([4.0, 3.0]), torch.tensor([4.0, 3.0]), brief=True)
+    assert repr(line) == "\N{CHECK MARK} same as torch: grad [4, 3], max diff 0"
+    assert line.passed and "\n" not in line._repr_html_()
+    assert "same as torch: grad [4, 3], max diff 0" in line._repr_html_()
+    line = check_all({"W.grad": (np.ones((8, 4)), torch.ones(8, 4)), "loss": (2.5, 2.5 + 1e-12),
+                      "h": (2.0, 2.0, "formula")}, brief=True)
+    assert repr(line) == ("\N{CHECK MARK} same as torch: W.grad shape (8, 4), loss 2.5, "
+                          "h 2 (formula), max diff < 1e-11")
+
+
+def test_brief_raises_the_same_message_as_the_table():
+    messages = []
+    for brief in (False, True):
+        with pytest.raises(AssertionError) as info:
+            check_all({"a": (np.array([1.0, 2.0]), torch.tensor([1.0, 2.5])), "b": (1.0, 1.0)},
+                      brief=brief)
+        messages.append(str(info.value))
+    assert messages[0] == messages[1] and "first at (1,): minigrad 2.0, torch 2.5" in messages[0]
+
+
+def test_rounding_noise_next_to_big_elements_shows_as_zero():
+    noisy = np.array([4.0, 3.0, 2.7755575615628914e-17])
+    assert "[4, 3, 0]" in repr(check("g", noisy, torch.tensor([4.0, 3.0, 0.0])))
+    assert "[1e-17, -3e-17]" in repr(check("g", np.array([1e-17, -3e-17]), np.zeros(2),
+                                           atol=1e-12))

@@ -7,7 +7,7 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 
 from minigrad import Value, show_source  # noqa: E402
-from minigrad.course.explorers import slopes_at, tangent_explorer, torch_slope  # noqa: E402
+from minigrad.course.widgets.explorers import slopes_at, tangent_explorer, torch_slope  # noqa: E402
 
 
 def test_show_source_comes_from_the_package_and_names_the_file():
@@ -61,7 +61,8 @@ def test_helpers_use_the_engines_and_never_the_reverse():
 def test_from_minigrad_import_check_still_works():
     import minigrad
     from minigrad import check, draw_graph, show_source, stepper_widget
-    from minigrad.course import compare, graph, source, stepper
+    from minigrad.course import compare, graph, source
+    from minigrad.course.widgets import stepper
 
     assert check is compare.check and show_source is source.show_source
     assert draw_graph is graph.draw_graph and stepper_widget is stepper.stepper_widget

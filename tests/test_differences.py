@@ -23,14 +23,6 @@ def test_second_derivatives_name_the_leaf_gradient_node_differently():
     assert x.grad.grad_fn.name() == "MulBackward0"
 
 
-def test_no_graph_of_a_backward_through_an_inplace_op_on_a_view():
-    x = minigrad.tensor([1.0, 2.0, 3.0], dtype=minigrad.float64, requires_grad=True)
-    y = x * 1
-    y[:2].mul_(y[:2].detach())
-    with pytest.raises(NotImplementedError, match="CopySlices.*Fix:"):
-        minigrad.autograd.grad(y.sum(), x, create_graph=True)
-
-
 def test_no_item_assignment():
     t = minigrad.zeros(3)
     with pytest.raises(TypeError, match="item assignment.*Fix:"):
@@ -45,7 +37,7 @@ def test_cpu_only():
         minigrad.ones(2).cuda()
     with pytest.raises(RuntimeError, match="CPU only. Fix:"):
         minigrad.ones(2).to("cuda")
-    assert minigrad.ones(2).to("cpu").device == "cpu"
+    assert minigrad.ones(2).to("cpu").device == minigrad.device("cpu")  # as torch: not "cpu"
 
 
 def test_four_dtypes_only():
@@ -70,17 +62,6 @@ def test_cross_entropy_takes_a_numpy_array_of_class_indices():
     assert loss.item() == pytest.approx(math.log(3))
     with pytest.raises(TypeError, match="argument 'target' .* must be Tensor, not list.*Fix:"):
         minigrad.nn.functional.cross_entropy(minigrad.zeros(2, 3), [0, 2])
-
-
-@pytest.mark.parametrize(("logits", "target"), [((3,), ()), ((2, 3, 4), (2, 4))],
-                         ids=["one_example", "extra_dims"])
-def test_cross_entropy_takes_n_by_c_logits_only(logits, target):
-    torch_loss = torch.nn.functional.cross_entropy(
-        torch.zeros(logits), torch.zeros(target, dtype=torch.int64))
-    assert torch_loss.item() == pytest.approx(math.log(logits[1 if len(logits) > 1 else 0]))
-    with pytest.raises(RuntimeError, match=r"takes \(N, C\) logits.*Fix:"):
-        minigrad.nn.functional.cross_entropy(
-            minigrad.zeros(logits), minigrad.zeros(target, dtype=minigrad.int64))
 
 
 def test_value_refuses_where_torch_returns_inf_or_nan():

@@ -748,7 +748,7 @@ def test_gradcheck_on_a_non_contiguous_input():
     x = minigrad.tensor(base, dtype=minigrad.float64).t().detach().requires_grad_()
     xt = torch.tensor(base, dtype=torch.float64).t().detach().requires_grad_()
     assert not x.data.flags["C_CONTIGUOUS"]
-    from minigrad.gradcheck import numerical_jacobian
+    from minigrad.autograd.gradcheck import numerical_jacobian
 
     jac = numerical_jacobian(lambda a: a * a, (x,), 0, 1e-6)
     torch_jac = torch.autograd.functional.jacobian(lambda a: a * a, xt).reshape(6, 6)

@@ -1,11 +1,11 @@
-"""The eps explorer's logic (minigrad/course/finite_differences.py, chapter 11): every number
-it shows is the one torch computes by the same formula, bit for bit."""
+"""The eps explorer's logic (minigrad/course/widgets/finite_differences.py, chapter 11):
+every number it shows is the one torch computes by the same formula, bit for bit."""
 
 import numpy as np
 import pytest
 import torch
 
-from minigrad.course.finite_differences import (
+from minigrad.course.widgets.finite_differences import (
     FiniteDifference,
     exact_decimal,
     readout_lines,
@@ -97,7 +97,7 @@ def test_readout_is_the_same_every_time():
 
 
 def test_the_widget_redraws_on_every_control():
-    from minigrad.course.finite_differences import eps_explorer
+    from minigrad.course.widgets.finite_differences import eps_explorer
 
     box = eps_explorer(cube, 1.5, "x**3")
     slider, (dtype, kind), readout = box.children[0], box.children[1].children, box.children[2]

@@ -1,11 +1,11 @@
 """Forward mode (``autograd.forward_ad``), ``minigrad.func`` and ``autograd.functional``
 against torch's namesakes, op by op (chapters 14 and 15).
 
-Every op's tangent rule: the same function of dual tensors in both libraries (float64),
-tangents compared to 1e-10. Then each transform (jvp, vjp, grad, jacfwd, jacrev, hessian)
-and each functional (jacobian both strategies, hessian, jvp, vjp, hvp, vhp) on the
-chapter-sized functions, with hypothesis over shapes; the forward-mode errors with torch's
-phrases.
+Every op's tangent rule (its ``jvp``) is in tests/test_op_cases.py. Here: tangents of a
+composite with hypothesis over shapes, compared to 1e-10; each transform (jvp, vjp, grad,
+jacfwd, jacrev, hessian) and each functional (jacobian both strategies, hessian, jvp, vjp,
+hvp, vhp) on the chapter-sized functions, with hypothesis over shapes; the forward-mode
+errors with torch's phrases.
 """
 
 import numpy as np
@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 import minigrad as mg
 from minigrad.autograd import forward_ad as mfw
 from minigrad.autograd import functional as mfn
-from tests.test_double_backward import CASES
 
 LIBS = {"minigrad": (mg, mfw), "torch": (torch, tfw)}
 
@@ -41,16 +40,6 @@ def _tangents(fn, arrays, seed=0):
             primal, tangent = fw.unpack_dual(y)
             out[name] = (_np(primal), None if tangent is None else _np(tangent))
     return out
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_tangent_of_every_op_matches_torch(name):
-    fn, *arrays = CASES[name]
-    got = _tangents(fn, arrays)
-    (pm, tm), (pt, tt) = got["minigrad"], got["torch"]
-    np.testing.assert_allclose(pm, pt, rtol=1e-12)
-    np.testing.assert_allclose(tm, tt, rtol=1e-10, atol=1e-12)
-    assert tm.dtype == tt.dtype
 
 
 @given(st.integers(1, 4), st.integers(1, 4), st.integers(1, 3), st.integers(0, 2**16))
@@ -177,13 +166,92 @@ def test_inplace_on_a_dual_tensor_is_refused_with_a_fix():
             y.add_(1.0)
 
 
-def test_every_op_has_a_tangent_rule():
-    from minigrad import ops
-    from minigrad.forward_ad import rule_for
-    from minigrad.function import Function
+def _two_inputs(lib):
+    return lambda x, y: (x * y.sum()).tanh().sum() + (x ** 3).sum() * y[0]
 
-    for module in (ops.activations, ops.arithmetic, ops.indexing, ops.linear, ops.losses,
-                   ops.matmul, ops.reductions, ops.shape):
-        for c in vars(module).values():
-            if isinstance(c, type) and issubclass(c, Function) and c is not Function:
-                rule_for(c)  # raises NotImplementedError if there is none
+
+@pytest.mark.parametrize("name", ["hvp", "vhp"])
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_hvp_and_vhp_of_several_inputs_match_torch(name, create_graph):
+    """hvp is H v (three passes) and vhp v^T H (two), as torch's: the same outputs (the
+    function's value, then one product per input), a graph only with create_graph."""
+    r = np.random.default_rng(11)
+    x0, y0, vx, vy = (r.normal(size=3) for _ in range(4))
+    got = {}
+    for lib, fn in ((mg, mfn), (torch, tfn)):
+        x, y = lib.tensor(x0, requires_grad=True), lib.tensor(y0, requires_grad=True)
+        out, (px, py) = getattr(fn, name)(_two_inputs(lib), (x, y),
+                                          (lib.tensor(vx), lib.tensor(vy)),
+                                          create_graph=create_graph)
+        assert px.requires_grad == create_graph and out.requires_grad == create_graph
+        further = None
+        if create_graph:  # differentiable again: d/dx sum(H v)
+            further = lib.autograd.grad((px.sum() + py.sum()), x)[0]
+        got[lib.__name__] = [_np(out), _np(px), _np(py)] + ([_np(further)] if create_graph
+                                                             else [])
+    for a, b in zip(got["minigrad"], got["torch"], strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def test_hvp_and_vhp_errors_match_torch():
+    for lib, fn in ((mg, mfn), (torch, tfn)):
+        x, v = lib.tensor(X0), lib.tensor(V3)
+        for name in ("hvp", "vhp"):
+            f = getattr(fn, name)
+            with pytest.raises(RuntimeError, match="should contain a single element"):
+                f(lambda t: t * 2, x, v)
+            with pytest.raises(RuntimeError, match="v can only be None"):
+                f(lambda t: t.sum(), x)
+            with pytest.raises(RuntimeError, match="^v has invalid size: should be"):
+                f(lambda t: t.sum(), x, lib.tensor(V2))
+            with pytest.raises(RuntimeError, match="Entry 1 in v has invalid size"):
+                f(lambda a, b: (a * b).sum(), (x, x), (v, lib.tensor(V2)))
+            with pytest.raises(RuntimeError, match="should contain a single Tensor"):
+                f(lambda t: t.sum(), x, (v, v))
+            with pytest.raises(RuntimeError, match="tuple of invalid length: should be 2"):
+                f(lambda a, b: (a * b).sum(), (x, x), (v,))
+
+
+def test_a_jvp_sees_the_inputs_and_result_only_while_it_runs():
+    """ctx.inputs and ctx.result are set for jvp and removed after: the node keeps none."""
+    seen = {}
+
+    class Cube(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return grad_output * 3 * x ** 2
+
+        @staticmethod
+        def jvp(ctx, tangent):
+            seen["inputs"], seen["result"] = ctx.inputs, ctx.result
+            return 3 * ctx.inputs[0] ** 2 * tangent
+
+    with mfw.dual_level():
+        x = mfw.make_dual(mg.tensor([1.0, 2.0], dtype=mg.float64, requires_grad=True),
+                          mg.tensor([1.0, -1.0], dtype=mg.float64))
+        y = Cube.apply(x)
+        assert mfw.unpack_dual(y).tangent.tolist() == [3.0, -12.0]
+    assert seen["result"].tolist() == [1.0, 8.0] and seen["inputs"][0].tolist() == [1.0, 2.0]
+    assert not hasattr(y.grad_fn, "inputs") and not hasattr(y.grad_fn, "result")
+
+
+@pytest.mark.parametrize("name", ["hvp", "vhp"])
+def test_hvp_and_vhp_strict_mode_errors_match_torch(name):
+    cases = [(lambda x, y: (x ** 3).sum(), "independent of input 1"),
+             (lambda x, y: (x * 2 + y).sum(), "jacobian of the user-provided function with "
+                                              "respect to input 0 is independent"),
+             (lambda x, y: (x * y).detach().sum(), "Output 0 of the user-provided function "
+                                                   "does not require gradients")]
+    for lib, fn in ((mg, mfn), (torch, tfn)):
+        xs = (lib.tensor(X0), lib.tensor(V3))
+        for f, phrase in cases:
+            with pytest.raises(RuntimeError, match=phrase):
+                getattr(fn, name)(f, xs, xs, strict=True)
+        _, (_, zero) = getattr(fn, name)(cases[0][0], xs, xs)  # not strict: zeros
+        assert _np(zero).tolist() == [0.0, 0.0, 0.0]

@@ -134,7 +134,7 @@ EXAMPLES = max(settings.default.max_examples, 1000)
 # "Where minigrad differs from torch", each pinned in tests/test_differences.py.
 KNOWN = ("A view was created in no_grad mode and its base or another view of its base has "
          "been modified inplace",
-         # and minigrad's own refusals of what torch does: (N, C) logits only
+         # and minigrad's own refusals of what torch does: class indices only
          "minigrad's cross_entropy takes (N, C) logits")
 
 

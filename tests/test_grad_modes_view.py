@@ -12,7 +12,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 import minigrad  # noqa: E402
-from minigrad.course.grad_modes_view import (  # noqa: E402
+from minigrad.course.widgets.grad_modes_view import (  # noqa: E402
     BATCHES,
     MODES,
     QUANTITIES,

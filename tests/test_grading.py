@@ -1,6 +1,12 @@
 """The grading helpers: routes switched off however they are reached, results frozen
 inside the window, one table, short failures, patched modules noticed."""
 
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import torch
@@ -16,7 +22,8 @@ def _torch_slope(x, _backward=torch.Tensor.backward):  # an alias taken as a def
     return t.grad.item()
 
 
-CAPTURED = minigrad.engine.sum_to_shape  # a reference taken "in an earlier cell"
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CAPTURED = minigrad.autograd.engine.sum_to_shape  # a reference taken "in an earlier cell"
 
 
 @pytest.mark.parametrize("reach", [
@@ -38,7 +45,7 @@ def test_autograd_is_switched_off_however_reached(reach):
 
 
 def test_a_captured_reference_is_switched_off_too():
-    with pytest.raises(Forbidden), switched_off([minigrad.engine.sum_to_shape]):
+    with pytest.raises(Forbidden), switched_off([minigrad.autograd.engine.sum_to_shape]):
         CAPTURED(np.ones((2, 3)), (3,))
     assert CAPTURED(np.ones((2, 3)), (3,)).shape == (3,)
 
@@ -98,8 +105,6 @@ def test_recursion_and_not_implemented_are_explained():
 
 
 def test_stderr_of_the_learners_code_goes_to_stdout(capsys):
-    import sys
-
     with graded("Ex") as g:
         g.check("x", g.call(lambda: print("debug", file=sys.stderr) or 1.0), 1.0)
     out, err = capsys.readouterr()
@@ -118,3 +123,109 @@ def test_a_patched_module_is_noticed():
         integrity.install()
     with graded("Ex") as g:
         g.check("x", 1.0, 1.0)
+
+
+def test_every_route_resolves_to_a_function():
+    """A route names a function by "module:qualname": one that moved fails here (grading
+    would otherwise fail on it only when an exercise switches it off)."""
+    from minigrad.course.grading import ROUTES, _resolve
+
+    for name, specs in ROUTES.items():
+        assert specs, name
+        for spec in specs:
+            target = _resolve(spec)
+            assert callable(target) and hasattr(target, "__code__"), f"{name}: {spec}"
+
+
+def _failure(block):
+    """The ExerciseFailed that ``block(g)`` raises inside a graded block."""
+    with pytest.raises(ExerciseFailed) as info, graded("Exercise 9.9", hint="look up") as g:
+        block(g)
+    return info.value
+
+
+def test_a_failure_renders_as_its_message_and_hint_only():
+    exc = _failure(lambda g: g.check("b", 2.0, 3.0, against="formula"))
+    lines = exc._render_traceback_()
+    assert lines == ["\x1b[31mExerciseFailed\x1b[39m: Exercise 9.9: b is 2.0, formula gives "
+                     "3.0 (rtol=1e-07, atol=1e-10)", "Hint: look up"]
+    assert str(exc) == "\n".join(lines[0].split(": ", 1)[1:] + lines[1:])
+
+
+def _divides(x):
+    y = x + 1
+    return y / 0
+
+
+def _uses_backward(x):
+    t = torch.tensor(x, requires_grad=True)
+    (t * t).backward()
+    return t.grad
+
+
+@pytest.mark.parametrize(("fn", "forbid", "line"), [
+    (_divides, (), "return y / 0"), (_uses_backward, "autograd", "(t * t).backward()")])
+def test_an_error_in_the_learners_code_says_where(fn, forbid, line):
+    exc = _failure(lambda g: g.call(fn, 2.0, forbid=forbid))
+    lines = exc._render_traceback_()
+    number = fn.__code__.co_firstlineno + 2
+    assert lines[1] == f"  in {fn.__name__}, line {number}: {line}"
+    assert len(lines) == 3 and lines[2] == "Hint: look up"
+    assert "grading.py" not in "\n".join(lines) and "Traceback" not in "\n".join(lines)
+
+
+def test_the_exercise_table_shows_the_values():
+    with graded("Ex") as g:
+        g.check("grad", np.array([4.0, 3.0]), torch.tensor([4.0, 3.0]))
+        g.check("slope", 6.0, 6.0, against="formula")
+        g.check("is leaf", True, True)
+        g.check("W", np.ones((4, 4)), np.ones((4, 4)))
+    rows = [re.split(r"\s{2,}", line)[1:3] for line in repr(g).splitlines()[2:]]
+    assert rows == [["[4, 3]", "torch: [4, 3]"], ["6", "formula: 6"], ["True", "torch: True"],
+                    ["all 1", "torch: all 1"]]
+    assert "<td>[4, 3]</td><td>torch: [4, 3]</td>" in g._repr_html_()
+    with graded("Ex") as g:
+        g.check("M", np.eye(2), torch.eye(2))
+    assert "<td>[[1, 0],<br>[0, 1]]</td><td>torch: [[1, 0],<br>[0, 1]]</td>" in g._repr_html_()
+
+
+@pytest.mark.slow
+def test_a_notebook_shows_the_clean_error_and_still_fails(tmp_path):
+    """A real kernel: the error output is the message, the cell fails (nbclient, nbval),
+    a raises-exception cell passes, and nbgrader gives the graded cell no points."""
+    import nbclient
+    import nbformat
+    from nbgrader.utils import determine_grade
+
+    cell = ("from minigrad.course.grading import graded\n"
+            "with graded('Exercise 9.9', hint='look up') as g:\n"
+            "    g.check('b', [1.0, 2.0], [1.0, 2.5])")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
+    nb.cells[0].metadata = {"tags": ["raises-exception"], "nbgrader": {
+        "grade": True, "solution": False, "locked": True, "points": 2, "grade_id": "t",
+        "schema_version": 3}}
+    env = {"kernel_name": "python3", "timeout": 120}
+    kernel_env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this checkout's minigrad
+    nbclient.NotebookClient(nb, resources={"metadata": {"path": str(tmp_path)}},
+                            **env).execute(env=kernel_env)
+    error = next(o for o in nb.cells[0].outputs if o.output_type == "error")
+    message = ("Exercise 9.9: b: 1 of 2 values differ (rtol=1e-07, atol=1e-10); first at "
+               "(1,): yours 2.0, torch 2.5\nHint: look up")
+    assert (error.ename, error.evalue) == ("ExerciseFailed", message)
+    assert error.traceback == ["\x1b[31mExerciseFailed\x1b[39m: " + message.split("\n")[0],
+                               "Hint: look up"]
+    assert any("[1, 2]" in o.get("data", {}).get("text/plain", "") for o in nb.cells[0].outputs)
+    assert determine_grade(nb.cells[0]) == (0, 2)
+    nbformat.write(nb, tmp_path / "tagged.ipynb")
+    nb.cells[0].metadata.pop("tags")
+    nbformat.write(nb, tmp_path / "untagged.ipynb")
+    with pytest.raises(nbclient.exceptions.CellExecutionError, match="ExerciseFailed"):
+        nbclient.NotebookClient(nb, resources={"metadata": {"path": str(tmp_path)}},
+                                **env).execute(env=kernel_env)
+    nbval = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval",
+         "--nbval-current-env", "tagged.ipynb", "untagged.ipynb"],
+        cwd=tmp_path, env=kernel_env, capture_output=True, text=True, timeout=300)
+    assert "1 failed, 1 passed" in nbval.stdout
+    assert "FAILED untagged.ipynb::Cell 0" in nbval.stdout
+    assert "Hint: look up" in nbval.stdout and "grading.py" not in nbval.stdout

@@ -1,11 +1,11 @@
-"""minigrad.course.jacobian_modes (chapter 14): columns by JVPs and rows by VJPs against
+"""minigrad.course.widgets.jacobian_modes (chapter 14): columns by JVPs and rows by VJPs against
 torch.func.jacfwd / jacrev, the pass counts, the timing, the widget's controls."""
 
 import numpy as np
 import pytest
 import torch
 
-from minigrad.course.jacobian_modes import (
+from minigrad.course.widgets.jacobian_modes import (
     JacobianModes,
     best_time,
     draw_modes,

@@ -9,7 +9,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
-from minigrad.course.linear_layer_view import (  # noqa: E402
+from minigrad.course.widgets.linear_layer_view import (  # noqa: E402
     LayerTouches,
     ReductionScale,
     layer_widget,

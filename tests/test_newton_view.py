@@ -9,7 +9,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 import minigrad  # noqa: E402
-from minigrad.course.newton_view import (  # noqa: E402
+from minigrad.course.widgets.newton_view import (  # noqa: E402
     NewtonRace,
     descent_path,
     newton_path,

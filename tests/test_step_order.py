@@ -8,7 +8,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 import minigrad  # noqa: E402
-from minigrad.course.step_order import (  # noqa: E402
+from minigrad.course.widgets.step_order import (  # noqa: E402
     NONE,
     StepOrderRun,
     key_phrase,
@@ -38,7 +38,7 @@ def test_losses_match_torch(order, hidden, verdict):
 
 def test_the_right_order_is_torch_by_hand():
     """The first iteration of the right order is one SGD step on the MSE, done by hand."""
-    from minigrad.course.step_order import _data, _model
+    from minigrad.course.widgets.step_order import _data, _model
 
     X, y = (torch.tensor(a) for a in _data())
     model = _model(torch, hidden=False)

@@ -8,7 +8,7 @@ import pytest  # noqa: E402
 
 from minigrad import Value, backward_order  # noqa: E402
 from minigrad.course.graph import node_names  # noqa: E402
-from minigrad.course.stepper import BackwardStepper, step_text, stepper_widget  # noqa: E402
+from minigrad.course.widgets.stepper import BackwardStepper, step_text, stepper_widget  # noqa: E402
 
 
 def seed_graph():
@@ -153,7 +153,7 @@ def test_widget_buttons_step_and_reset_the_readout():
 
 
 def test_copy_graph_keeps_data_labels_and_structure():
-    from minigrad.course.stepper import copy_graph
+    from minigrad.course.widgets.stepper import copy_graph
 
     x, y, a, z = seed_graph()
     x.grad = 1.5

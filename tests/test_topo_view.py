@@ -10,7 +10,7 @@ import torch  # noqa: E402
 
 from minigrad import Value, backward_order  # noqa: E402
 from minigrad.course.graph import node_names  # noqa: E402
-from minigrad.course.topo_view import TopoSortStepper, topo_sort_widget, topo_text  # noqa: E402
+from minigrad.course.widgets.topo_view import TopoSortStepper, topo_sort_widget, topo_text  # noqa: E402
 
 
 def shared_graph():

@@ -9,7 +9,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 import minigrad  # noqa: E402
-from minigrad.course.valley import ValleyRun, descend, spectral_radius, valley_widget  # noqa: E402
+from minigrad.course.widgets.valley import ValleyRun, descend, spectral_radius, valley_widget  # noqa: E402
 from tests.tensor_parity import assert_close  # noqa: E402
 
 

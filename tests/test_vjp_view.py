@@ -1,10 +1,11 @@
-"""minigrad.course.vjp_view: x.grad = g^T J live, and the Jacobian row by row, against torch."""
+"""minigrad.course.widgets.vjp_view: x.grad = g^T J live, and the Jacobian row by row,
+against torch."""
 
 import numpy as np
 import pytest
 import torch
 
-from minigrad.course.vjp_view import JacobianFiller, VJPView, vjp_widget
+from minigrad.course.widgets.vjp_view import JacobianFiller, VJPView, vjp_widget
 
 A = np.array([[1.0, -0.5, 0.2], [0.3, 0.8, -1.0], [0.0, 0.5, 0.5], [-0.7, 0.1, 0.4]])
 X0 = np.array([0.5, -1.0, 2.0])

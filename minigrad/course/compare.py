@@ -4,8 +4,14 @@ Every number a chapter computes goes through :func:`check` (one result) or
 :func:`check_all` (several). Both return a :class:`CheckTable`, which a notebook shows
 as a small table (name, shape, value, reference, max abs diff, result: the reference
 column names what the result is compared with, torch unless ``against`` says "formula"
-or "by hand", and a single number shows both values), and both raise
-``AssertionError`` naming what differs, so a wrong result fails the cell.
+or "by hand", next to its value), and both raise ``AssertionError`` naming what
+differs, so a wrong result fails the cell. The value columns show the numbers the text
+talks about: a number, a vector or small matrix in full (``[4, 3]``), a bigger array's
+range (see :mod:`minigrad.course.shown_values`); the shape column a tuple, ``(2, 3)``.
+
+A routine parity check, one the text does not discuss, takes ``brief=True`` and prints
+one line instead of a table, ``✓ same as torch: x.grad [4, 3], max diff 0``; it raises
+on a mismatch exactly as the table does.
 
 Two arrays match when they have the same shape, neither holds a NaN where the other
 does not, and every element satisfies torch's ``allclose`` rule
@@ -15,13 +21,17 @@ does not, and every element satisfies torch's ``allclose`` rule
 
 import html
 import math
+from collections import namedtuple
 
 import numpy as np
+
+from minigrad.course.shown_values import is_boolean, shape_text, value_html, value_text
 
 __all__ = ["check", "check_all", "to_numpy", "CheckTable"]
 
 RTOL = 1e-5
 ATOL = 1e-8
+BRIEF_LIMIT = 6  # in the one-line form, values up to this many elements are shown
 
 
 def to_numpy(x):
@@ -100,35 +110,52 @@ def _diff_text(diff):
     return f"< 1e{math.floor(math.log10(diff)) + 1}"
 
 
-def _scalar(arr):
-    """A single number as shown: six significant digits (stable across machines)."""
-    if arr.size != 1:
-        return ""
-    v = float(arr.reshape(()))
-    return f"{v:.6g}" if math.isfinite(v) else str(v)
+Row = namedtuple("Row", "name shape value label reference diff ok")
+Row.__doc__ = "One checked result: its name, shape, value; what and how it is compared."
 
 
 class CheckTable:
-    """Rows of (name, shape, value, reference, max abs diff, passed), as HTML or text.
+    """Rows of (name, shape, value, reference, max abs diff, result), as HTML or text.
 
-    ``reference`` names what the value is compared with ("torch", "formula", "by hand")
-    and, for a single number, shows it, next to the value itself.
+    The reference column names what the value is compared with ("torch", "formula",
+    "by hand") and shows its value next to it. With ``brief`` the rows print as one
+    line, ``✓ same as torch: x.grad [4, 3], max diff 0``.
     """
 
     HEADER = ("name", "shape", "value", "reference", "max abs diff", "result")
 
-    def __init__(self, rows):
-        self.rows = rows
+    def __init__(self, rows, brief=False, against="torch"):
+        self.rows = [Row(*row) for row in rows]
+        self.brief = brief
+        self.against = against
 
     @property
     def passed(self):
-        return all(row[-1] for row in self.rows)
+        return all(row.ok for row in self.rows)
 
     def _cells(self):
-        for name, shape, value, reference, diff, ok in self.rows:
-            yield name, str(shape), value, reference, _diff_text(diff), "pass" if ok else "FAIL"
+        for row in self.rows:
+            yield (row.name, shape_text(row.shape), row.value,
+                   f"{row.label} {row.reference}".rstrip(), _diff_text(row.diff),
+                   "pass" if row.ok else "FAIL")
+
+    def _line(self):
+        """The brief form: what matched (small values in full), then the largest diff."""
+        items = []
+        for row in self.rows:
+            shown = (row.value if math.prod(row.shape) <= BRIEF_LIMIT
+                     else f"shape {shape_text(row.shape)}")
+            other = f" ({row.label})" if row.label != self.against else ""
+            items.append(f"{row.name} {shown}{other}")
+        diffs = [row.diff for row in self.rows if row.diff is not None]
+        mark = "\N{CHECK MARK}" if self.passed else "\N{BALLOT X}"
+        verb = "same as" if self.passed else "differs from"
+        return (f"{mark} {verb} {self.against}: " + ", ".join(items)
+                + f", max diff {_diff_text(max(diffs) if diffs else None)}")
 
     def __repr__(self):
+        if self.brief:
+            return self._line()
         cells = [self.HEADER, *self._cells()]
         widths = [max(len(row[i]) for row in cells) for i in range(len(self.HEADER))]
         lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
@@ -136,8 +163,13 @@ class CheckTable:
         return "\n".join(lines)
 
     def _repr_html_(self):
+        if self.brief:
+            colour = "green" if self.passed else "red"
+            mark, rest = self._line().split(" ", 1)
+            return (f"<span style='color:{colour}'>{html.escape(mark)}</span> "
+                    f"{html.escape(rest)}")
         body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells[:-1])
+            "<tr>" + "".join(f"<td>{value_html(c)}</td>" for c in cells[:-1])
             + f"<td style='color:{'green' if cells[-1] == 'pass' else 'red'}'>"
             + ("&#10003; pass" if cells[-1] == "pass" else "&#10007; FAIL") + "</td></tr>"
             for cells in self._cells()
@@ -146,34 +178,44 @@ class CheckTable:
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def check_all(results, *, rtol=RTOL, atol=ATOL, equal_nan=False, against="torch"):
+def check_all(results, *, rtol=RTOL, atol=ATOL, equal_nan=False, against="torch",
+              brief=False):
     """Compare several results with their references; ``results`` maps a name to
     ``(ours, theirs)``, or ``(ours, theirs, against)`` where one row's reference is not
     ``against`` (which names what the references are: "torch", "formula", "by hand").
 
     Returns a :class:`CheckTable`; raises ``AssertionError`` naming every mismatch.
+    With ``brief=True`` the table prints as one line (a routine parity check):
+
+    >>> check_all({"x.grad": ([4.0, 3.0], [4.0, 3.0]), "loss": (2.5, 2.5)}, brief=True)
+    ✓ same as torch: x.grad [4, 3], loss 2.5, max diff 0
     """
     rows, problems = [], []
     for name, pair in results.items():
         ours, theirs, label = pair if len(pair) == 3 else (*pair, against)
         a, b = to_numpy(ours), to_numpy(theirs)
         problem = _mismatch(name, a, b, rtol, atol, equal_nan, label)
-        reference = f"{label} {_scalar(b)}".rstrip()
-        rows.append((name, tuple(a.shape), _scalar(a), reference, _max_abs_diff(a, b),
-                     problem is None))
+        rows.append((name, a.shape, value_text(a, is_boolean(ours)), label,
+                     value_text(b, is_boolean(theirs)), _max_abs_diff(a, b), problem is None))
         if problem:
             problems.append(problem)
     if problems:
         raise AssertionError("the results do not match:\n  " + "\n  ".join(problems))
-    return CheckTable(rows)
+    return CheckTable(rows, brief=brief, against=against)
 
 
-def check(name, ours, theirs, *, rtol=RTOL, atol=ATOL, equal_nan=False, against="torch"):
+def check(name, ours, theirs, *, rtol=RTOL, atol=ATOL, equal_nan=False, against="torch",
+          brief=False):
     """Compare one result with its reference (torch's, unless ``against`` names another).
+
+    Shows a table of one row; with ``brief=True``, one line. Use the line for a routine
+    parity check and the table where the numbers are the lesson:
 
     >>> check("slope", 6.0, 6.0)
     name   shape  value  reference  max abs diff  result
     slope  ()     6      torch 6    0             pass
+    >>> check("grad", [4.0, 3.0], [4.0, 3.0], brief=True)
+    ✓ same as torch: grad [4, 3], max diff 0
     """
     return check_all({name: (ours, theirs)}, rtol=rtol, atol=atol, equal_nan=equal_nan,
-                     against=against)
+                     against=against, brief=brief)

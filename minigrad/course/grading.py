@@ -3,7 +3,7 @@ r"""What an exercise's test cell runs: one graded block per exercise (every chap
 A test cell reads::
 
     from minigrad.course.grading import graded
-    from minigrad.course.explorers import torch_slope
+    from minigrad.course.widgets.explorers import torch_slope
 
     with graded("Exercise 1.1", hint="evaluate f on both sides of x") as g:
         got = g.call(central_slope, cube, 2.0, forbid="autograd")
@@ -24,34 +24,40 @@ alias, a default argument or a reference taken in an earlier cell is switched of
 
 import contextlib
 import html
-import math
+import os
 import sys
+import sysconfig
+import traceback
 import types
 
 import numpy as np
 
 from minigrad.course import integrity
 from minigrad.course.compare import _diff_text, _max_abs_diff, _mismatch, to_numpy
+from minigrad.course.shown_values import is_boolean, value_html, value_text
 
 __all__ = ["graded", "Grader", "ExerciseFailed", "Forbidden", "switched_off", "ROUTES"]
 
-# The routes an exercise can switch off, by name: "module:qualified.name" of functions.
+# The routes an exercise can switch off, by name: "module:qualified.name" of functions
+# (tests/test_grading.py resolves every one, so a moved function fails there, not silently).
 ROUTES = {
     "torch.autograd": ["torch.autograd.graph:_engine_run_backward"],
-    "minigrad.autograd": ["minigrad.engine:run_backward",
-                          "minigrad.double_backward:run_backward_graph",
+    # one backward loop serves every order (create_graph too): one route for the engine
+    "minigrad.autograd": ["minigrad.autograd.engine:run_backward",
                           "minigrad.value:Value.backward"],
     "minigrad.Value.backward": ["minigrad.value:Value.backward"],
     "minigrad.backward_order": ["minigrad.value:backward_order"],
-    "minigrad.sum_to_shape": ["minigrad.engine:sum_to_shape"],
+    "minigrad.sum_to_shape": ["minigrad.autograd.engine:sum_to_shape"],
     # forward mode (chapter 14): every tangent is made by make_dual and carried by
     # propagate; torch.func.jvp, torch.func.jacfwd and torch.autograd.functional.jacobian
     # (strategy="forward-mode") all go through torch's make_dual
-    "minigrad.forward_ad": ["minigrad.forward_ad:make_dual", "minigrad.forward_ad:propagate"],
+    "minigrad.forward_ad": ["minigrad.autograd.forward_ad:make_dual",
+                            "minigrad.autograd.forward_ad:propagate"],
     "torch.forward_ad": ["torch.autograd.forward_ad:make_dual"],
     # the ready-made Jacobians (chapter 14): a helper under another name than the one asked
     "minigrad.jacobian": ["minigrad.func:jacfwd", "minigrad.func:jacrev", "minigrad.func:hessian",
-                          "minigrad.functional_ad:jacobian", "minigrad.functional_ad:hessian"],
+                          "minigrad.autograd.functional:jacobian",
+                          "minigrad.autograd.functional:hessian"],
     "torch.jacobian": ["torch.func:jacfwd", "torch.func:jacrev", "torch.func:hessian",
                        "torch.autograd.functional:jacobian", "torch.autograd.functional:hessian"],
 }
@@ -59,8 +65,8 @@ ROUTES["autograd"] = ROUTES["torch.autograd"] + ROUTES["minigrad.autograd"]
 ROUTES["forward_ad"] = ROUTES["minigrad.forward_ad"] + ROUTES["torch.forward_ad"]
 ROUTES["minigrad.func"] = ROUTES["minigrad.jacobian"] + [
     "minigrad.func:grad", "minigrad.func:grad_and_value", "minigrad.func:vjp", "minigrad.func:jvp",
-    "minigrad.functional_ad:vjp", "minigrad.functional_ad:jvp", "minigrad.functional_ad:hvp",
-    "minigrad.functional_ad:vhp"]  # v^T H: H v for a symmetric Hessian (chapter 15)
+    "minigrad.autograd.functional:vjp", "minigrad.autograd.functional:jvp",
+    "minigrad.autograd.functional:hvp", "minigrad.autograd.functional:vhp"]
 ROUTES["torch.func"] = ROUTES["torch.jacobian"] + [
     "torch.func:grad", "torch.func:grad_and_value", "torch.func:vjp", "torch.func:jvp",
     "torch.autograd.functional:vjp", "torch.autograd.functional:jvp",
@@ -68,7 +74,21 @@ ROUTES["torch.func"] = ROUTES["torch.jacobian"] + [
 
 
 class ExerciseFailed(AssertionError):
-    """An exercise's check failed; the message says what differs and gives a hint."""
+    """An exercise's check failed; the message says what differs and gives a hint.
+
+    IPython and Jupyter show it as that message alone, the type in red, with no
+    traceback into the grading code (:meth:`_render_traceback_`); when the learner's own
+    code raised, one more line says where. The error's name and value, which nbclient,
+    nbval and nbgrader read, are Python's as usual: the cell still fails.
+    """
+
+    def _render_traceback_(self):
+        """The lines IPython shows instead of a traceback (a kernel sends them as the
+        error output's ``traceback``)."""
+        first, *rest = str(self).splitlines() or [""]
+        where = _learner_line(self)
+        return [f"\x1b[31m{type(self).__name__}\x1b[39m: {first}",
+                *([where] if where else []), *rest]
 
 
 class Forbidden(ExerciseFailed):
@@ -77,6 +97,30 @@ class Forbidden(ExerciseFailed):
     def __init__(self, what):
         super().__init__(f"called {what}, which this exercise switches off")
         self.what = what
+
+
+_LIBRARIES = tuple(os.path.join(os.path.realpath(p), "") for p in {
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))),  # the minigrad package
+    *(sysconfig.get_paths()[key] for key in ("stdlib", "purelib", "platlib"))})
+
+
+def _learner_line(exc):
+    """Where the learner's code raised the first error of ``exc``'s chain, as one line
+    (``  in f, line 3: return 1 / 0``); None when the grading code itself raised it."""
+    while exc.__context__ is not None:
+        exc = exc.__context__
+    if exc.__traceback__ is None or (isinstance(exc, ExerciseFailed)
+                                     and not isinstance(exc, Forbidden)):
+        return None
+    frames = [f for f in traceback.extract_tb(exc.__traceback__)
+              if f.filename != "<string>"
+              and not os.path.realpath(f.filename).startswith(_LIBRARIES)]
+    if not frames:
+        return None
+    frame = frames[-1]
+    name = "your cell" if frame.name == "<module>" else frame.name
+    code = (frame.line or "").strip()
+    return f"  in {name}, line {frame.lineno}" + (f": {code}" if code else "")
 
 
 def _resolve(spec):
@@ -195,13 +239,6 @@ def _freeze(x, what):
                          "array or a tensor")
 
 
-def _short(value):
-    if isinstance(value, float | int | np.floating) or np.ndim(value) == 0:
-        v = float(np.asarray(value))
-        return f"{v:.6g}" if math.isfinite(v) else str(v)
-    return "shape " + str(tuple(np.shape(value)))
-
-
 class Grader:
     """The checks of one exercise; use through :func:`graded`."""
 
@@ -251,7 +288,8 @@ class Grader:
             self.rows.append((name, type(yours).__name__, against, "-", None, False))
             raise ExerciseFailed(f"{name}: {exc}") from None
         problem = _mismatch(name, a, b, rtol, atol, False, against)
-        self.rows.append((name, _short(a), against, _short(b), _max_abs_diff(a, b),
+        self.rows.append((name, value_text(a, is_boolean(yours)), against,
+                          value_text(b, is_boolean(reference)), _max_abs_diff(a, b),
                           problem is None))
         if problem and a.shape == b.shape == ():
             raise ExerciseFailed(f"{name} is {float(a)!r}, {against} gives {float(b)!r} "
@@ -282,7 +320,7 @@ class Grader:
 
     def _repr_html_(self):
         body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells[:4])
+            "<tr>" + "".join(f"<td>{value_html(c)}</td>" for c in cells[:4])
             + f"<td style='color:{'green' if cells[4] == 'pass' else 'red'}'>"
             + ("&#10003; pass" if cells[4] == "pass" else "&#10007; FAIL") + "</td></tr>"
             for cells in self._cells())

@@ -7,8 +7,7 @@ depends only on the graph's shape and labels (operand order, never memory addres
 never the numbers), so a figure is the same on every run and a stepper's frames line up.
 """
 
-import io
-
+from minigrad.course.widgets.controls import png_bytes
 from minigrad.value import backward_order
 
 # GraphFigure is defined on first use (see __getattr__ below), so matplotlib is imported then.
@@ -116,13 +115,6 @@ def _box_text(name, node, numbers=True):
     if not numbers:
         return name
     return f"{name} | data {format_number(node.data)} | grad {format_number(node.grad)}"
-
-
-def png_bytes(fig, dpi=100):
-    """A matplotlib figure as PNG bytes (for Jupyter's display or a widget's Image)."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=dpi)
-    return buffer.getvalue()
 
 
 def draw_graph(root, ax=None, highlight=None, title=None, fontsize=9, fills=None, notes=None,

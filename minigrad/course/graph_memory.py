@@ -11,7 +11,7 @@ Both take ``exclude``: tensors (the parameters, say) whose memory is not counted
 since it is held anyway, graph or no graph.
 """
 
-from minigrad.engine import topological_order
+from minigrad.autograd.engine import topological_order
 
 __all__ = ["saved_arrays", "saved_bytes", "torch_saved_tensors"]
 

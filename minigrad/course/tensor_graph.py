@@ -199,7 +199,7 @@ def _torch_saved(node, leaves):
 
 
 def _minigrad_nodes(start):
-    from minigrad.function import AccumulateGrad
+    from minigrad.autograd.function import AccumulateGrad
 
     order = _walk(start, lambda node: node.next_functions)
     index = {id(n): i for i, n in enumerate(order)}

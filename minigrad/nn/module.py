@@ -1,5 +1,5 @@
-r"""``Module``, ``Parameter``, ``Linear``, ``ReLU``, ``Dropout``, ``Sequential`` (chapters
-07, 09 and 10).
+r"""``Module`` and ``Parameter`` (chapters 07, 09 and 10; the layers are in ``layers.py``,
+``normalization.py``, ``sparse.py`` and ``loss.py``).
 
 A module registers what is assigned to it: a :class:`Parameter` becomes one of its
 ``parameters()``, another module one of its children (whose parameters are found
@@ -12,25 +12,19 @@ torch: ``lin.weight = lin.weight + 1`` raises ``TypeError: cannot assign
 ``parameters()`` and the optimizer would never see). A parameter is changed in place,
 under ``no_grad()`` (chapter 10); a child module likewise only by a module or None.
 
-``Linear(in_features, out_features)`` holds ``weight`` of shape ``(out, in)`` and
-``bias`` of shape ``(out,)``, both drawn, as torch does, from
-:math:`U(-1/\sqrt{\text{in}}, 1/\sqrt{\text{in}})` (minigrad's generator: the same
-distribution, not the same numbers). ``Dropout(p)`` zeroes elements in training only
-(``ops/dropout.py``); ``model.eval()`` switches it off.
+A module's *buffers* (``register_buffer``) are tensors it keeps that are not
+parameters: ``BatchNorm1d``'s running statistics. They are in ``state_dict()`` (unless
+registered with ``persistent=False``) and ``named_buffers()``, never in ``parameters()``
+(an optimizer never changes them).
 """
-
-import math
 
 import numpy as np
 
-from minigrad.factories import GENERATOR, as_array
+from minigrad.factories import as_array
 from minigrad.nn import module_hooks
-from minigrad.ops.activations import relu
-from minigrad.ops.dropout import check_probability, dropout
-from minigrad.ops.linear import linear
 from minigrad.tensors import Tensor
 
-__all__ = ["Module", "Parameter", "Linear", "ReLU", "Dropout", "Sequential"]
+__all__ = ["Module", "Parameter"]
 
 
 class Parameter(Tensor):
@@ -61,6 +55,8 @@ class Module:
     def __init__(self):
         object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "training", True)
 
     def __setattr__(self, name, value):
@@ -69,6 +65,7 @@ class Module:
                                  "super().__init__() first in your __init__.")
         if isinstance(value, Parameter):
             self._modules.pop(name, None)
+            self._buffers.pop(name, None)
             self._parameters[name] = value
         elif name in self._parameters:
             if value is not None:
@@ -79,6 +76,7 @@ class Module:
                     "optimizer.step() does, or assign nn.Parameter(new_value).")
             self._parameters[name] = None
         elif isinstance(value, Module):
+            self._buffers.pop(name, None)
             self._modules[name] = value
         elif name in self._modules:
             if value is not None:
@@ -86,6 +84,12 @@ class Module:
                     f"cannot assign '{_typename(value)}' as child module '{name}' "
                     "(minigrad.nn.Module or None expected). Fix: assign a module, or None.")
             self._modules[name] = None
+        elif name in self.__dict__.get("_buffers", ()):
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(
+                    f"cannot assign '{_typename(value)}' as buffer '{name}' (minigrad.Tensor "
+                    "or None expected). Fix: assign a tensor, minigrad.tensor(value).")
+            self._buffers[name] = value
         object.__setattr__(self, name, value)
 
     def register_parameter(self, name, param):
@@ -97,9 +101,33 @@ class Module:
         self._parameters[name] = param
         object.__setattr__(self, name, param)
 
+    def register_buffer(self, name, tensor, persistent=True):
+        """Keep ``tensor`` (or None) as buffer ``name``: in ``state_dict()`` if
+        ``persistent``, never among the parameters (``BatchNorm1d``'s running_mean)."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call. Fix: "
+                                 "call super().__init__() first in your __init__.")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if name in self.__dict__ and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+                            "(minigrad Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+        object.__setattr__(self, name, tensor)
+
     def __delattr__(self, name):
         self._parameters.pop(name, None)
         self._modules.pop(name, None)
+        self._buffers.pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
         object.__delattr__(self, name)
 
     def forward(self, *args):
@@ -158,6 +186,20 @@ class Module:
         for _, param in self.named_parameters(recurse=recurse):
             yield param
 
+    def named_buffers(self, prefix="", recurse=True):
+        """(name, buffer) pairs, each buffer once, as ``named_parameters``."""
+        seen = set()
+        modules = self.named_modules(prefix) if recurse else [(prefix, self)]
+        for module_prefix, module in modules:
+            for name, buffer in module._buffers.items():
+                if buffer is not None and id(buffer) not in seen:
+                    seen.add(id(buffer))
+                    yield (f"{module_prefix}.{name}" if module_prefix else name), buffer
+
+    def buffers(self, recurse=True):
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
     def zero_grad(self, set_to_none=True):
         """Clear every parameter's gradient (to None by default, as torch)."""
         for param in self.parameters():
@@ -167,12 +209,20 @@ class Module:
                 param.grad.data.fill(0)
 
     def state_dict(self):
-        """Parameter name -> tensor (the parameters themselves, as torch)."""
-        return dict(self.named_parameters())
+        """Name -> tensor, module by module: its parameters, then its persistent buffers
+        (the tensors themselves), in torch's order."""
+        out = {}
+        for prefix, module in self.named_modules():
+            dot = prefix + "." if prefix else ""
+            out.update((dot + name, p) for name, p in module._parameters.items()
+                       if p is not None)
+            out.update((dot + name, b) for name, b in module._buffers.items()
+                       if b is not None and name not in module._non_persistent_buffers_set)
+        return out
 
     def load_state_dict(self, state_dict):
         """Copy values in by name; accepts minigrad's or torch's ``state_dict()``."""
-        own = dict(self.named_parameters())
+        own = self.state_dict()
         missing = sorted(set(own) - set(state_dict))
         unexpected = sorted(set(state_dict) - set(own))
         if missing or unexpected:
@@ -204,70 +254,3 @@ class Module:
         if not lines:
             return f"{type(self).__name__}({self.extra_repr()})"
         return f"{type(self).__name__}(\n" + "\n".join(lines) + "\n)"
-
-
-class Linear(Module):
-    """``y = x @ weight.T + bias`` with ``weight`` of shape ``(out_features, in_features)``."""
-
-    def __init__(self, in_features, out_features, bias=True, dtype=None):
-        super().__init__()
-        self.in_features = in_features
-        self.out_features = out_features
-        bound = 1 / math.sqrt(in_features) if in_features else 0.0
-        numpy_dtype = np.dtype(np.float32) if dtype is None else as_array(0.0, dtype).dtype
-        rng = GENERATOR[0]
-        draw = rng.uniform(-bound, bound, (out_features, in_features)).astype(numpy_dtype)
-        self.weight = Parameter(draw)
-        if bias:
-            self.bias = Parameter(rng.uniform(-bound, bound, out_features).astype(numpy_dtype))
-        else:
-            self.register_parameter("bias", None)
-
-    def forward(self, x):
-        return linear(x, self.weight, self.bias)
-
-    def extra_repr(self):
-        return (f"in_features={self.in_features}, out_features={self.out_features}, "
-                f"bias={self.bias is not None}")
-
-
-class ReLU(Module):
-    def forward(self, x):
-        return relu(x)
-
-
-class Dropout(Module):
-    """In training, zero each element with probability ``p`` and scale the others by
-    ``1 / (1 - p)``; in eval, return the input."""
-
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        check_probability(p)
-        self.p = p
-        self.inplace = inplace
-
-    def forward(self, x):
-        return dropout(x, self.p, self.training, self.inplace)
-
-    def extra_repr(self):
-        return f"p={self.p}, inplace={self.inplace}"
-
-
-class Sequential(Module):
-    """Modules applied one after the other, registered as ``"0"``, ``"1"``, ..."""
-
-    def __init__(self, *modules):
-        super().__init__()
-        for i, module in enumerate(modules):
-            setattr(self, str(i), module)
-
-    def forward(self, x):
-        for module in self._modules.values():
-            x = module(x)
-        return x
-
-    def __getitem__(self, i):
-        return list(self._modules.values())[i]
-
-    def __len__(self):
-        return len(self._modules)

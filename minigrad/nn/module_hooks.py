@@ -15,8 +15,8 @@ supports it on modules called with one tensor (torch: any number).
 import itertools
 import warnings
 
-from minigrad.function import Function
-from minigrad.hooks import RemovableHandle
+from minigrad.autograd.function import Function
+from minigrad.autograd.graph import RemovableHandle
 from minigrad.tensors import Tensor
 
 __all__ = ["register", "call_with_hooks"]
@@ -53,6 +53,10 @@ class BackwardHookFunction(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return ctx.on_backward(grad_output), None
+
+    @staticmethod
+    def jvp(ctx, tangent, _):  # the identity
+        return tangent
 
 
 def call_with_hooks(module, hooks, args, kwargs):

@@ -16,8 +16,8 @@ import math
 
 import numpy as np
 
+from minigrad.autograd.function import Function, constant
 from minigrad.dtypes import DEFAULT_FLOAT
-from minigrad.function import Function
 
 __all__ = ["exp", "log", "tanh", "sigmoid", "relu"]
 
@@ -34,6 +34,10 @@ class Exp(Function):
         (out,) = ctx.saved_tensors
         return grad_output * out
 
+    @staticmethod
+    def jvp(ctx, ta):
+        return ctx.result * ta
+
 
 class Log(Function):
     @staticmethod
@@ -45,6 +49,10 @@ class Log(Function):
     def backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
         return grad_output / a
+
+    @staticmethod
+    def jvp(ctx, ta):
+        return ta / ctx.inputs[0]
 
 
 class Tanh(Function):
@@ -59,6 +67,10 @@ class Tanh(Function):
         (out,) = ctx.saved_tensors
         return grad_output * (1 - out * out)
 
+    @staticmethod
+    def jvp(ctx, ta):
+        return (1 - ctx.result * ctx.result) * ta
+
 
 class Sigmoid(Function):
     @staticmethod
@@ -72,6 +84,10 @@ class Sigmoid(Function):
     def backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
         return grad_output * out * (1 - out)
+
+    @staticmethod
+    def jvp(ctx, ta):
+        return ctx.result * (1 - ctx.result) * ta
 
 
 class Relu(Function):
@@ -90,14 +106,21 @@ class Relu(Function):
             grad = np.where(out == 0, 0, grad_output)  # 0 where off, whatever arrives
         return grad
 
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        (out,) = ctx.saved_tensors
+        return grad_output * constant(out.data != 0, grad_output.data.dtype)
+
+    @staticmethod
+    def jvp(ctx, ta):
+        return np.where(ctx.result > 0, ta, 0)
+
 
 def _floating(a):
     """An int or bool tensor as float32, as torch computes ``exp`` of one."""
     if a.data.dtype.kind == "f":
         return a
-    from minigrad.tensors import make
-
-    return make(a.data.astype(DEFAULT_FLOAT), None)
+    return constant(a.data.astype(DEFAULT_FLOAT))
 
 
 def exp(a):

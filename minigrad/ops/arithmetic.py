@@ -20,12 +20,14 @@ At zero, ``a ** b`` follows torch: :math:`\partial a^b / \partial a = 0` where
 (not numpy's ``0 * inf = nan`` or ``log 0 = -inf``).
 """
 
+import math
+
 import numpy as np
 
-from minigrad.function import Function
+from minigrad.autograd.function import Function, constant, zeros_if_none
 from minigrad.ops.promotion import check_int_power, int_power, promote
 
-__all__ = ["add", "sub", "rsub", "mul", "div", "rdiv", "neg", "pow_", "rpow", "broadcast_error"]
+__all__ = ["add", "sub", "rsub", "mul", "div", "rdiv", "neg", "pow", "rpow", "broadcast_error"]
 
 
 class Add(Function):
@@ -37,6 +39,11 @@ class Add(Function):
     def backward(ctx, grad_output):
         return grad_output, grad_output
 
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        a, b = ctx.inputs
+        return zeros_if_none(ta, a) + zeros_if_none(tb, np.asarray(b))
+
 
 class Sub(Function):
     @staticmethod
@@ -46,6 +53,11 @@ class Sub(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output, -grad_output
+
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        a, b = ctx.inputs
+        return zeros_if_none(ta, a) - zeros_if_none(tb, np.asarray(b))
 
 
 class Rsub(Function):
@@ -60,6 +72,10 @@ class Rsub(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return -grad_output, None
+
+    @staticmethod
+    def jvp(ctx, ta, _):
+        return -ta
 
 
 class Mul(Function):
@@ -77,6 +93,11 @@ class Mul(Function):
         need_a, need_b = ctx.needs_input_grad
         return (grad_output * b if need_a else None), (grad_output * a if need_b else None)
 
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        a, b = ctx.inputs
+        return (0 if ta is None else ta * b) + (0 if tb is None else a * tb)
+
 
 class Div(Function):
     @staticmethod
@@ -93,6 +114,11 @@ class Div(Function):
         grad_b = -grad_output * a / (b * b) if need_b else None
         return grad_a, grad_b
 
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        _, b = ctx.inputs
+        return ((0 if ta is None else ta) - (0 if tb is None else ctx.result * tb)) / b
+
 
 class Reciprocal(Function):
     @staticmethod
@@ -106,6 +132,10 @@ class Reciprocal(Function):
         (out,) = ctx.saved_tensors
         return -grad_output * out * out
 
+    @staticmethod
+    def jvp(ctx, ta):
+        return -ctx.result * ctx.result * ta
+
 
 class Neg(Function):
     @staticmethod
@@ -115,6 +145,10 @@ class Neg(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return -grad_output
+
+    @staticmethod
+    def jvp(ctx, ta):
+        return -ta
 
 
 class Pow(Function):
@@ -138,6 +172,22 @@ class Pow(Function):
         with np.errstate(divide="ignore", invalid="ignore"):  # torch's a ** -0.5 is rsqrt:
             power = 1 / np.sqrt(a) if p == 0.5 else a ** (p - 1)  # -inf at -0.0, as torch
             return grad_output * p * power, None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        (a,) = ctx.saved_tensors
+        p = ctx.exponent
+        if p == 0:
+            return grad_output * constant(np.zeros(a.data.shape, a.data.dtype)), None
+        return grad_output * p * a ** (p - 1), None
+
+    @staticmethod
+    def jvp(ctx, ta, _):
+        p = ctx.exponent
+        if p == 0:
+            return np.zeros_like(ctx.result)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return p * ctx.inputs[0] ** (p - 1) * ta
 
 
 class PowTensor(Function):
@@ -164,6 +214,29 @@ class PowTensor(Function):
             if need_b:  # torch: 0 where a == 0 and b >= 0
                 grad_b = grad_output * np.where((a == 0) & (b >= 0), 0, out * np.log(a))
         return grad_a, grad_b
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        a, b, out = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        grad_a = grad_b = None
+        dtype = a.data.dtype
+        if need_a:  # 0 where b == 0, as torch
+            grad_a = grad_output * b * a ** (b - 1) * constant(b.data != 0, dtype)
+        if need_b:  # 0 where a == 0 and b >= 0; log of 1 there, so no nan
+            off = (a.data == 0) & (b.data >= 0)
+            safe = a * constant(~off, dtype) + constant(off, dtype)
+            grad_b = grad_output * out * safe.log() * constant(~off, dtype)
+        return grad_a, grad_b
+
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        x, y = ctx.inputs
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = 0 if ta is None else np.where(y == 0, 0, y * x ** (y - 1) * ta)
+            e = 0 if tb is None else np.where((x == 0) & (y >= 0), 0,
+                                              ctx.result * np.log(x)) * tb
+        return d + e
 
 
 def _c_power(a, b):
@@ -193,6 +266,21 @@ class RPow(Function):
             with np.errstate(divide="ignore", invalid="ignore"):
                 return grad_output * np.where(b >= 0, 0, out * -np.inf), None
         return grad_output * out * np.log(ctx.base), None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        out, b = ctx.saved_tensors
+        if ctx.base == 0:  # 0 or -inf: constant pieces
+            with np.errstate(invalid="ignore"):
+                return grad_output * constant(np.where(b.data >= 0, 0, -np.inf)), None
+        return grad_output * out * math.log(ctx.base), None
+
+    @staticmethod
+    def jvp(ctx, tb, _):
+        if ctx.base == 0:
+            with np.errstate(invalid="ignore"):
+                return np.where(ctx.inputs[0] >= 0, 0, ctx.result * -np.inf) * tb
+        return ctx.result * math.log(ctx.base) * tb
 
 
 def broadcast_error(a, b):
@@ -279,7 +367,7 @@ def neg(a):
     return Neg.apply(a)
 
 
-def pow_(a, exponent):
+def pow(a, exponent):  # noqa: A001 - torch.pow
     if _is_bool(a) and _is_bool(exponent):
         error = broadcast_error(a.data, getattr(exponent, "data", exponent))
         if error is not None:  # shapes first, as torch

@@ -19,6 +19,7 @@ copy, no node); ``p == 1`` multiplies by a 0-d zero (zeros and a zero gradient, 
 
 import numpy as np
 
+from minigrad.autograd.function import constant
 from minigrad.dtypes import torch_name
 from minigrad.factories import GENERATOR
 
@@ -35,8 +36,6 @@ def check_probability(p):
 def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002 - torch's name
     """``torch.nn.functional.dropout``: zero each element with probability ``p``, scale
     the others by ``1 / (1 - p)``; the input itself when not ``training``."""
-    from minigrad.tensors import make
-
     check_probability(p)
     data = input.data
     if not training or p == 0 or data.size == 0:
@@ -50,5 +49,5 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002 - torch's
     else:
         keep = GENERATOR[0].random(data.shape) < 1 - p
         mask = keep.astype(data.dtype) / data.dtype.type(1 - p)  # as torch, in the dtype
-    mask = make(mask, None)
+    mask = constant(mask)
     return input.mul_(mask) if inplace else input * mask

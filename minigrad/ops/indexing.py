@@ -8,7 +8,7 @@ each came from and is zero elsewhere. An index may pick the same element twice
 
 import numpy as np
 
-from minigrad.function import Function
+from minigrad.autograd.function import Function, linear_jvp
 
 __all__ = ["index"]
 
@@ -33,6 +33,35 @@ class Index(Function):
         grad = np.zeros(shape, dtype=grad_output.dtype)
         np.add.at(grad, key, grad_output)
         return grad, None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        shape, key = ctx.meta
+        ctx.saved_tensors  # noqa: B018 - raises if the index tensor changed in place
+        return ScatterAdd.apply(grad_output, shape, key), None
+
+    jvp = staticmethod(linear_jvp)
+
+
+class ScatterAdd(Function):
+    """``zeros(shape)`` with ``grad_output`` added at ``key``: indexing's backward,
+    recorded (``create_graph=True``). Its own backward is indexing again, so a third
+    derivative works too."""
+
+    backward_name = "IndexBackward0"
+
+    @staticmethod
+    def forward(ctx, g, shape, key):
+        ctx.key = key
+        grad = np.zeros(shape, dtype=g.dtype)
+        np.add.at(grad, key, g)
+        return grad
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output[ctx.key], None, None
+
+    jvp = staticmethod(linear_jvp)
 
 
 class Slice(Index):

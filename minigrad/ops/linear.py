@@ -17,7 +17,9 @@ is the same sum done by one matrix product. Fusing the layer into one op (instea
 gradient is only computed when the input needs one (a data batch does not).
 """
 
-from minigrad.function import Function
+import numpy as np
+
+from minigrad.autograd.function import Function
 from minigrad.ops.matmul import same_dtype
 
 __all__ = ["linear"]
@@ -51,6 +53,18 @@ class Linear(Function):
         grad_weight = g.T @ x if need_weight else None  # w.g, as (out, in)
         grad_bias = g.sum(0) if need_bias else None  # b.g = out.g.sum(0)
         return grad_x, grad_weight, grad_bias
+
+    @staticmethod
+    def jvp(ctx, tx, tw, tb):
+        x, w, _ = ctx.inputs
+        result = np.zeros_like(ctx.result)
+        if tx is not None:
+            result = result + tx @ w.T
+        if tw is not None:
+            result = result + x @ tw.T
+        if tb is not None:
+            result = result + tb
+        return result
 
 
 class LinearNoBias(Linear):

@@ -18,8 +18,8 @@ import warnings
 
 import numpy as np
 
+from minigrad.autograd.function import Function, constant, zeros_if_none
 from minigrad.dtypes import Size, result_type, torch_name
-from minigrad.function import Function
 from minigrad.ops.arithmetic import broadcast_error
 from minigrad.ops.promotion import _to
 
@@ -34,6 +34,7 @@ class MseLoss(Function):
         diff = x - y
         ctx.save_for_backward(x, y)  # as torch: the inputs (diff is recomputed in backward)
         ctx.reduction = reduction
+        ctx.count = diff.size
         squared = diff * diff
         if reduction == "none":
             return squared
@@ -42,11 +43,20 @@ class MseLoss(Function):
     @staticmethod
     def backward(ctx, grad_output):
         x, y = ctx.saved_tensors
-        diff = x - y
-        scale = 2 / max(diff.size, 1) if ctx.reduction == "mean" else 2  # empty: no grad
-        grad = diff * (grad_output * scale).astype(diff.dtype)
+        diff = x - y  # the same lines on arrays and on tensors (create_graph)
+        scale = 2 / max(ctx.count, 1) if ctx.reduction == "mean" else 2  # empty: no grad
+        grad = diff * (grad_output * scale)
         need_x, need_y = ctx.needs_input_grad[:2]
         return (grad if need_x else None), (-grad if need_y else None), None
+
+    @staticmethod
+    def jvp(ctx, tx, ty, _):
+        x, y, _ = ctx.inputs
+        d = zeros_if_none(tx, x) - (0 if ty is None else ty)
+        each = 2 * (x - np.asarray(y)) * d
+        if ctx.reduction == "none":
+            return each
+        return each.mean() if ctx.reduction == "mean" else each.sum()
 
 
 class CrossEntropy(Function):
@@ -77,6 +87,31 @@ class CrossEntropy(Function):
             scale = grad_output / len(target) if ctx.reduction == "mean" else grad_output
             grad *= scale
         return grad, None, None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        logits, target = ctx.saved_tensors
+        target = target.data if hasattr(target, "grad_fn") else target
+        data = logits.data
+        e = (logits - constant(data.max(axis=1, keepdims=True))).exp()
+        softmax = e / e.sum(1, keepdim=True)
+        onehot = np.zeros(data.shape, dtype=data.dtype)
+        onehot[np.arange(len(target)), target] = 1
+        grad = softmax - constant(onehot)
+        if ctx.reduction == "none":
+            return grad * grad_output.unsqueeze(1), None, None
+        scale = grad_output / len(target) if ctx.reduction == "mean" else grad_output
+        return grad * scale, None, None
+
+    @staticmethod
+    def jvp(ctx, tl, _, __):
+        logits, target, _ = ctx.inputs
+        e = np.exp(logits - logits.max(axis=1, keepdims=True))
+        softmax = e / e.sum(axis=1, keepdims=True)
+        each = (softmax * tl).sum(axis=1) - tl[np.arange(len(target)), target]
+        if ctx.reduction == "none":
+            return each
+        return each.sum() / len(target) if ctx.reduction == "mean" else each.sum()
 
 
 def _check_reduction(reduction):

@@ -19,7 +19,7 @@ batches (leading dimensions broadcast; the engine sums them back).
 
 import numpy as np
 
-from minigrad.function import Function
+from minigrad.autograd.function import Function
 
 __all__ = ["mm", "matmul"]
 
@@ -41,6 +41,11 @@ class Mm(Function):
         grad_a = grad_output @ b.T if need_a else None  # dL/dA = dL/dC B^T
         grad_b = a.T @ grad_output if need_b else None  # dL/dB = A^T dL/dC
         return grad_a, grad_b
+
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        a, b = ctx.inputs
+        return (0 if ta is None else ta @ b) + (0 if tb is None else a @ tb)
 
 
 class Matmul(Function):
@@ -73,6 +78,33 @@ class Matmul(Function):
             grad_b = np.swapaxes(a2, -1, -2) @ g
             grad_b = grad_b[..., 0] if b_ndim == 1 else grad_b
         return grad_a, grad_b
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        a, b = ctx.saved_tensors
+        need_a, need_b = ctx.needs_input_grad
+        a1, b1 = (n == 1 for n in ctx.ndims)
+        g = grad_output
+        if b1:
+            g = g.unsqueeze(-1)
+        if a1:
+            g = g.unsqueeze(-2)
+        grad_a = grad_b = None
+        if need_a:
+            b2 = b.unsqueeze(-1) if b1 else b
+            grad_a = g @ b2.transpose(-1, -2)
+            grad_a = grad_a.squeeze(-2) if a1 else grad_a
+        if need_b:
+            a2 = a.unsqueeze(0) if a1 else a
+            grad_b = a2.transpose(-1, -2) @ g
+            grad_b = grad_b.squeeze(-1) if b1 else grad_b
+        return grad_a, grad_b
+
+    @staticmethod
+    def jvp(ctx, ta, tb):
+        a, b = ctx.inputs
+        return ((0 if ta is None else np.matmul(ta, b))
+                + (0 if tb is None else np.matmul(a, tb)))
 
 
 class Mv(Matmul):

@@ -7,7 +7,7 @@ lists and numpy arrays become tensors that do not require grad.
 
 import numpy as np
 
-from minigrad.dtypes import to_dtype
+from minigrad.autograd.function import constant
 from minigrad.ops import activations, arithmetic, indexing, matmul, reductions
 from minigrad.ops import shape as shape_ops
 from minigrad.ops.checks import alpha_operand
@@ -37,8 +37,6 @@ def _compare(op, symbol):
     refused with Python's TypeError."""
 
     def method(self, other):
-        from minigrad.tensors import make
-
         if not isinstance(other, TensorMethods | int | float | np.ndarray | np.generic):
             if symbol in ("==", "!="):
                 return NotImplemented  # Python compares identities: False / True
@@ -46,7 +44,7 @@ def _compare(op, symbol):
                             f"'{type(other).__name__}'. Fix: compare with a tensor or a "
                             "number.")
         try:
-            return make(np.asarray(op(self.data, getattr(other, "data", other))), None)
+            return constant(op(self.data, getattr(other, "data", other)))
         except ValueError:
             error = arithmetic.broadcast_error(self.data, getattr(other, "data", other))
             if error is None:
@@ -90,12 +88,12 @@ class TensorMethods:
         return arithmetic.rdiv(self, other)
 
     def __pow__(self, exponent):
-        return arithmetic.pow_(self, _operand(exponent, "**"))
+        return arithmetic.pow(self, _operand(exponent, "**"))
 
     def __rpow__(self, base):
         base = _operand(base, "**")
         if isinstance(base, TensorMethods):
-            return arithmetic.pow_(base, self)
+            return arithmetic.pow(base, self)
         return arithmetic.rpow(self, base)
 
     def __neg__(self):
@@ -146,13 +144,13 @@ class TensorMethods:
     __ne__ = _compare(np.not_equal, "!=")
 
     def sum(self, dim=None, keepdim=False):
-        return reductions.sum_(self, dim, keepdim)
+        return reductions.sum(self, dim, keepdim)
 
     def mean(self, dim=None, keepdim=False):
         return reductions.mean(self, dim, keepdim)
 
     def max(self, dim=None, keepdim=False):
-        return reductions.max_(self, dim, keepdim)
+        return reductions.max(self, dim, keepdim)
 
     def exp(self):
         return activations.exp(self)
@@ -208,13 +206,6 @@ class TensorMethods:
     def long(self):
         return shape_ops.to_dtype(self, np.dtype(np.int64))
 
-    def to(self, dtype):
-        if isinstance(dtype, str) and dtype == "cpu":
-            return self
-        if isinstance(dtype, str) and dtype.startswith(("cuda", "mps")):
-            return self.cuda()
-        return shape_ops.to_dtype(self, to_dtype(dtype))
-
     def __getitem__(self, key):
         return indexing.index(self, key)
 
@@ -229,18 +220,12 @@ class TensorMethods:
                            "every tensor is on 'cpu'.")
 
     def all(self):
-        from minigrad.tensors import make
-
-        return make(np.asarray(self.data.all()), None)
+        return constant(self.data.all())
 
     def any(self):
-        from minigrad.tensors import make
-
-        return make(np.asarray(self.data.any()), None)
+        return constant(self.data.any())
 
     def argmax(self, dim=None, keepdim=False):
-        from minigrad.tensors import make
-
         if self.data.dtype == np.bool_:
             raise RuntimeError("argmax(): does not support bool input. Fix: t.long().argmax()")
         if dim is None and not self.data.size:
@@ -249,5 +234,5 @@ class TensorMethods:
         if dim is not None and self.data.ndim and not self.data.shape[dim]:
             raise IndexError(f"argmax(): Expected reduction dim {dim} to have non-zero size. "
                              "Fix: reduce over a dimension that is not empty.")
-        return make(np.asarray(np.argmax(self.data, axis=dim, keepdims=keepdim)), None)
+        return constant(np.argmax(self.data, axis=dim, keepdims=keepdim))
 

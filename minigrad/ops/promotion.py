@@ -10,7 +10,9 @@ is converted outside the graph; a float tensor that requires grad goes through a
 
 import numpy as np
 
+from minigrad.autograd.function import constant
 from minigrad.dtypes import result_type
+from minigrad.ops.shape import to_dtype
 
 __all__ = ["promote", "check_int_power", "int_power"]
 
@@ -30,14 +32,10 @@ def _to(x, target):
     if not hasattr(x, "grad_fn") or x.data.dtype == target:
         return x
     if x._requires_grad:
-        from minigrad.ops.shape import to_dtype
-
         converted = to_dtype(x, target)
         converted._version_counter = x._version_counter  # torch saves x: changes are caught
         return converted
-    from minigrad.tensors import make
-
-    converted = make(x.data.astype(target), None)
+    converted = constant(x.data.astype(target))
     converted._version_counter = x._version_counter  # as torch saves x: changes are caught
     return converted
 

@@ -15,11 +15,11 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from minigrad.function import Function
+from minigrad.autograd.function import Function, constant, linear_jvp
 from minigrad.ops.checks import check_unique_dims
 from minigrad.ops.shape import dim_index
 
-__all__ = ["sum_", "mean", "max_"]
+__all__ = ["sum", "mean", "max"]
 
 
 def _axes(dim, ndim):
@@ -43,6 +43,16 @@ def _expand(grad_output, axes, keepdim, shape):
     return np.broadcast_to(grad_output, shape)
 
 
+def _expand_tensor(grad_output, axes, keepdim, shape):
+    """``_expand`` in minigrad's ops, recorded (``create_graph=True``)."""
+    if axes is None:
+        grad_output = grad_output.reshape((1,) * len(shape))
+    elif not keepdim:
+        for axis in axes:  # sorted: each lands where it was
+            grad_output = grad_output.unsqueeze(axis)
+    return grad_output + constant(np.zeros(shape, dtype=grad_output.data.dtype))
+
+
 class Sum(Function):
     @staticmethod
     def forward(ctx, a, axes, keepdim):
@@ -52,6 +62,12 @@ class Sum(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return _expand(grad_output, *ctx.meta), None, None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        return _expand_tensor(grad_output, *ctx.meta), None, None
+
+    jvp = staticmethod(linear_jvp)
 
 
 class SumDim(Sum):
@@ -69,6 +85,14 @@ class Mean(Function):
         axes, keepdim, shape = ctx.meta
         count = math.prod(shape if axes is None else [shape[axis] for axis in axes])
         return _expand(grad_output / count, axes, keepdim, shape), None, None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        axes, keepdim, shape = ctx.meta
+        count = math.prod(shape if axes is None else [shape[axis] for axis in axes])
+        return _expand_tensor(grad_output / count, axes, keepdim, shape), None, None
+
+    jvp = staticmethod(linear_jvp)
 
 
 class MeanDim(Mean):
@@ -92,6 +116,18 @@ class Max(Function):
         mask = np.isnan(a) if np.isnan(out) else a == out  # torch: NaN is the max
         return np.where(mask, (grad_output / mask.sum()).astype(a.dtype), 0)
 
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        a, out = ctx.saved_tensors
+        mask = np.isnan(a.data) if np.isnan(out.data) else a.data == out.data
+        return grad_output * constant(mask / mask.sum(), a.data.dtype)
+
+    @staticmethod
+    def jvp(ctx, ta):
+        a, out = ctx.inputs[0], ctx.result
+        mask = np.isnan(a) if np.isnan(out) else a == out
+        return (ta * mask).sum() / mask.sum()
+
 
 class MaxDim(Function):
     """Maximum along ``dim``, at the ``indices`` found by argmax."""
@@ -113,6 +149,16 @@ class MaxDim(Function):
         np.put_along_axis(grad, np.expand_dims(ctx.indices, dim), g, axis=dim)
         return grad, None, None, None
 
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        dim, keepdim, shape, dtype = ctx.meta
+        onehot = np.zeros(shape, dtype=grad_output.data.dtype)
+        np.put_along_axis(onehot, np.expand_dims(ctx.indices, dim), 1, axis=dim)
+        g = grad_output if keepdim else grad_output.unsqueeze(dim)
+        return g * constant(onehot), None, None, None
+
+    jvp = staticmethod(linear_jvp)  # at the indices forward found: linear in the input
+
 
 _Max = namedtuple("max", ["values", "indices"])
 _Max.__doc__ = "``max(t, dim)``: values and indices, as torch's ``torch.return_types.max``."
@@ -121,7 +167,7 @@ _Max.__repr__ = lambda self: (f"minigrad.return_types.max(\nvalues={self.values!
 return_types = SimpleNamespace(max=_Max)
 
 
-def sum_(a, dim=None, keepdim=False):
+def sum(a, dim=None, keepdim=False):  # noqa: A001 - torch.sum
     if dim is None:
         return Sum.apply(a, None, False)
     return SumDim.apply(a, _axes(dim, a.data.ndim), keepdim)
@@ -136,7 +182,7 @@ def mean(a, dim=None, keepdim=False):
     return MeanDim.apply(a, _axes(dim, a.data.ndim), keepdim)
 
 
-def max_(a, dim=None, keepdim=False):
+def max(a, dim=None, keepdim=False):  # noqa: A001 - torch.max
     """``max(t)`` is a tensor; ``max(t, dim)`` the named pair ``(values, indices)``."""
     if dim is None:
         if a.data.size == 0:
@@ -144,16 +190,14 @@ def max_(a, dim=None, keepdim=False):
                                "input.numel() == 0. Fix: an empty tensor has no maximum; "
                                "check its size first.")
         return Max.apply(a)
-    from minigrad.tensors import make
-
     dim = dim_index(dim, a.data.ndim)
     if a.data.ndim == 0:  # a 0-d tensor: itself, at index 0
         values = MaxDim.apply(a.reshape(1), 0, False, np.zeros((), np.int64))
-        return return_types.max(values, make(np.zeros((), np.int64), None))
+        return return_types.max(values, constant(np.zeros((), np.int64)))
     if a.data.shape[dim] == 0:
         raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size. Fix: "
                          "max over an empty dimension has no value.")
     indices = np.asarray(np.argmax(a.data, axis=dim))  # 0-d for a vector: an array
     values = MaxDim.apply(a, dim, keepdim, indices)
-    return return_types.max(values, make(indices if not keepdim else
-                                         np.expand_dims(indices, dim), None))
+    return return_types.max(values, constant(indices if not keepdim else
+                                             np.expand_dims(indices, dim)))

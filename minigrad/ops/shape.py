@@ -11,7 +11,8 @@ import operator
 
 import numpy as np
 
-from minigrad.function import Function
+from minigrad.autograd.function import Function, constant, linear_jvp
+from minigrad.dtypes import from_numpy
 
 __all__ = ["dim_index", "reshape", "view", "transpose", "t", "permute_all", "unsqueeze", "squeeze",
            "to_dtype", "clone"]
@@ -31,6 +32,8 @@ class View(Function):
     def backward(ctx, grad_output):
         return grad_output.reshape(ctx.in_shape), None
 
+    jvp = staticmethod(linear_jvp)
+
 
 class Transpose(Function):
     is_view = True
@@ -44,23 +47,43 @@ class Transpose(Function):
     def backward(ctx, grad_output):
         return np.swapaxes(grad_output, *ctx.dims), None, None
 
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        return grad_output.transpose(*ctx.dims), None, None
+
+    jvp = staticmethod(linear_jvp)
+
 
 class T(Transpose):
     """``t()``: transpose of a matrix (a vector or a scalar is returned as is)."""
 
 
 class Permute(Function):
-    """``.T``: all dimensions reversed."""
+    """``.T``: all dimensions reversed; ``permute(dims)``/``movedim``: reordered."""
 
     is_view = True
+    dims = None
 
     @staticmethod
-    def forward(ctx, a):
-        return a.T
+    def forward(ctx, a, dims=None):
+        if dims is None:
+            return a.T
+        ctx.dims = dims
+        return np.transpose(a, dims)
 
     @staticmethod
     def backward(ctx, grad_output):
-        return grad_output.T
+        if ctx.dims is None:
+            return grad_output.T
+        return np.transpose(grad_output, np.argsort(ctx.dims)), None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        if ctx.dims is None:
+            return grad_output.T
+        return grad_output.permute(*np.argsort(ctx.dims).tolist()), None
+
+    jvp = staticmethod(linear_jvp)
 
 
 class Unsqueeze(Function):
@@ -73,7 +96,9 @@ class Unsqueeze(Function):
 
     @staticmethod
     def backward(ctx, grad_output):
-        return np.squeeze(grad_output, axis=ctx.dim), None
+        return grad_output.squeeze(ctx.dim), None  # an array's method and a tensor's
+
+    jvp = staticmethod(linear_jvp)
 
 
 class Squeeze(Function):
@@ -90,6 +115,8 @@ class Squeeze(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output.reshape(ctx.in_shape), None
+
+    jvp = staticmethod(linear_jvp)
 
 
 class SqueezeDim(Squeeze):
@@ -108,6 +135,12 @@ class ToCopy(Function):
     def backward(ctx, grad_output):
         return grad_output.astype(ctx.in_dtype), None
 
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        return grad_output.to(from_numpy(ctx.in_dtype)), None
+
+    jvp = staticmethod(linear_jvp)
+
 
 class Clone(Function):
     @staticmethod
@@ -117,6 +150,8 @@ class Clone(Function):
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output
+
+    jvp = staticmethod(linear_jvp)
 
 
 def dim_index(dim, ndim):
@@ -224,9 +259,7 @@ def to_dtype(a, dtype):
     if a.data.dtype == dtype:
         return a
     if dtype.kind != "f":
-        from minigrad.tensors import make
-
-        return make(a.data.astype(dtype), None)
+        return constant(a.data.astype(dtype))
     return ToCopy.apply(a, dtype)
 
 

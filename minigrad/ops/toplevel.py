@@ -1,12 +1,28 @@
 """The op functions torch also offers at top level: ``minigrad.mm(a, b)``,
-``minigrad.exp(t)``, ``minigrad.sum(t, dim)`` (chapters 05-07)."""
+``minigrad.exp(t)``, ``minigrad.sum(t, dim)``, ``minigrad.stack([a, b])``,
+``minigrad.where(c, a, b)`` (chapters 05-07)."""
 
-from minigrad.ops import activations, matmul, reductions
+from minigrad.ops import (
+    activations,
+    clamping,
+    comparison,
+    joining,
+    matmul,
+    movement,
+    norms,
+    pointwise,
+    reductions,
+    selection,
+    trig,
+)
 from minigrad.ops import shape as shape_ops
 from minigrad.ops.checks import tensor_arguments
 
 __all__ = ["mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid", "relu",
-           "reshape", "transpose", "unsqueeze", "squeeze"]
+           "reshape", "transpose", "unsqueeze", "squeeze",
+           "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
+           "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
+           "moveaxis", "dot", "norm", "isclose", "allclose", "equal"]
 
 _one = ("input",)
 mm = tensor_arguments("mm", "input", "mat2")(matmul.mm)
@@ -23,7 +39,7 @@ squeeze = tensor_arguments("squeeze", *_one)(shape_ops.squeeze)
 
 @tensor_arguments("sum", *_one)
 def sum(t, dim=None, keepdim=False):  # noqa: A001 - torch's name
-    return reductions.sum_(t, dim, keepdim)
+    return reductions.sum(t, dim, keepdim)
 
 
 @tensor_arguments("mean", *_one)
@@ -33,9 +49,35 @@ def mean(t, dim=None, keepdim=False):
 
 @tensor_arguments("max", *_one)
 def max(t, dim=None, keepdim=False):  # noqa: A001 - torch's name
-    return reductions.max_(t, dim, keepdim)
+    return reductions.max(t, dim, keepdim)
 
 
 @tensor_arguments("reshape", *_one)
 def reshape(t, shape):
     return shape_ops.reshape(t, shape)
+
+
+# --- torch's everyday names (new op modules: trig, pointwise, clamping, selection, ...) ---
+sin = trig.sin
+cos = trig.cos
+abs = pointwise.abs  # noqa: A001 - torch's name
+absolute = pointwise.abs
+sqrt = pointwise.sqrt
+sign = pointwise.sign
+clamp = clamping.clamp
+clip = clamping.clamp
+clamp_min = clamping.clamp_min
+clamp_max = clamping.clamp_max
+where = selection.where
+stack = joining.stack
+cat = joining.cat
+concat = joining.concat
+concatenate = joining.concatenate
+permute = movement.permute
+movedim = movement.movedim
+moveaxis = movement.moveaxis
+dot = norms.dot
+norm = norms.norm
+isclose = comparison.isclose
+allclose = comparison.allclose
+equal = comparison.equal

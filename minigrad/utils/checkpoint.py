@@ -17,10 +17,11 @@ recomputed.
 import copy
 import warnings
 
-from minigrad import autograd, engine
+from minigrad import autograd
+from minigrad.autograd import engine
+from minigrad.autograd.function import Function
+from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
 from minigrad.factories import GENERATOR
-from minigrad.function import Function
-from minigrad.grad_mode import enable_grad, is_grad_enabled, no_grad
 from minigrad.tensors import Tensor, make
 
 __all__ = ["checkpoint", "CheckpointFunction"]
@@ -66,6 +67,12 @@ class CheckpointFunction(Function):
         grads = iter(autograd.grad(out, wanted, make(grad_output, None), allow_unused=True))
         result = [next(grads) if need else None for need in needs[:n]] + list(grads)
         return (None,) * 3 + tuple(None if g is None else g.data for g in result)
+
+    @staticmethod
+    def jvp(ctx, *tangents):
+        raise NotImplementedError(
+            "minigrad's checkpoint does not support forward-mode AD. Fix: call the function "
+            "without checkpoint inside dual_level().")
 
 
 def _one_tensor(out):
@@ -135,8 +142,8 @@ def _leaves(result, inputs):
     """The tensors requiring grad that ``result`` was computed from, other than ``inputs``."""
     if result.grad_fn is None:
         return []
-    from minigrad.engine import topological_order
-    from minigrad.function import AccumulateGrad
+    from minigrad.autograd.engine import topological_order
+    from minigrad.autograd.function import AccumulateGrad
 
     found, seen = [], set()
     for node in topological_order(result.grad_fn):

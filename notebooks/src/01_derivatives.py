@@ -9,9 +9,9 @@
 # compute its own derivative. Every result is checked against PyTorch in the cell
 # that computes it.
 #
-# The examples come from the PyTorch autograd tutorial, a short introduction to how
-# PyTorch computes gradients; this course follows its examples, with the same numbers,
-# chapter by chapter.
+# The examples come from the course's reference tutorial (see
+# [Sources](../book/sources.md)), a short text on how PyTorch computes gradients;
+# chapters 01 to 08 follow its examples, with the same numbers, chapter by chapter.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -29,8 +29,8 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.explorers import EXAMPLES, tangent_explorer, torch_slope
-from minigrad.course.secant import secant_widget
+from minigrad.course.widgets.explorers import EXAMPLES, tangent_explorer, torch_slope
+from minigrad.course.widgets.secant import secant_widget
 
 # %% [markdown]
 # ## 1. The derivative is a local rate of change
@@ -110,14 +110,28 @@ check("numeric slope at 3", numeric_slope(f, 3.0, 1e-6), torch_slope(f, 3.0), at
 # %% [markdown]
 # Move the slider to shrink $h$ one factor of ten at a time, from $1$ down to
 # $10^{-12}$. The readout shows the secant slope, torch's derivative and the error; the
-# right-hand plot shows the error for every $h$. Down to about $10^{-8}$ the error is
-# $h$, as the formula says. Below that it grows again: $f(x + h) - f(x)$ subtracts two
-# nearly equal numbers, and rounding eats its digits. Chapter 11 measures that
-# trade-off; here, note only that smaller is not always better. (The widget needs a
-# live kernel: run the notebook to use it.)
+# right-hand plot shows the error for every $h$. Down to about $h = 10^{-7}$ the error
+# is $h$, as the formula says. The smallest error is near $h = 10^{-8}$ (in the plot, at
+# $3 \cdot 10^{-8}$); below that it grows again: $f(x + h) - f(x)$ subtracts two nearly
+# equal numbers, and rounding eats its digits. Chapter 11 measures that trade-off; here,
+# note only that smaller is not always better. (The widget needs a live kernel: run the
+# notebook to use it.)
 
 # %% tags=nbval-ignore-output
 secant_widget(f, x=3.0, label="y = x**2")
+
+# %% [markdown]
+# The same in numbers: the error divided by $h$ is $1$ (the formula's $6 + h$) down to
+# $h = 10^{-7}$, where rounding already takes a tenth of it; at $h = 10^{-8}$ the error
+# is smaller still, but it is mostly rounding, no longer $h$; from $10^{-9}$ on it
+# grows.
+
+# %%
+for h in [1e-5, 1e-6, 1e-7, 1e-8, 1e-9]:
+    error = numeric_slope(f, 3.0, h) - torch_slope(f, 3.0)
+    print(f"h = {h:.0e}  error = {error:9.2e}  error / h = {error / h:6.2f}")
+check_all({f"error / h at h = {h:g}": ((numeric_slope(f, 3.0, h) - torch_slope(f, 3.0)) / h, 1.0)
+           for h in [1e-6, 1e-7]}, atol=0.15, against="formula")
 
 # %% [markdown]
 # ## 3. The tangent line, explored
@@ -279,8 +293,7 @@ bt = torch.tensor(5.0, dtype=torch.float64, requires_grad=True)
 check("(a * b).local_grads()", y.local_grads(), [at.grad, bt.grad])
 
 # %% [markdown]
-# The first example of the PyTorch autograd tutorial, with `torch` replaced by
-# `minigrad`:
+# The first example of the reference tutorial, with `torch` replaced by `minigrad`:
 
 # %%
 x = minigrad.Value(3.0)
@@ -335,7 +348,7 @@ def central_slope(f, x, h=1e-4):
 
 # %% test=ex01-central-slope-test points=2
 from minigrad.course.grading import graded
-from minigrad.course.explorers import torch_slope
+from minigrad.course.widgets.explorers import torch_slope
 
 with graded("Exercise 1.1", hint="divide f(x + h) - f(x - h) by the distance between "
             "the two points, and use the h you are given") as g:
@@ -387,7 +400,7 @@ def p_grad(x0):
 # %% test=ex01-value-derivative-test points=2
 import minigrad
 from minigrad.course.grading import graded
-from minigrad.course.explorers import torch_slope
+from minigrad.course.widgets.explorers import torch_slope
 
 with graded("Exercise 1.2", hint="build p from the Value you return and call "
             "backward() on p once") as g:
@@ -466,7 +479,7 @@ with graded("Exercise 1.3", hint="q multiplies (x + 1) by (x + 2); q_slope makes
 # - The derivative $f'(x)$ is the local rate of change: how many times a small change
 #   of $x$ shows up in $f(x)$. For $y = x^2$ at $x = 3$ it is $6$.
 # - The numeric slope $(f(x + h) - f(x)) / h$ approaches it as $h$ shrinks; the
-#   central slope gets there faster.
+#   central slope gets there faster: its error shrinks like $h^2$ instead of $h$.
 # - Geometrically, the derivative is the slope of the tangent line.
 # - PyTorch records operations on tensors with `requires_grad=True` and fills
 #   `x.grad` on `backward()`. `minigrad.Value` does the same for single numbers.

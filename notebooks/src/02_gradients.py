@@ -23,14 +23,13 @@ import torch
 
 import minigrad
 from minigrad import check, check_all
-from minigrad.course.first_order import step_widget
-from minigrad.course.slices import slices_widget
+from minigrad.course.widgets.first_order import step_widget
+from minigrad.course.widgets.slices import slices_widget
 
 # %% [markdown]
 # ## 1. Partial derivatives: one input at a time
 #
-# Take the loss from the PyTorch autograd tutorial (the short introduction to how PyTorch
-# computes gradients whose examples this course follows),
+# Take the loss from the course's reference tutorial (see [Sources](../book/sources.md)),
 #
 # $$L(x, y) = x^2 + 3y .$$
 #
@@ -64,8 +63,10 @@ check_all({"dL/dx, numeric": (dL_dx, 2 * 2.0), "dL/dy, numeric": (dL_dy, 3.0)}, 
 # $$\nabla L(x, y) = \left(\frac{\partial L}{\partial x},\ \frac{\partial L}{\partial y}\right)
 #   = (2x,\ 3).$$
 #
-# PyTorch computes all of it with one `backward()` call: every input marked with
-# `requires_grad=True` receives its partial derivative in `.grad`. The tutorial's code:
+# PyTorch computes all of it with one `backward()` call: every *leaf* marked with
+# `requires_grad=True` that the loss depends on receives its partial derivative in
+# `.grad`. A leaf is a tensor you made, not one computed by a recorded operation; here
+# `x` and `y`. The reference tutorial's code:
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -85,6 +86,20 @@ xm, ym = minigrad.Value(2.0), minigrad.Value(4.0)
 loss_m = xm ** 2 + 3 * ym
 loss_m.backward()
 check_all({"x.grad": (xm.grad, x.grad), "y.grad": (ym.grad, y.grad)})
+
+# %% [markdown]
+# Two kinds of tensor get no `.grad` from this call: a leaf the loss does not use keeps
+# `None`, and an intermediate result such as `x ** 2` is not a leaf, so torch does not
+# keep its gradient (chapter 04 says why and how to keep it):
+
+# %%
+x = torch.tensor(2.0, requires_grad=True)
+y = torch.tensor(4.0, requires_grad=True)
+unused = torch.tensor(1.0, requires_grad=True)  # marked, but the loss never uses it
+x_squared = x ** 2
+(x_squared + 3 * y).backward()
+print("unused.grad:", unused.grad, " x_squared.is_leaf:", x_squared.is_leaf)
+check_all({"x.grad": (x.grad, 4.0), "y.grad": (y.grad, 3.0)}, against="by hand")
 
 # %% [markdown]
 # One backward pass for all inputs is the point: a network with a million parameters
@@ -107,14 +122,14 @@ f(xt, yt).backward()
 check_all({"df/dx = y": (xm.grad, xt.grad), "df/dy = x + 3y**2": (ym.grad, yt.grad)})
 
 # %% [markdown]
-# **The partial derivative of $xy$ is $y$: a spreadsheet.** The fast.ai forum thread on
-# `.g` (a thread on the fast.ai course forums about writing a network's backward pass by
-# hand, storing each gradient in a tensor's `.g` attribute) ends with a learner who was
-# "amazed that the gradient really was just x's multiplicator (y)" and checked it in a
-# spreadsheet: for $g = x y$ with $y = -4$, increase $x$ by a tiny amount row after row,
-# keep $y$ fixed, and record the change of $g$. "For every tiny increase in x, g
-# decrements by y's value (-4)." The post gives $y = -4$, not $x$; we start at $x = 3$ and
-# step by $0.001$ (any start gives the same column of changes):
+# **The partial derivative of $xy$ is $y$: a spreadsheet.** The fast.ai forum thread
+# "Understanding gradient calculation" (see [Sources](../book/sources.md)), on writing a
+# network's backward pass by hand, ends with a learner who was "amazed that the gradient
+# really was just x's multiplicator (y)" and checked it in a spreadsheet: for $g = x y$
+# with $y = -4$, increase $x$ by a tiny amount row after row, keep $y$ fixed, and record
+# the change of $g$. "For every tiny increase in x, g decrements by y's value (-4)." The
+# post gives $y = -4$, not $x$; we start at $x = 3$ and step by $0.001$ (any start gives
+# the same column of changes):
 
 # %%
 def product(x, y):
@@ -147,9 +162,11 @@ check_all({"spreadsheet ratios (g step / x step)": (ratios, xt.grad),
            "minigrad d(xy)/dx at x = 3": (xm.grad, y_fixed, "by hand")}, rtol=1e-9)
 
 # %% [markdown]
-# The learner's sheet showed 0 in its "G step" column. The change was there; a
-# spreadsheet rounds what it *shows*, not what it stores, and $-0.004$ shown with two
-# decimals reads as zero:
+# The learner's sheet showed 0 in its "G step" column; its author guessed that "Google
+# Sheets is bad at recording the tiny change". The post gives neither the step nor the
+# cell format, so we cannot know, but the likely reason is display: a spreadsheet
+# rounds what it *shows*, not what it stores, and $-0.004$ shown with two decimals
+# reads as zero:
 
 # %%
 print(f"{gs[1] - gs[0]:.2f}", f"{gs[1] - gs[0]:.4f}")
@@ -194,7 +211,9 @@ check_all({"dL/dx on the grid": (ours[..., 0], Xt.grad),
 # The plot: contour lines of $L$ (where $L$ is constant) and the gradient arrows. Every
 # arrow points uphill, towards larger $L$, and crosses the contour lines at a right angle.
 # An arrow at $(x, y)$ is $(2x, 3)$: its $x$-component changes sign at $x = 0$, the
-# bottom of the parabola, and its vertical component is $3$ everywhere, because $L$
+# bottom of the parabola $L(\cdot, y)$ that we get by holding $y$ fixed (not drawn here;
+# the contours are arches whose *top* is at $x = 0$), and its vertical component is $3$
+# everywhere, because $L$
 # grows at the same rate in $y$ everywhere. Its length, $\sqrt{4x^2 + 9}$, grows with
 # $|x|$ and is smallest, $3$, at $x = 0$. (The plot scales every arrow by the same
 # factor to fit.)
@@ -235,9 +254,10 @@ slices_widget(L, x=2.0, y=4.0)
 # $$L(x + \Delta x, y + \Delta y) - L(x, y) \approx \frac{\partial L}{\partial x}\Delta x
 #   + \frac{\partial L}{\partial y}\Delta y .$$
 #
-# Of all steps of a given length, the one along the gradient increases $L$ the most, and
-# the one against it decreases $L$ the most. That is why training steps *against* the
-# gradient (chapter 10). Here is a step of length $0.01$ each way from $(2, 4)$:
+# So, to first order (for *small* steps, where this approximation holds), of all steps
+# of a given length the one along the gradient increases $L$ the most, and the one
+# against it decreases $L$ the most. That is why training takes small steps *against*
+# the gradient (chapter 10). Here is a step of length $0.01$ each way from $(2, 4)$:
 
 # %%
 g = np.array(gradient(L, 2.0, 4.0))

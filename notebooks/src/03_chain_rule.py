@@ -27,15 +27,15 @@ import torch
 import minigrad
 from minigrad import backward_order, check, check_all, draw_graph, show_source
 from minigrad.course.grad_fn_view import draw_side_by_side, grad_fn_lines
-from minigrad.course.topo_view import topo_sort_widget
+from minigrad.course.widgets.topo_view import topo_sort_widget
 
 # %% [markdown]
 # ## 1. A composition
 #
-# The example of the PyTorch autograd tutorial (the short introduction to gradients in
-# PyTorch that chapters 01-04 follow): $z = (x + 1)^2$. Name the inner piece, $y = x + 1$, so that
-# $z = y^2$. Each piece has an easy derivative: $\frac{dy}{dx} = 1$ and
-# $\frac{dz}{dy} = 2y$. The *chain rule* multiplies them:
+# The example of the course's reference tutorial (see [Sources](../book/sources.md)):
+# $z = (x + 1)^2$. Name the inner piece, $y = x + 1$, so that $z = y^2$. Each piece has
+# an easy derivative: $\frac{dy}{dx} = 1$ and $\frac{dz}{dy} = 2y$. The *chain rule*
+# multiplies them:
 #
 # $$\frac{dz}{dx} = \frac{dz}{dy} \cdot \frac{dy}{dx} = 2y \cdot 1 = 2(x + 1).$$
 #
@@ -67,12 +67,15 @@ check_all({"chain rule": (by_chain_rule(3.0), x.grad), "numeric": (numeric, x.gr
           atol=1e-5)
 
 # %% [markdown]
-# The tutorial adds: "PyTorch records the intermediate operation `y = x + 1`, then
-# applies the chain rule automatically during the backward pass." The record can be
-# read. A tensor made by an operation has a `grad_fn`, the function that will send its
-# gradient back; `grad_fn.next_functions` lists where that function's gradients go, one
-# slot per input, down to an `AccumulateGrad` for each leaf, the function that adds
-# into `x.grad`. The constant `1` needs no gradient, so its slot is `None`:
+# The reference tutorial adds: "PyTorch records the intermediate operation `y = x + 1`,
+# then applies the chain rule automatically during the backward pass." The record can
+# be read. A tensor made by an operation has a `grad_fn`, the function that will send
+# its gradient back, when torch records the operation: when some input requires a
+# gradient (and recording is on, chapter 09). `torch.tensor(3.0) + 1` records nothing,
+# and its `grad_fn` is `None`. `grad_fn.next_functions` lists where that function's
+# gradients go, one slot per input, down to an `AccumulateGrad` for each *leaf* (a
+# tensor no recorded operation made, here `x`; chapter 04 says more), the function that
+# adds into `x.grad`. The constant `1` needs no gradient, so its slot is `None`:
 
 # %%
 pow_fn = z.grad_fn
@@ -83,6 +86,8 @@ print("y.grad_fn is the AddBackward0 above:", y.grad_fn is add_fn)
 print("slots of AddBackward0:", [type(f).__name__ if f else None
                                  for f, _ in add_fn.next_functions])
 print("AccumulateGrad adds into x.grad:", accumulate.variable is x)
+print("no input requires grad, (torch.tensor(3.0) + 1).grad_fn:",
+      (torch.tensor(3.0) + 1).grad_fn)
 
 # %% [markdown]
 # ## 2. The computational graph
@@ -314,8 +319,12 @@ zt.backward()
 zt.backward()
 
 # %% [markdown]
-# With `retain_graph=True` torch keeps the graph, and the second pass adds into the
-# leaf as minigrad's does: $8 + 8 = 16$.
+# With `retain_graph=True` torch keeps what the graph saved, and the second pass adds
+# into the leaf as minigrad's does: $8 + 8 = 16$. What torch frees is the saved
+# tensors, not the graph: `x + 1` saves nothing (its local gradient is $1$ whatever
+# $x$ is), so `(x + 1).backward()` runs twice without `retain_graph`, and `x.grad`
+# becomes $1 + 1 = 2$; `(x + 1) ** 2` saves $x + 1$ for its local gradient $2(x + 1)$,
+# and that is what the second pass above missed.
 
 # %%
 xt = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
@@ -328,16 +337,28 @@ zm.backward()
 zm.backward()
 check("x.grad after two backward passes", xm.grad, xt.grad)
 
+# %%
+xt = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+yt = xt + 1
+yt.backward()
+yt.backward()  # no retain_graph: AddBackward0 saved nothing, so nothing was freed
+xm = minigrad.Value(3.0)
+ym = xm + 1
+ym.backward()
+ym.backward()
+check("x.grad after two passes through x + 1", xm.grad, xt.grad)
+
 # %% [markdown]
 # What does one backward pass cost? Per edge of the graph, one local gradient, one
 # multiplication and one addition; per node of the forward pass, one operation. So the
-# backward pass costs a small constant times the forward pass, however many leaves
-# there are (the "cheap gradient" principle: at most about 4 to 5 times the forward's
-# arithmetic). Measured on a chain of 5,000 tanh steps, best of five runs (timings vary
-# from machine to machine). On single numbers the time goes to bookkeeping rather than
-# arithmetic (minigrad's forward makes a Python object per operation; torch dispatches
-# every operation in both directions), so each library's ratio differs, but it stays a
-# small constant:
+# backward pass costs a small constant times the forward pass, however many leaves there
+# are. This is the "cheap gradient" principle (Baur and Strassen; Griewank): in a model
+# that counts arithmetic operations, the forward and the backward pass *together* cost
+# at most about 4 to 5 times the forward pass alone. Measured on a chain of 5,000 tanh
+# steps, best of five runs (timings vary from machine to machine). On single numbers the
+# time goes to bookkeeping rather than arithmetic (minigrad's forward makes a Python
+# object per operation; torch dispatches every operation in both directions), so each
+# library's ratio differs, but it stays a small constant:
 
 # %% tags=nbval-ignore-output
 def tanh_chain(x, w, steps=5_000):
@@ -369,6 +390,25 @@ print(f"torch:    forward {1e3 * forward_t:.0f} ms, backward {1e3 * backward_t:.
       f"ratio {backward_t / forward_t:.2f}")
 check("backward / forward time, minigrad", backward_s / forward_s, 2.5, rtol=0, atol=2.5,
       against="the range 0 to 5: centre")
+
+# %% [markdown]
+# The price of reverse mode is memory, not time. The backward pass runs after the
+# forward pass is over and needs the values along the way (each `tanh` needs its
+# output for $1 - t^2$), so every intermediate value is kept until backward is done:
+# memory grows with the length of the forward pass. In the chain, each step adds three
+# nodes (`*`, `+`, `tanh`) that stay alive as long as the output does:
+
+# %%
+for steps in [10, 100, 1000]:
+    kept = len(backward_order(tanh_chain(minigrad.Value(0.5), minigrad.Value(0.3), steps)))
+    print(f"{steps:5d} steps: {kept:5d} values kept for backward")
+check("values kept, 1000 steps", len(backward_order(
+    tanh_chain(minigrad.Value(0.5), minigrad.Value(0.3), 1000))), 3 * 1000 + 2,
+      against="formula")
+
+# %% [markdown]
+# Chapter 09 measures what torch saves, and chapter 16 trades memory back for time
+# with gradient checkpointing.
 
 # %% [markdown]
 # ## 5. A longer chain
@@ -484,18 +524,19 @@ import sys
 import torch
 
 import minigrad
-import minigrad.engine
+import minigrad.autograd.engine
 import minigrad.course.graph
-import minigrad.course.stepper
-import minigrad.course.topo_view
+import minigrad.course.widgets.stepper
+import minigrad.course.widgets.topo_view
 from minigrad.course.grading import graded
 
 with graded("Exercise 3.2", hint="keep the nodes still to visit in a list used as a "
             "stack; append a node only on its second visit, after all its parents") as g:
     Value = minigrad.Value
-    orderings = ["minigrad.backward_order", minigrad.engine.topological_order,
-                 minigrad.course.stepper.BackwardStepper._plan, minigrad.course.graph._first_seen,
-                 minigrad.course.topo_view.TopoSortStepper.step]
+    orderings = ["minigrad.backward_order", minigrad.autograd.engine.topological_order,
+                 minigrad.course.widgets.stepper.BackwardStepper._plan,
+                 minigrad.course.graph._first_seen,
+                 minigrad.course.widgets.topo_view.TopoSortStepper.step]
 
     def checked_order(name, root):
         """topo_sort(root), with the package's orderings off and its call depth watched."""
@@ -671,9 +712,11 @@ with graded("Exercise 3.3", hint="multiply dr/dm = 2m by the local gradient of m
 # - This is reverse-mode automatic differentiation: one backward pass, at a small
 #   constant times the cost of the forward pass, gives the gradient with respect to
 #   every leaf. Torch records the same computation as a chain of `grad_fn`s ending in
-#   one `AccumulateGrad` per leaf, and frees it after `backward()` unless
-#   `retain_graph=True`; a `Value` graph can be backpropagated again and adds to the
-#   leaves again.
+#   one `AccumulateGrad` per leaf, and after `backward()` frees the tensors the graph
+#   saved for the backward pass (not the graph itself) unless `retain_graph=True`; a
+#   `Value` graph can be backpropagated again and adds to the leaves again.
+# - Reverse mode pays in memory: every intermediate value is kept until the backward
+#   pass, so memory grows with the length of the forward pass.
 # - The graph is a trace of what ran: Python's `if` and `while` choose which operations
 #   are recorded.
 #

@@ -25,15 +25,15 @@ import torch
 import minigrad
 from minigrad import (BackwardStepper, backward_order, check, check_all, draw_graph,
                       show_source, stepper_widget)
-from minigrad.course.backward_quiz import backward_explorer
+from minigrad.course.widgets.backward_quiz import backward_explorer
 from minigrad.course.graph import node_names
-from minigrad.course.stepper import step_text
+from minigrad.course.widgets.stepper import step_text
 
 # %% [markdown]
 # ## 1. One node: local times upstream
 #
-# The example of the PyTorch autograd tutorial (the short introduction to gradients in
-# PyTorch that chapters 01-04 follow): $z = (x + y)^2$ at $(x, y) = (2, 3)$. Call the
+# The example of the course's reference tutorial (see [Sources](../book/sources.md)):
+# $z = (x + y)^2$ at $(x, y) = (2, 3)$. Call the
 # sum $a = x + y$, so $z = a^2$ and $a = 5$.
 #
 # - The *local* gradient of $z = a^2$ with respect to its input $a$ is
@@ -44,7 +44,7 @@ from minigrad.course.stepper import step_text
 #   how much the final output changes per unit change of $a$.
 #
 # The gradients passed to $x$ and $y$ are local times upstream: $1 \cdot 10 = 10$ each.
-# PyTorch, from the tutorial:
+# PyTorch, from the reference tutorial:
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -91,10 +91,13 @@ check_all({"L.local_grads()": (Lm.local_grads(),
                                torch.autograd.grad(x_alone + y_alone, (x_alone, y_alone)))})
 
 # %% [markdown]
-# The same in torch. Torch keeps `.grad` only for *leaves*, the tensors you made
-# yourself: an intermediate gradient such as the one at $a$ is used during the pass and
-# then dropped, which saves memory in a large network. Reading `a.grad` gives `None`,
-# with a warning; `a.retain_grad()` before `backward()` asks torch to keep it.
+# The same in torch. Torch keeps `.grad` only for *leaves* that require a gradient. A
+# leaf is a tensor that no recorded operation produced: one you made yourself, such as
+# `x`, `y` and `w`. Only the leaves with `requires_grad=True` get a `.grad`; a plain
+# `torch.tensor(2.0)` is a leaf too, and never gets one. An intermediate gradient such
+# as the one at $a$ is used during the pass and then dropped, which saves memory in a
+# large network. Reading `a.grad` gives `None`, with a warning; `a.retain_grad()` before
+# `backward()` asks torch to keep it.
 
 # %%
 xt, yt, wt = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (2.0, 3.0, 3.0))
@@ -112,6 +115,10 @@ with warnings.catch_warnings(record=True) as caught:
     print("a.is_leaf:", plain.is_leaf, " a.grad without retain_grad():", plain.grad)
 print("torch warns:", str(caught[0].message).split(" is being accessed")[0])
 print("with retain_grad(): a.grad =", at.grad.item(), " z.grad =", zt.grad.item())
+two = torch.tensor(2.0, dtype=torch.float64)  # made by us, requires_grad=False
+(two * x2).backward()
+print("torch.tensor(2.0): is_leaf", two.is_leaf, " requires_grad", two.requires_grad,
+      " grad", two.grad)
 
 # %% [markdown]
 # So the whole backward pass here is four multiplications, which we can do by hand and
@@ -309,10 +316,14 @@ check_all({"x.grad of b = x * x, after the widget": (x_v.grad, x_t.grad),
            "w.grad of L, after the widget": (wm.grad, wt.grad)})
 
 # %% [markdown]
-# The same `+=` is why gradients *accumulate* across `backward()` calls, in `minigrad`
-# as in PyTorch: a leaf's `grad` is only ever added to. Chapter 08 makes use of it (and
-# shows when it bites). The tutorial's example, $x^2$ then $3x$ at $x = 2$: $4$, then
-# $4 + 3 = 7$.
+# In `minigrad`'s `Value` the same `+=` is also why gradients *accumulate* across
+# `backward()` calls: a leaf's `grad` is only ever added to. PyTorch gets the same
+# numbers by two separate mechanisms. Within one pass, its engine sums what arrives at
+# a node from every use in a buffer, and runs the node once with the total: no `+=`
+# into any `.grad` along the way. Across calls, the leaf's `AccumulateGrad` has its own
+# rule: the first pass *sets* `.grad`, later passes add to it. Chapter 08 makes use of
+# accumulation (and shows when it bites). The reference tutorial's example, $x^2$ then
+# $3x$ at $x = 2$: $4$, then $4 + 3 = 7$.
 
 # %%
 x_v = minigrad.Value(2.0)
@@ -328,6 +339,20 @@ x_v.grad, x_t.grad = 4.0, torch.tensor(4.0, dtype=torch.float64)
 (3 * x_v).backward()
 (3 * x_t).backward()
 check("x.grad after z.backward()", x_v.grad, x_t.grad)
+
+# %% [markdown]
+# Both uses in one graph, $x^2 + 3x$, show torch's summing within a pass. A *hook*
+# (chapter 16) is a function torch calls with the gradient that arrives at a tensor;
+# on the leaf it runs once, with the total $4 + 3$, not once per use:
+
+# %%
+x_h = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
+arrivals = []
+x_h.register_hook(lambda grad: arrivals.append(grad.item()))
+(x_h ** 2 + 3 * x_h).backward()
+print("gradients that reached x:", arrivals)
+check_all({"arrivals at x in one pass": (len(arrivals), 1),
+           "x.grad of x**2 + 3x": (x_h.grad, 7.0)}, against="by hand")
 
 # %% [markdown]
 # To start over, a `minigrad.Value` takes `x.grad = 0.0`: its `grad` is a float. A
@@ -557,14 +582,14 @@ def backward_v2(root):
 import torch
 
 import minigrad
-import minigrad.course.stepper
+import minigrad.course.widgets.stepper
 from minigrad.course.grading import graded
 
 with graded("Exercise 4.3", hint="zero the intermediate grads, seed the output, then add "
             "local times upstream into every parent in backward_order") as g:
     Value = minigrad.Value
-    off = ["autograd", minigrad.course.stepper.BackwardStepper._plan,
-           minigrad.course.stepper.BackwardStepper.step]
+    off = ["autograd", minigrad.course.widgets.stepper.BackwardStepper._plan,
+           minigrad.course.widgets.stepper.BackwardStepper.step]
 
     def leaf(x):
         return torch.tensor(x, dtype=torch.float64, requires_grad=True)
@@ -653,10 +678,12 @@ with graded("Exercise 4.3", hint="zero the intermediate grads, seed the output, 
 #   $b, a$ for `*`, $1 - t^2$ for `tanh`, $s(1 - s)$ for `sigmoid`.
 # - A node used more than once receives one product per use; backward must *add* them.
 #   An `=` instead of `+=` gives $\frac{d(a + a)}{da} = 1$, not $2$.
-# - The same `+=` makes leaf gradients accumulate across `backward()` calls ($4$, then
-#   $7$); reset with `x.grad = 0.0` in minigrad, `x.grad = None` or `x.grad.zero_()` in
-#   torch (a float there is a TypeError).
-# - Torch keeps `.grad` only for leaves; `retain_grad()` keeps an intermediate one.
+# - In `Value` the same `+=` makes leaf gradients accumulate across `backward()` calls
+#   ($4$, then $7$); torch sums the uses within a pass in its engine and accumulates
+#   across calls in `AccumulateGrad`. Reset with `x.grad = 0.0` in minigrad,
+#   `x.grad = None` or `x.grad.zero_()` in torch (a float there is a TypeError).
+# - Torch keeps `.grad` only for leaves (tensors no recorded operation made) with
+#   `requires_grad=True`; `retain_grad()` keeps an intermediate one.
 # - Sorting the graph with an explicit stack makes depth a matter of memory, not of
 #   Python's recursion limit.
 #

@@ -27,7 +27,7 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.broadcast_view import broadcast_widget
+from minigrad.course.widgets.broadcast_view import broadcast_widget
 from minigrad.course.tensor_graph import draw_side_by_side, graph_nodes
 
 # %% [markdown]
@@ -62,9 +62,11 @@ draw_side_by_side(b, bt)
 
 # %%
 ours, theirs = graph_nodes(b), graph_nodes(bt)
-print([n.name for n in ours])
-print([n.name for n in theirs])
-check_all({f"{n.name}: shape of its output": (np.array(n.shape), np.array(t.shape))
+for n, t in zip(ours, theirs, strict=True):
+    print(f"{n.name:<15} minigrad {tuple(n.shape)}   torch {t.name} {tuple(t.shape)}")
+# zeros of each node's output shape: the table's shape column is that shape, and a node
+# whose shape differs from torch's fails the check
+check_all({f"{n.name}: zeros of its output's shape": (np.zeros(n.shape), np.zeros(t.shape))
            for n, t in zip(ours, theirs, strict=True)})
 
 # %% [markdown]
@@ -79,9 +81,9 @@ print(a.grad, at.grad)
 # %% [markdown]
 # ## 2. The gradient has the tensor's shape
 #
-# The example of the PyTorch autograd tutorial (the official introduction to autograd,
-# on pytorch.org): a random $3 \times 4$ matrix $W$ and the loss
-# $L = \sum_{i,j} W_{ij}^2$. First in torch, exactly as the tutorial writes it:
+# The example of the course's reference tutorial (see [Sources](../book/sources.md)): a
+# random $3 \times 4$ matrix $W$ and the loss $L = \sum_{i,j} W_{ij}^2$. First in torch,
+# exactly as the reference tutorial writes it:
 
 # %%
 torch.manual_seed(0)
@@ -282,15 +284,32 @@ broadcast_widget((3, 1), (2, 3, 4))
 # function, `sum_to_shape`:
 
 # %%
-show_source(minigrad.engine.sum_to_shape)
+show_source(minigrad.autograd.engine.sum_to_shape)
 
 # %% [markdown]
 # It sums over the leading dimensions the input did not have, and over every dimension
-# where the input had size 1 but the gradient does not. Torch has the same operation
-# as a tensor method, `sum_to_size`; we compare the two on the shapes above.
+# where the input had size 1 but the gradient does not. Torch does the same in one
+# place too: its ops also return gradients of the broadcast shape, and the engine
+# reduces them in `validate_outputs` before passing them on. Call the backward node of
+# section 4's `c * G3` by hand and it returns `c`'s gradient in the shape `(2, 3, 4)`;
+# `backward()` leaves `(3, 1)` in `c.grad`:
 
 # %%
-sum_to_shape = minigrad.engine.sum_to_shape
+ct = torch.tensor([[1.0], [2.0], [3.0]], dtype=torch.float64, requires_grad=True)
+product_t = ct * torch.tensor(G3)
+grad_c, _ = product_t.grad_fn(torch.ones(2, 3, 4, dtype=torch.float64))  # the node alone
+product_t.backward(torch.ones(2, 3, 4, dtype=torch.float64))  # the engine
+print(type(product_t.grad_fn).__name__, "returns", tuple(grad_c.shape), "; c.grad:",
+      tuple(ct.grad.shape))
+check("c.grad = the node's gradient, summed to (3, 1)", ct.grad,
+      grad_c.sum((0, 2)).reshape(3, 1), against="formula")
+
+# %% [markdown]
+# Torch also has the reduction as a tensor method, `sum_to_size`; we compare it with
+# `sum_to_shape` on the shapes above.
+
+# %%
+sum_to_shape = minigrad.autograd.engine.sum_to_shape
 check_all({
     f"{shape}": (sum_to_shape(G3, shape), torch.tensor(G3).sum_to_size(shape))
     for shape in [(2, 3, 4), (3, 4), (4,), (3, 1), (1, 4), (2, 1, 1), ()]
@@ -366,7 +385,7 @@ with graded("Exercise 5.1", hint="each P_ij appears in one term of each sum; "
 # Write `unbroadcast(grad, shape)`: given the gradient `grad` (a numpy array) of a
 # broadcast result, return the gradient of the input of shape `shape` (a tuple) that
 # was broadcast to it, as a numpy array of that shape. Write it yourself with numpy:
-# the check switches off `minigrad.engine.sum_to_shape` (under any name), minigrad's
+# the check switches off `minigrad.autograd.engine.sum_to_shape` (under any name), minigrad's
 # and torch's backward, and torch altogether (its `sum_to_size` is the reference).
 # It must work for any pair of shapes that broadcasting allows: leading dimensions
 # added, size-1 dimensions stretched, both, and a 0-d input `()`.

@@ -16,8 +16,9 @@
 #    and read the error it raises otherwise;
 # 2. reduce a vector output with `.sum()` and predict the resulting gradient;
 # 3. say what the `gradient` argument of `backward()` means, as a vector-Jacobian
-#    product $v^\top J$, and compute one by hand (the `mm` example of a PyTorch forum
-#    thread);
+#    product $v^\top J$, and compute one by hand: the `mm` example of the PyTorch forum
+#    thread "'gradient' argument in out.backward(gradient)"
+#    (see [Sources](../book/sources.md));
 # 4. build a full Jacobian row by row with one backward pass per output, and explain
 #    why that cost is avoided in training;
 # 5. split a network in two and run its backward pass in two halves, passing
@@ -32,13 +33,13 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.vjp_view import vjp_widget
+from minigrad.course.widgets.vjp_view import vjp_widget
 
 # %% [markdown]
 # ## 1. Why backward needs a single number
 #
-# The example of the PyTorch autograd tutorial (the official introduction to autograd,
-# on pytorch.org): $x = (1, 2, 3)$ and $y = x^2$ elementwise. The output $y$ holds
+# The example of the course's reference tutorial (see [Sources](../book/sources.md)):
+# $x = (1, 2, 3)$ and $y = x^2$ elementwise. The output $y$ holds
 # three numbers. Backpropagation answers "how does *one number* change when each input
 # changes?", and $y$ is not one number: $\frac{\partial y}{\partial x}$ is a $3 \times
 # 3$ matrix (a Jacobian), not a vector the shape of $x$. Torch will not guess which
@@ -91,7 +92,7 @@ check("x.grad, output of shape (1,)", x.grad, xt.grad)
 #
 # The most common fix is to say which number we mean. With
 # $s = \sum_i y_i = \sum_i x_i^2$, each $\frac{\partial s}{\partial x_i} = 2x_i$, so the
-# gradient is $(2, 4, 6)$. The tutorial's snippet, in torch:
+# gradient is $(2, 4, 6)$. The reference tutorial's snippet, in torch:
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -117,7 +118,7 @@ check("x.grad (y.sum())", x.grad, xt.grad)
 # ## 3. Way out 2: the `gradient` argument
 #
 # The other fix is to pass `backward()` a tensor of $y$'s shape. With ones, the
-# tutorial gets the same $(2, 4, 6)$:
+# reference tutorial gets the same $(2, 4, 6)$:
 
 # %%
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
@@ -173,10 +174,10 @@ check("x.grad ((v * y).sum())", x.grad, xt.grad)
 #
 # ## 4. The forum thread's `mm` example
 #
-# The PyTorch forum thread on `backward(gradient)` (discuss.pytorch.org, 2017-2018: a
-# learner asks what the argument is for, and several answers follow) starts with this
-# test (old torch spelling: `Variable` and `FloatTensor` are today just tensors; torch
-# still accepts them):
+# In the PyTorch forum thread "'gradient' argument in out.backward(gradient)" (see
+# [Sources](../book/sources.md)) a learner asks what the argument is for, and several
+# answers follow. It starts with this test (old torch spelling: `Variable` and
+# `FloatTensor` are today just tensors; torch still accepts them):
 
 # %%
 from torch.autograd import Variable
@@ -212,10 +213,11 @@ check("x.grad (the thread's mm)", x.grad, xt.grad)
 # 1, 2, 3, 4$, and in no entry of row 2 (the thread writes it as
 # $1+2+3+4+0+0+0+0$). So $\frac{\partial}{\partial x_{11}} = 1 + 2 + 3 + 4 = 10$, and
 # the same for $x_{12}, x_{13}$; row 2 gets $5 + 6 + 7 + 8 = 26$. The thread's guess,
-# "gradient will perform a dot product on out", is half right: `out.backward(g)`
+# "gradient will perform a dot product on out", is right: `out.backward(g)`
 # differentiates the inner product $\langle g, \mathrm{out} \rangle = \sum_{ij} g_{ij}\,
-# \mathrm{out}_{ij}$, and `out` itself is unchanged (the cell below checks it). In
-# general, for $\mathrm{out} = x\, a$,
+# \mathrm{out}_{ij}$. The product is taken inside the backward pass, not on the tensor:
+# `out` itself is unchanged (the cell below checks it). In general, for
+# $\mathrm{out} = x\, a$,
 #
 # $$\frac{\partial}{\partial x} \sum_{ij} g_{ij}\, \mathrm{out}_{ij} = g\, a^\top,$$
 #
@@ -342,8 +344,9 @@ print(f"full Jacobian of a 64-vector: {passes} backward passes; its gradient of 
 check("the rows add up to the gradient of y.sum()", summed, xt.grad)
 
 # %% [markdown]
-# And measured (your times will differ). Each time is the best of five runs, after one
-# run that is not timed, so the first size does not pay for warming up. In principle
+# And measured (your times will differ). Each time is the best of several runs (five
+# for the VJP, three for the slower Jacobian), after one run that is not timed, so the
+# first size does not pay for warming up. In principle
 # the full Jacobian costs $n$ backward passes of $O(n)$ work each, $O(n^2)$ in all, and
 # one VJP costs $O(n)$. At these sizes a pass is dominated by its fixed per-call
 # overhead, not by the $n$ numbers it touches, so the Jacobian's line only looks linear
@@ -388,7 +391,8 @@ plt.show()
 # should the values of `gradient` be? Randomly initialized?"** A tensor has no gradient
 # of its own; a *scalar computed from it* does. The values to pass are
 # $\partial L / \partial A$ for the scalar $L$ you care about: then `A.backward(dL/dA)`
-# gives every input the same gradient as `L.backward()`. Random values $r$ give the
+# gives every input the same gradient as `L.backward()`, when $L$ depends on the inputs
+# only through $A$. Random values $r$ give the
 # gradient of $\sum r_{ij} A_{ij}$, a random weighting of the image: a correct answer to
 # a question nobody asked. And the full Jacobian of the image with respect to its
 # input would take one backward pass per pixel, $720 \times 720 = 518{,}400$ of them.
@@ -414,6 +418,18 @@ xt = torch.tensor(x_img, requires_grad=True)
 _, Lt = image_and_loss(torch, xt)
 Lt.backward()
 check("x.grad from A.backward(dL/dA)", x.grad, xt.grad)
+
+# %% [markdown]
+# If $L$ also uses an input directly, `A.backward(dL/dA)` misses that path. With
+# $L_2 = L + \sum_{ij} x_{ij}^2$, the direct term adds $2x$ to torch's gradient, and
+# only `A`'s part arrives through `A.backward`:
+
+# %%
+xt2 = torch.tensor(x_img, requires_grad=True)
+_, Lt2 = image_and_loss(torch, xt2)
+(Lt2 + (xt2 ** 2).sum()).backward()
+check("x.grad from A.backward(dL/dA) + 2x", x.grad.data + 2 * x_img, xt2.grad,
+      against="torch, L2.backward()")
 
 # %% [markdown]
 # A random `gradient` instead differentiates the random projection
@@ -563,8 +579,8 @@ import torch
 
 from minigrad.course.grading import graded
 
-with graded("Exercise 6.1", hint="the Jacobian of an elementwise cube is diagonal: "
-            "multiply its diagonal by v entry by entry") as g:
+with graded("Exercise 6.1", hint="z_i depends on w_i alone: which entries of the "
+            "Jacobian are not zero, and what does v^T J keep of them?") as g:
     def check_cube_vjp(w, v, name):
         got = g.call(cube_vjp, w.copy(), v.copy(), forbid="autograd")
         wt = torch.tensor(w, requires_grad=True)
@@ -587,63 +603,118 @@ with graded("Exercise 6.1", hint="the Jacobian of an elementwise cube is diagona
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 6.2: the gradient of a matrix product by hand (2 points)
+# ### Exercise 6.2: a network on several machines (2 points)
 #
-# For `out = mm(p, q)` with `p` of shape `(n, k)` and `q` of shape `(k, m)`, and an
-# upstream gradient `g` of shape `(n, m)`, write `mm_grads(p, q, g)` returning the pair
-# `(grad_p, grad_q)` as numpy arrays, the gradients of $\sum_{ij} g_{ij}\,
-# \mathrm{out}_{ij}$. Work them out by hand: the check switches off `backward()`,
-# autograd and minigrad's own matrix-product backward. (The inputs are numpy arrays.)
-# Section 4 derived `grad_p`; `grad_q` follows the same way. The check starts with
-# the forum thread's example and tries other shapes, square or not.
+# A network too large for one machine is cut into *stages*, one per machine (this is
+# pipeline parallelism). A tensor sent from one machine to the next arrives as a new
+# tensor with no history: the receiving machine cannot backpropagate into the sender's
+# graph, and the sender's graph does not know what happened after it. Write
+# `pipeline_backward(stages, x)`. `stages` is a list of functions, one per machine:
+# `stages[0]` takes the data `x`, each later stage takes the previous stage's output,
+# and the last returns the scalar loss $L$. Each stage refuses a tensor that has a
+# history (a `grad_fn`), as a real machine would never receive one. Your function runs
+# the forward pass through every stage and then the backward pass, machine by machine,
+# so that every parameter of every stage ends with its `.grad` equal to that of one
+# `L.backward()` through the whole network on one machine. It returns the list of the
+# gradients the machines sent each other, $\partial L / \partial y_k$ for the output
+# $y_k$ of each stage but the last, in the order of the stages.
+#
+# The stages hold their parameters out of your reach, so `.grad` can only get there
+# through backward passes. The check runs networks of two to four stages, with other
+# layers, losses and batch sizes than its example, and compares with torch's single
+# backward pass.
 #
 # <details><summary>Hint</summary>
 #
-# $\mathrm{out}_{ij} = \sum_r p_{ir} q_{rj}$, so $q_{rj}$ meets $p_{ir}$ in entry
-# $(i, j)$ for every $i$: write $\frac{\partial}{\partial q_{rj}}$ as a sum over $i$
-# and recognise a matrix product. Each answer must have the shape of its input: let
-# the shapes tell you which factor to transpose.
+# Section 7 split a network in two. With more stages, ask what each machine needs to
+# start its own backward pass, and which machine can give it that first.
 # </details>
 
-# %% solution=ex06-mm-grads
-def mm_grads(p, q, g):
-    """Gradients of (g * (p @ q)).sum() with respect to p and q."""
+# %% solution=ex06-split-network
+def pipeline_backward(stages, x):
+    """Forward through every stage, then backward stage by stage; the gradients sent."""
     ### BEGIN SOLUTION
-    return g @ q.T, p.T @ g
+    inputs, outputs = [x], []
+    for stage in stages:
+        outputs.append(stage(inputs[-1]))
+        inputs.append(outputs[-1].detach().requires_grad_())
+    outputs[-1].backward()
+    sent = []
+    for k in reversed(range(len(stages) - 1)):
+        received = inputs[k + 1].grad
+        outputs[k].backward(received)
+        sent.insert(0, received.data)
+    return sent
     ### END SOLUTION
 
-# %% test=ex06-mm-grads-test points=2
+# %% test=ex06-split-network-test points=2
 import numpy as np
 import torch
 
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 6.2", hint="each gradient is one matrix product of the upstream "
-            "gradient with the other factor, transposed so the shape is the input's") as g:
-    package_backwards = [minigrad.ops.matmul.Mm.backward, minigrad.ops.matmul.Matmul.backward,
-                         minigrad.ops.linear.Linear.backward]
+with graded("Exercise 6.2", hint="every machine starts its backward pass from the "
+            "gradient of L with respect to its own output; only the machine after it "
+            "can compute that, once its own backward pass has run") as g:
+    def make_stages(lib, arrays, acts, loss):
+        """One function per machine: a linear layer, then its activation (or the loss)."""
+        params = [(lib.tensor(w, requires_grad=True), lib.tensor(b, requires_grad=True))
+                  for w, b in arrays["layers"]]
+        target = lib.tensor(arrays["target"])
 
-    def check_mm(p, q, up, name):
-        got = g.call(mm_grads, p.copy(), q.copy(), up.copy(),
-                     forbid=["autograd", *package_backwards])
-        g.require(f"{name}: a pair (grad_p, grad_q)",
-                  type(got) in (tuple, list) and len(got) == 2, "return two arrays")
-        pt = torch.tensor(p, requires_grad=True)
-        qt = torch.tensor(q, requires_grad=True)
-        torch.mm(pt, qt).backward(torch.tensor(up))
-        g.check(f"{name}: grad_p", got[0], pt.grad, rtol=1e-12)
-        g.check(f"{name}: grad_q", got[1], qt.grad, rtol=1e-12)
+        def stage(k):
+            def run(inp):
+                if lib is minigrad and (type(inp) is not minigrad.Tensor
+                                        or inp.grad_fn is not None):
+                    raise RuntimeError(f"stage {k} runs on its own machine: it takes a "
+                                       "tensor without history, as one sent over a network")
+                w, b = params[k]
+                out = inp @ w.t() + b
+                if k < len(params) - 1:
+                    return getattr(out, acts[k])()
+                diff = out - target
+                return (diff ** 2).mean() if loss == "mse" else (diff ** 4).sum()
+            return run
 
-    check_mm(np.ones((2, 3)), np.ones((3, 4)), np.array([[1.0, 2, 3, 4], [5, 6, 7, 8]]),
-             "the forum thread's mm")
-    rng = np.random.default_rng(62)
-    p, q, up = (rng.standard_normal(s) for s in [(2, 3), (3, 5), (2, 5)])
-    check_mm(p, q, up, "(2, 3) @ (3, 5)")
+        return [stage(k) for k in range(len(params))], params
+
+    def check_pipeline(rng, widths, acts, loss, name):
+        batch = widths[0]
+        sizes = widths[1:]
+        arrays = {"x": rng.standard_normal((batch, sizes[0])),
+                  "layers": [(rng.standard_normal((n_out, n_in)), rng.standard_normal(n_out))
+                             for n_in, n_out in zip(sizes, sizes[1:], strict=False)]}
+        arrays["target"] = rng.standard_normal((batch, sizes[-1]))
+        stages, params = make_stages(minigrad, arrays, acts, loss)
+        got = g.call(pipeline_backward, stages, minigrad.tensor(arrays["x"].copy()),
+                     forbid=["torch.autograd", "minigrad.func"])
+        g.require(f"{name}: one gradient per boundary", type(got) in (tuple, list)
+                  and len(got) == len(stages) - 1,
+                  f"return a list of {len(stages) - 1} gradients, one per stage but the last")
+        stages_t, params_t = make_stages(torch, arrays, acts, loss)
+        h, sent_t = torch.tensor(arrays["x"]), []
+        for stage in stages_t[:-1]:
+            h = stage(h)
+            h.retain_grad()
+            sent_t.append(h)
+        stages_t[-1](h).backward()
+        for k, (y_t, mine) in enumerate(zip(sent_t, got, strict=True)):
+            g.check(f"{name}: dL/dy{k + 1}", mine, y_t.grad, rtol=1e-10, atol=1e-12)
+        for k, ((w, b), (w_t, b_t)) in enumerate(zip(params, params_t, strict=True)):
+            g.check(f"{name}: stage {k} weight.grad", w.grad, w_t.grad, rtol=1e-10,
+                    atol=1e-12)
+            g.check(f"{name}: stage {k} bias.grad", b.grad, b_t.grad, rtol=1e-10,
+                    atol=1e-12)
+
+    check_pipeline(np.random.default_rng(62), (4, 3, 5, 4, 2), ["tanh", "relu"], "mse",
+                   "3 stages")
     ### BEGIN HIDDEN TESTS
-    for n, k, m in [(4, 1, 3), (1, 2, 1), (3, 3, 3), (5, 2, 4), (1, 4, 6)]:
-        p, q, up = (rng.standard_normal(s) for s in [(n, k), (k, m), (n, m)])
-        check_mm(p, q, up, f"({n}, {k}) @ ({k}, {m})")
+    rng = np.random.default_rng(620)
+    check_pipeline(rng, (6, 2, 3, 1), ["sigmoid"], "quartic", "2 stages, a sum loss")
+    check_pipeline(rng, (1, 4, 4, 4, 4, 3), ["relu", "tanh", "sigmoid"], "mse",
+                   "4 stages, one example")
+    check_pipeline(rng, (5, 3, 6, 2, 3), ["sigmoid", "tanh"], "quartic", "3 stages, 5 examples")
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -682,7 +753,7 @@ import torch
 
 import minigrad
 from minigrad.course.grading import graded
-from minigrad.gradcheck import analytical_jacobian
+from minigrad.autograd.gradcheck import analytical_jacobian
 
 with graded("Exercise 6.3", hint="compute y = f(x) once, then one "
             "minigrad.autograd.grad call per output, with a one-hot vector of y's "
@@ -735,7 +806,10 @@ with graded("Exercise 6.3", hint="compute y = f(x) once, then one "
 #   summed, $1 + 2 + 3 + 4 = 10$ and $26$. The gradient must have the output's shape
 #   exactly: a 0-d loss takes `tensor(1.)`, not `Tensor([1])`.
 # - Split a network at `y`: `y.backward(dL/dy)` gives the layers before `y` the same
-#   gradients as `L.backward()`. That is all the `gradient` argument is for.
+#   gradients as `L.backward()`, when $L$ depends on them only through `y`. That is the
+#   `gradient` argument's main use; it also builds a Jacobian row by row (section 5),
+#   and `torch.autograd.backward(tensors, grad_tensors)` takes one for each of several
+#   outputs at once.
 # - A full Jacobian takes one backward pass per output (a VJP with each $e_i$); one
 #   scalar loss takes one pass in all, which is why training differentiates a scalar.
 #

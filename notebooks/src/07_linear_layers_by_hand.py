@@ -11,18 +11,19 @@
 # ```
 #
 # They come from fast.ai's course (Part 2, "deep learning from the foundations"), and
-# this chapter derives them the way **the fast.ai forum thread on `.g`** does: a thread
-# on forums.fast.ai where students of that course asked how these lines work and got
-# element-by-element answers. One element at a time, with the chain rule, until the
-# matrices appear by themselves. Then we write a whole backward pass by hand in the
-# `.g` style (mean squared error, ReLU, two linear layers), check every gradient against
-# torch's autograd, refactor it into small classes as fast.ai does, and take the one
-# step from those classes to minigrad's `Function`. On the way we answer the thread's
-# questions: why the bias gradient is a `sum(0)`, where the $1/\text{batch}$ of a mean
-# loss goes, whether the `.g` lines work in place, and when anyone needs the gradient of
-# the *input*. Last, we meet `nn.Linear` (with the example of **the PyTorch autograd
-# tutorial**, the tutorial on gradient computation that chapters 01 to 08 follow), its
-# graph in torch, and minigrad's own fused backward for it.
+# this chapter derives them the way **the fast.ai forum thread "Understanding gradient
+# calculation"** (see [Sources](../book/sources.md)) does: a thread on forums.fast.ai
+# where students of that course asked how these lines work and got element-by-element
+# answers. One element at a time, with the chain rule, until the matrices appear by
+# themselves. Then we write a whole backward pass by hand in the `.g` style (mean
+# squared error, ReLU, two linear layers), check every gradient against torch's
+# autograd, refactor it into small classes as fast.ai does, and take the one step from
+# those classes to minigrad's `Function`. On the way we answer the thread's questions:
+# why the bias gradient is a `sum(0)`, where the $1/\text{batch}$ of a mean loss goes,
+# whether the `.g` lines work in place, and when anyone needs the gradient of the
+# *input*. Last, we meet `nn.Linear`, with the example of the course's reference
+# tutorial (see [Sources](../book/sources.md)), its graph in torch, and minigrad's own
+# fused backward for it.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -55,8 +56,9 @@ from minigrad import check, check_all, show_source
 # $$f_j = w_{1j} x_1 + w_{2j} x_2 + \dots + w_{nj} x_n + b_j, \qquad j = 1, \dots, m.$$
 #
 # We take $n = 3$ inputs and $m = 2$ outputs and compute $f$ with loops, exactly as
-# written, then as one matrix product, and compare with torch. (The course uses float64
-# throughout this chapter, so the comparisons are tight.)
+# written, then as one matrix product, and compare with torch. (The hand-written
+# comparisons of this chapter use float64, so they are tight; only section 10 runs the
+# reference tutorial's `nn.Linear` code as written, in torch's default float32.)
 
 # %%
 x1 = np.array([1.0, -2.0, 0.5])
@@ -203,7 +205,7 @@ check_all({"(5, 3, 2) product": (prod, prod_t)}
 # by term, beside torch's value for the same number (the data of the cell above).
 
 # %%
-from minigrad.course.linear_layer_view import layer_widget
+from minigrad.course.widgets.linear_layer_view import layer_widget
 
 layer_widget(X, w1, b1, G, start="w_21")
 
@@ -410,8 +412,8 @@ check_all({"loss": (loss_c, t_loss), "w1.g": (w1_c.g, t_g["w1"]), "b1.g": (b1_c.
            "w2.g": (w2_c.g, t_g["w2"]), "b2.g": (b2_c.g, t_g["b2"]), "x.g": (x_c.g, t_g["x"])})
 
 # %% [markdown]
-# One step separates these classes from minigrad's (and torch's) `Function`. A
-# `Function` is a pair of static methods, `forward(ctx, ...)` and
+# One step separates these classes from minigrad's `Function`, which has the shape of
+# torch's. A `Function` is a pair of static methods, `forward(ctx, ...)` and
 # `backward(ctx, grad_output)`, and `ctx` is the node of the graph:
 #
 # - `__call__` keeps `self.inp` (and `self.out`); `forward` calls
@@ -426,10 +428,11 @@ check_all({"loss": (loss_c, t_loss), "w1.g": (w1_c.g, t_g["w1"]), "b1.g": (b1_c.
 #
 # The engine, not the layer, decides where each gradient goes, which is why a tensor
 # used twice gets the sum (chapter 04), where `.g =` would keep only the last write.
-# `Lin` as a `Function` (forward and backward get numpy arrays):
+# `Lin` as a minigrad `Function` (in minigrad, forward and backward get numpy arrays;
+# in torch they get tensors):
 
 # %%
-from minigrad.function import Function
+from minigrad.autograd.function import Function
 
 
 class LinFunction(Function):
@@ -492,11 +495,18 @@ check_all({"weight.grad (mean)": (mean_w, tmean_w), "weight.grad (sum)": (sum_w,
            "bias.grad (sum)": (sum_b, tsum_b), "sum = 8 x mean": (sum_w, 8 * tmean_w)})
 
 # %% [markdown]
-# So the choice only rescales the gradient, which a learning rate can absorb. The mean
-# is the usual default because it keeps the gradient's *scale* roughly independent of
-# the batch size: each example's term is divided by the number of terms, so a
-# learning rate that suits a batch of 8 still suits a batch of 64. The gradient itself
-# still changes with the batch (other examples, other terms).
+# So the choice only rescales the gradient. With plain SGD a learning rate absorbs that:
+# a step of $\eta$ on the mean's gradient is a step of $\eta / 8$ on the sum's. That
+# fails once other parts of training look at the gradient's size: clipping to a fixed
+# norm (say 1) leaves both gradients with norm 1, so the step of $\eta / 8$ is then 8
+# times smaller, and weight decay, added to the gradient, weighs 8 times less beside the
+# sum's. Adam divides by the gradient's own size and barely notices the scale. The mean
+# is the usual default because it keeps the gradient's *expected* scale roughly
+# independent of the batch size: each example's term is divided by the number of terms,
+# so learning rates for a batch of 8 and a batch of 64 are roughly comparable. Not
+# equal: the gradient's noise still shrinks as the batch grows (other examples, other
+# terms), and in practice the learning rate is re-tuned with the batch size (for SGD
+# often in proportion to it, the "linear scaling rule" of Goyal et al., 2017).
 #
 # What does "mean" divide by? `mse_loss` averages over *every element*, not over the
 # examples: for a prediction of shape `(N, m)` it divides by $N \cdot m$. A `(4, 3)`
@@ -518,7 +528,7 @@ check_all({"mse_loss (4, 3) grad": (pred_m.grad, pred_t.grad),
 # ratio is exactly $N \cdot m$.
 
 # %%
-from minigrad.course.linear_layer_view import reduction_widget
+from minigrad.course.widgets.linear_layer_view import reduction_widget
 
 reduction_widget(max_batch=32, start=8)
 
@@ -611,12 +621,12 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# ## 10. `nn.Linear`: the PyTorch autograd tutorial's example
+# ## 10. `nn.Linear`: the reference tutorial's example
 #
 # Torch stores a layer's weight the other way round from the thread's `w`, with shape
-# `(out_features, in_features)`, and computes $Y = X W^\top + b$. The PyTorch autograd
+# `(out_features, in_features)`, and computes $Y = X W^\top + b$. The reference
 # tutorial's example, $B = 5$ examples, $d = 3$ inputs, $h = 4$ outputs, and
-# $L = \sum Y$:
+# $L = \sum Y$, in torch's default dtype, float32:
 
 # %%
 torch.manual_seed(0)
@@ -630,6 +640,7 @@ L = Y.sum()
 L.backward()
 print(layer.weight.grad.shape)  # torch.Size([4, 3])
 print(layer.bias.grad.shape)  # torch.Size([4])
+print(layer.weight.dtype)  # torch.float32
 
 # %% [markdown]
 # With `torch` replaced by `minigrad`; the cell ends with torch's gradients for
@@ -647,6 +658,7 @@ L = Y.sum()
 L.backward()
 print(layer.weight.grad.shape)  # minigrad.Size([4, 3])
 print(layer.bias.grad.shape)  # minigrad.Size([4])
+print(layer.weight.dtype)  # minigrad.float32
 weight_t = torch.tensor(layer.weight.data, requires_grad=True)
 bias_t = torch.tensor(layer.bias.data, requires_grad=True)
 torch.nn.functional.linear(torch.tensor(X.data), weight_t, bias_t).sum().backward()
@@ -654,8 +666,9 @@ check_all({"weight.grad": (layer.weight.grad, weight_t.grad),
            "bias.grad": (layer.bias.grad, bias_t.grad)})
 
 # %% [markdown]
-# The shapes match the parameters, and the values match torch's. They also match when
-# minigrad's layer is loaded with torch's weights and both get the same $X$.
+# The shapes match the parameters, and the values match torch's (in float32, to
+# float32's precision). They also match when minigrad's layer is loaded with torch's
+# weights and both get the same $X$, from here on in float64.
 # With $L = \sum Y$ the incoming gradient is all ones, so the bias gradient is
 # $B = 5$ in every entry (a sum over the batch of ones), and each row of the weight
 # gradient is $\sum_k x_k$, the column sums of $X$.
@@ -708,32 +721,6 @@ print("3-D input:", y_3d.grad_fn.name(), slots(y_3d.grad_fn), "->",
 # `TBackward0`, the transpose of the weight, whose backward transposes the gradient back
 # into the weight's `(out, in)` shape. A 3-D input is flattened to rows and the result
 # reshaped back, which adds a `ViewBackward0` on top.
-#
-# ## 12. The package's linear backward
-#
-# minigrad computes `x @ weight.T + bias` as one op with one backward, which it names
-# `AddmmBackward0` like torch's main node but which also does the transpose's and (for
-# a 3-D input) the reshape's work, instead of two or three nodes:
-
-# %%
-show_source(minigrad.ops.linear.Linear.backward)
-
-# %% [markdown]
-# Line by line it is `lin_grad`, in torch's layout: the weight is $w^\top$, so its
-# gradient is `g.T @ x`, the transpose of the thread's `w.g`; the input gradient is
-# `g @ weight` (that is, `out.g @ w.t()`), skipped when the input needs none; and the
-# bias gradient is `g.sum(0)`. We run our `lin_grad` on the same numbers as the layer
-# above and compare.
-
-# %%
-inp_m = minigrad.tensor(X_np)
-out_m = layer_m(inp_m)
-out_m.g = minigrad.ones(B, h, dtype=minigrad.float64)  # dL/dY for L = Y.sum()
-w_in_out = layer_m.weight.detach().t()  # the thread's layout: (in, out)
-b_plain = layer_m.bias.detach()
-lin_grad(inp_m, out_m, w_in_out, b_plain)
-check_all({"w.g.T vs weight.grad": (w_in_out.g.t(), layer_t.weight.grad),
-           "b.g vs bias.grad": (b_plain.g, layer_t.bias.grad)})
 
 # %% [markdown]
 # ## Exercises
@@ -746,69 +733,81 @@ check_all({"w.g.T vs weight.grad": (w_in_out.g.t(), layer_t.weight.grad),
 # seen (other batch sizes, other layer sizes), so an answer that only fits the
 # examples here loses its points. The points of each exercise are in its heading.
 #
-# ### Exercise 7.1: `lin_grad` in torch's layout (3 points)
+# ### Exercise 7.1: a whole network's backward pass, by hand (3 points)
 #
-# Write `lin_grad_tl(inp, out, weight, bias)` for a layer computed as
-# `out = inp @ weight.t() + bias`, with `weight` of shape `(out_features,
-# in_features)` as in `nn.Linear`. Like `lin_grad`, it reads `out.g` and sets `inp.g`,
-# `weight.g` and `bias.g` (minigrad tensors, each of its tensor's shape), by hand: the
-# check switches off autograd and minigrad's own linear and matrix-product backward.
-# It tries batches of other sizes and layers with other numbers of inputs and
-# outputs, including a single example and a single output.
+# Section 6 ran the backward pass of a network with one output, in the thread's layout.
+# Now the same network the way torch builds it: two `nn.Linear` layers, whose weights
+# have shape `(out_features, in_features)`, several outputs, and torch's `mse_loss`.
+# Write `two_layer_grads(X, Y, W1, b1, W2, b2)`, where every argument is a numpy
+# array: `X` of shape `(N, D)` holds $N$ examples, `Y` of shape `(N, M)` their targets,
+# `W1` `(H, D)` and `b1` `(H,)` are the first layer, `W2` `(M, H)` and `b2` `(M,)` the
+# second. The forward pass is
+#
+# $$\text{hidden} = \mathrm{relu}(X W_1^\top + b_1), \qquad
+# \text{out} = \text{hidden}\, W_2^\top + b_2, \qquad
+# L = \texttt{mse\_loss}(\text{out}, Y).$$
+#
+# Return the four gradients $(\partial L / \partial W_1, \partial L / \partial b_1,
+# \partial L / \partial W_2, \partial L / \partial b_2)$, each of its parameter's shape.
+# Every gradient is yours: the check switches off autograd, torch's and minigrad's, and
+# minigrad's own linear and matrix-product backward. It runs networks of other sizes
+# than its example (other $N$, $D$, $H$, $M$, down to one example or one output).
 #
 # <details><summary>Hint</summary>
 #
-# This layer's `weight` is the thread's `w` transposed. Substitute it into `lin_grad`'s
-# three lines and simplify: a transpose of a transpose cancels, and the gradient of
-# `weight` is the transpose of the gradient of `w`, which $(AB)^\top = B^\top A^\top$
-# turns into one matrix product. Check each result's shape against its tensor's.
+# Run the forward pass and keep what the backward pass will need. Then go backwards one
+# step at a time, as section 6 does: the loss, the second layer, the ReLU, the first
+# layer, each step turning the gradient of an output into the gradients of its inputs.
+# Section 8 says what `mse_loss` divides by. Compare the shape of every gradient with
+# the shape of its tensor as you go.
 # </details>
 
-# %% solution=ex07-lin-grad-torch-layout
-def lin_grad_tl(inp, out, weight, bias):
-    """Backward of out = inp @ weight.t() + bias, weight of shape (out, in)."""
+# %% solution=ex07-two-layer-backward
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    """dL/dW1, dL/db1, dL/dW2, dL/db2 for L = mse_loss(relu(X W1^T + b1) W2^T + b2, Y)."""
     ### BEGIN SOLUTION
-    inp.g = out.g @ weight
-    weight.g = out.g.t() @ inp
-    bias.g = out.g.sum(0)
+    pre = X @ W1.T + b1
+    hidden = np.maximum(pre, 0)
+    out = hidden @ W2.T + b2
+    d_out = 2 * (out - Y) / Y.size
+    d_pre = (d_out @ W2) * (pre > 0)
+    return d_pre.T @ X, d_pre.sum(0), d_out.T @ hidden, d_out.sum(0)
     ### END SOLUTION
 
-# %% test=ex07-lin-grad-torch-layout-test points=3
+# %% test=ex07-two-layer-backward-test points=3
 import numpy as np
 import torch
 
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 7.1", hint="substitute weight = w.t() into lin_grad's three lines; "
-            "each gradient has the shape of its tensor, and the bias sums over the "
-            "batch") as g:
+with graded("Exercise 7.1", hint="go backwards one step at a time (the loss, the second "
+            "layer, the ReLU, the first layer); mse_loss averages over every element, and "
+            "each gradient has the shape of its parameter") as g:
     package_backwards = [minigrad.ops.linear.Linear.backward,
                          minigrad.ops.matmul.Mm.backward, minigrad.ops.matmul.Matmul.backward]
 
-    def check_layer(rng, batch, n_in, n_out):
-        name = f"batch {batch}, {n_in} -> {n_out}"
-        arrays = {"inp": rng.standard_normal((batch, n_in)),
-                  "weight": rng.standard_normal((n_out, n_in)),
-                  "bias": rng.standard_normal(n_out), "g": rng.standard_normal((batch, n_out))}
-        inp, weight, bias = (minigrad.tensor(arrays[k]) for k in ["inp", "weight", "bias"])
-        out = inp @ weight.t() + bias
-        out.g = minigrad.tensor(arrays["g"])
-        g.call(lin_grad_tl, inp, out, weight, bias, forbid=["autograd", *package_backwards])
-        ts = {k: torch.tensor(arrays[k], requires_grad=True) for k in ["inp", "weight", "bias"]}
-        torch.nn.functional.linear(ts["inp"], ts["weight"], ts["bias"]).backward(
-            torch.tensor(arrays["g"]))
-        for key, tensor in [("inp", inp), ("weight", weight), ("bias", bias)]:
-            grad = getattr(tensor, "g", None)
-            g.require(f"{name}: {key}.g is a minigrad tensor", type(grad) is minigrad.Tensor,
-                      f"set {key}.g to a minigrad tensor")
-            g.check(f"{name}: {key}.g", grad, ts[key].grad, rtol=1e-12, atol=1e-12)
+    def check_network(rng, N, D, H, M):
+        name = f"N={N}, {D} -> {H} -> {M}"
+        shapes = [(N, D), (N, M), (H, D), (H,), (M, H), (M,)]
+        arrays = [rng.standard_normal(shape) for shape in shapes]
+        got = g.call(two_layer_grads, *(a.copy() for a in arrays),
+                     forbid=["autograd", *package_backwards])
+        g.require(f"{name}: four gradients", type(got) in (tuple, list) and len(got) == 4,
+                  "return (dW1, db1, dW2, db2)")
+        X_t, Y_t = torch.tensor(arrays[0]), torch.tensor(arrays[1])
+        params = [torch.tensor(a, requires_grad=True) for a in arrays[2:]]
+        hidden_t = torch.relu(torch.nn.functional.linear(X_t, params[0], params[1]))
+        torch.nn.functional.mse_loss(torch.nn.functional.linear(hidden_t, params[2],
+                                                                params[3]), Y_t).backward()
+        for label, mine, p in zip(["dW1", "db1", "dW2", "db2"], got, params, strict=True):
+            g.check(f"{name}: {label}", mine, p.grad, rtol=1e-10, atol=1e-12)
 
-    check_layer(np.random.default_rng(71), 6, 3, 2)
+    check_network(np.random.default_rng(71), 8, 3, 4, 2)
     ### BEGIN HIDDEN TESTS
     rng = np.random.default_rng(710)
-    for sizes in [(1, 4, 3), (9, 1, 2), (5, 4, 1), (3, 3, 3), (7, 2, 5)]:
-        check_layer(rng, *sizes)
+    for sizes in [(1, 2, 3, 1), (5, 1, 6, 3), (12, 4, 2, 2), (3, 3, 3, 4), (6, 5, 1, 2)]:
+        check_network(rng, *sizes)
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -929,6 +928,35 @@ with graded("Exercise 7.3", hint="treat the B * T positions as one batch: sum th
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 12. Compare with the package: minigrad's linear backward
+#
+# Exercise 7.1 wrote a linear layer's backward in torch's layout, twice over. minigrad
+# computes `x @ weight.T + bias` as one op with one backward, which it names
+# `AddmmBackward0` like torch's main node but which also does the transpose's and (for
+# a 3-D input) the reshape's work, instead of two or three nodes. Compare it with
+# yours:
+
+# %%
+show_source(minigrad.ops.linear.Linear.backward)
+
+# %% [markdown]
+# Line by line it is `lin_grad`, in torch's layout: the weight is $w^\top$, so its
+# gradient is `g.T @ x`, the transpose of the thread's `w.g`; the input gradient is
+# `g @ weight` (that is, `out.g @ w.t()`), skipped when the input needs none; and the
+# bias gradient is `g.sum(0)`. We run our `lin_grad` on the same numbers as section
+# 10's layer and compare.
+
+# %%
+inp_m = minigrad.tensor(X_np)
+out_m = layer_m(inp_m)
+out_m.g = minigrad.ones(B, h, dtype=minigrad.float64)  # dL/dY for L = Y.sum()
+w_in_out = layer_m.weight.detach().t()  # the thread's layout: (in, out)
+b_plain = layer_m.bias.detach()
+lin_grad(inp_m, out_m, w_in_out, b_plain)
+check_all({"w.g.T vs weight.grad": (w_in_out.g.t(), layer_t.weight.grad),
+           "b.g vs bias.grad": (b_plain.g, layer_t.bias.grad)})
+
+# %% [markdown]
 # ## Summary
 #
 # - Element by element, for $f = x w + b$ with incoming gradient $g = \partial L /
@@ -949,7 +977,7 @@ with graded("Exercise 7.3", hint="treat the B * T positions as one batch: sum th
 #   layer, or the pixels in style transfer); when the input needs none, its slot in the
 #   node's `next_functions` is None and the weight is not saved for it.
 # - `nn.Linear` keeps its weight as `(out, in)`: `weight.grad` has shape `(4, 3)` and
-#   `bias.grad` `(4,)` in the PyTorch autograd tutorial's example; torch's graph for it is
+#   `bias.grad` `(4,)` in the reference tutorial's example; torch's graph for it is
 #   `AddmmBackward0` with a `TBackward0` for the weight, and minigrad's one fused
 #   `Linear.backward` is `lin_grad` in that layout.
 # - fast.ai's classes keep their input in `__call__` and compute `backward()` from it;

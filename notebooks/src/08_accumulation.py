@@ -1,14 +1,14 @@
 # %% [markdown]
 # # 08 Accumulation
 #
-# `backward()` does not *write* a gradient into `.grad`: it *adds* to whatever is
-# there. That one design choice explains a useful trick (splitting a batch that does
-# not fit in memory into microbatches, whose gradients add up to the full batch's) and
-# the most common bug of hand-written training loops (forgetting to clear the old
-# gradient, so every update is pushed by all the previous ones). This chapter shows
-# the rule with the example of **the PyTorch autograd tutorial** (the tutorial on
-# gradient computation that chapters 01 to 08 follow), the ways to clear a gradient,
-# the microbatch trick, and the bug, each in minigrad and in PyTorch side by side.
+# `backward()` does not *write* a gradient into `.grad`: it *adds* to whatever is there.
+# That one design choice explains a useful trick (splitting a batch that does not fit in
+# memory into microbatches, whose gradients add up to the full batch's) and the most
+# common bug of hand-written training loops (forgetting to clear the old gradient, so
+# every update is pushed by all the previous ones). This chapter shows the rule with the
+# example of the course's reference tutorial (see [Sources](../book/sources.md)), the
+# ways to clear a gradient, the microbatch trick, and the bug, each in minigrad and in
+# PyTorch side by side.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -29,15 +29,15 @@ import torch
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.accumulation_view import zero_grad_widget
+from minigrad.course.widgets.accumulation_view import zero_grad_widget
 from minigrad.course.tensor_graph import draw_side_by_side
-from minigrad.function import AccumulateGrad
+from minigrad.autograd.function import AccumulateGrad
 
 # %% [markdown]
 # ## 1. `backward()` adds into `.grad`
 #
-# The tutorial's example: $y = x^2$ and then $z = 3x$, at $x = 2$, each followed by
-# `backward()`. First in PyTorch, exactly as the tutorial writes it:
+# The reference tutorial's example: $y = x^2$ and then $z = 3x$, at $x = 2$, each
+# followed by `backward()`. First in PyTorch, exactly as the tutorial writes it:
 
 # %%
 x = torch.tensor(2.0, requires_grad=True)
@@ -136,7 +136,9 @@ check_all({"AccumulateGrad runs": (len(runs), len(runs_t)),
 
 # %% [markdown]
 # Adding in place means `x.grad` stays the *same tensor* across calls, in both
-# libraries: a reference to it taken earlier sees the new value.
+# libraries: a reference to it taken earlier sees the new value. (Except under
+# `backward(create_graph=True)`, chapter 15: there both libraries add out of place, to
+# record the addition, and `.grad` becomes a new tensor with a `grad_fn`.)
 
 # %%
 x = minigrad.tensor(2.0, requires_grad=True)
@@ -161,8 +163,8 @@ check("the reference taken after the first backward", first, first_t)
 # - **set to zero** (`x.grad.zero_()`, `zero_grad(set_to_none=False)`): the tensor is
 #   kept and filled with zeros, and the next `backward()` adds into it.
 #
-# First `.grad.zero_()`, on the tutorial's example: after clearing, $y = x^2$ gives $4$
-# again, not $11$.
+# First `.grad.zero_()`, on the reference tutorial's example: after clearing,
+# $y = x^2$ gives $4$ again, not $11$.
 
 # %%
 x = minigrad.tensor(2.0, requires_grad=True)
@@ -241,7 +243,8 @@ show_source(minigrad.optim.Optimizer.zero_grad)
 #
 # $$\nabla_\theta \sum_{i=1}^{N} \ell_i = \sum_{k} \nabla_\theta \sum_{i \in B_k} \ell_i$$
 #
-# for any split of the batch into microbatches $B_1, \dots, B_K$. So we can run
+# for any split of the batch into microbatches $B_1, \dots, B_K$, as long as each
+# example's loss $\ell_i$ depends on that example alone. So we can run
 # `backward()` on each microbatch in turn, without clearing, and `.grad` ends up
 # holding the full-batch gradient, while only one microbatch's graph is in memory at a
 # time. We split our 16 examples into 4 microbatches of 4 and compare with torch's
@@ -289,13 +292,43 @@ check("weight.grad without / K, divided by torch's full-batch grad",
       model.weight.grad.data / model_t.weight.grad.numpy(), np.full((1, 3), 4.0))
 
 # %% [markdown]
+# The condition "each example's loss depends on that example alone" matters. Batch
+# normalisation in training mode breaks it: it subtracts the *batch's* mean from each
+# example, so a microbatch sees its own mean, not the full batch's, and the
+# accumulated gradient is a different one (the same holds for contrastive losses
+# that compare the examples of a batch, and for a mean over tokens when the
+# microbatches hold unequal numbers of tokens). A loss that subtracts the batch mean
+# of the predictions and targets, as batch norm does, shows it: minigrad's 4
+# microbatches and torch's full batch no longer agree, while torch's sum of the 4
+# microbatch losses does.
+
+# %%
+def centred_loss(pred, target):
+    """Squared error after subtracting the batch's mean, as batch norm does: it couples
+    the examples of a batch."""
+    return (((pred - pred.mean()) - (target - target.mean())) ** 2).sum()
+
+
+model, model_t = twin_linears(seed=1)
+full_t = twin_linears(seed=1)[1]
+for rows in np.split(np.arange(16), 4):
+    start, stop = rows[0], rows[-1] + 1
+    centred_loss(model(X[start:stop]), y[start:stop]).backward()
+    centred_loss(model_t(X_t[start:stop]), y_t[start:stop]).backward()
+centred_loss(full_t(X_t), y_t).backward()
+gap = np.abs(model.weight.grad.data - full_t.weight.grad.numpy()).max()
+print(f"4 microbatches vs the full batch: weight.grad differs by up to {gap:.3f}")
+check("weight.grad, 4 microbatches", model.weight.grad, model_t.weight.grad,
+      against="torch, 4 microbatches")
+
+# %% [markdown]
 # ## 4. The stale-gradient bug
 #
-# The tutorial warns: "Without `zero_grad()`, gradients from previous batches
-# contaminate the current update." Let us watch it happen. The data: 64 points of a
-# noisy linear function of 3 inputs. The training loop is one function that works for
-# both libraries, since minigrad has torch's names; `clear=False` drops the
-# `zero_grad()` call.
+# The reference tutorial warns: "Without `zero_grad()`, gradients from previous
+# batches contaminate the current update." Let us watch it happen. The data: 64
+# points of a noisy linear function of 3 inputs. The training loop is one function
+# that works for both libraries, since minigrad has torch's names; `clear=False` drops
+# the `zero_grad()` call.
 
 # %%
 torch.manual_seed(2)
@@ -518,8 +551,9 @@ import torch
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 8.2", hint="clear the gradients first, then per microbatch one "
-            "forward and one backward() of its mean, weighted by its share of the rows") as g:
+with graded("Exercise 8.2", hint="clear the gradients first, then one forward and one "
+            "backward() per microbatch; write the full mean as a weighted sum of the "
+            "microbatch means: which weights make them equal?") as g:
     class RowCounter(minigrad.nn.Module):
         """A layer that notes how many rows each forward pass gets."""
 
@@ -566,110 +600,145 @@ with graded("Exercise 8.2", hint="clear the gradients first, then per microbatch
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 8.3: training with gradient accumulation (2 points)
+# ### Exercise 8.3: find the stale gradient (2 points)
 #
-# Write `train_accumulated(model, X, y, K, steps, lr)`: `steps` SGD steps with
-# `minigrad.optim.SGD(model.parameters(), lr=lr)`, each one on the full mean squared
-# error of `(X, y)`, but with its gradient accumulated over `K` microbatches: the rows
-# split by `np.array_split(np.arange(N), K)`, whose sizes differ by one when `K` does
-# not divide the number of rows `N`. One forward pass and one `backward()` per
-# microbatch. Clear the gradients in the right place. If it is right, training ends
-# exactly where torch's full-batch training ends.
+# A colleague trains on a stream of batches and skips the batches whose loss is above
+# a threshold (a few of them have corrupted targets, and she does not want to learn
+# from those). Here is her loop, run on eight batches of which the fourth is
+# corrupted:
+
+# %%
+def train_skipping_buggy(model, batches, lr, max_loss):
+    """One SGD step per batch, except on batches whose loss is above max_loss."""
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for X, y in batches:
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
+        loss.backward()
+        if loss.item() > max_loss:  # a corrupted batch: do not learn from it
+            continue
+        optimizer.step()
+        optimizer.zero_grad()
+    return losses
+
+
+rng_demo = np.random.default_rng(80)
+w_demo = rng_demo.standard_normal((3, 1))
+demo_batches = []
+for k in range(8):
+    X_k = rng_demo.standard_normal((16, 3))
+    y_k = X_k @ w_demo + 0.1 * rng_demo.standard_normal((16, 1))
+    if k == 3:
+        y_k = 30 * y_k  # corrupted targets
+    demo_batches.append((minigrad.tensor(X_k), minigrad.tensor(y_k)))
+losses_demo = train_skipping_buggy(twin_linears(seed=4)[0], demo_batches, lr=0.1,
+                                   max_loss=20.0)
+print("loss of each batch:", ", ".join(f"{v:.3g}" for v in losses_demo))
+
+# %% [markdown]
+# The fourth batch is skipped, as intended, and yet two batches later the loss jumps
+# and stays high, so that the loop skips good batches too. Find out why (print what
+# `.grad` holds at each step, or compare one step with the fresh gradient of its
+# batch), then write `train_skipping(model, batches, lr, max_loss)`: the same loop,
+# fixed, that returns every batch's loss as hers does. A
+# skipped batch must change nothing, neither the parameters nor any later step; every
+# other batch makes one SGD step (`minigrad.optim.SGD`) with the gradient of its own
+# loss. The check hands your loop a model whose parameters still hold gradients from
+# earlier work, and batches with corrupted ones at places you do not know, and
+# compares every loss and the trained parameters with torch's.
 #
 # <details><summary>Hint</summary>
 #
-# Each step: clear, accumulate the microbatches (as in 8.2: each mean weighted by its
-# share of the rows), then step. Where must the clearing go so that each step sees
-# its own gradient, and all of it?
+# Follow `.grad` through the loop by hand for a skipped batch and the batch after it:
+# what does the next `step()` use? Then ask the same about the very first step, for a
+# model handed to you by someone else.
 # </details>
 
-# %% solution=ex08-train
-def train_accumulated(model, X, y, K, steps, lr):
-    """SGD on the mean squared error, each step's gradient accumulated over K microbatches."""
+# %% solution=ex08-stale-skip
+def train_skipping(model, batches, lr, max_loss):
+    """One SGD step per batch on its own gradient; batches above max_loss change nothing."""
     ### BEGIN SOLUTION
-    opt = minigrad.optim.SGD(model.parameters(), lr=lr)
-    total = X.shape[0]
-    for _step in range(steps):
-        opt.zero_grad()
-        for part in np.array_split(np.arange(total), K):
-            lo, hi = part[0], part[-1] + 1
-            part_loss = ((model(X[lo:hi]) - y[lo:hi]) ** 2).mean()
-            (part_loss * (len(part) / total)).backward()
-        opt.step()
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for X, y in batches:
+        optimizer.zero_grad()
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
+        if loss.item() > max_loss:
+            continue
+        loss.backward()
+        optimizer.step()
+    return losses
     ### END SOLUTION
 
-# %% test=ex08-train-test points=2
+# %% test=ex08-stale-skip-test points=2
 import numpy as np
 import torch
 
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 8.3", hint="clear once per step, before its microbatches; weight "
-            "each microbatch mean by its share of the rows; then step") as g:
-    class RowCounter(minigrad.nn.Module):
-        """A layer that notes how many rows each forward pass gets."""
-
-        def __init__(self, layer):
-            super().__init__()
-            self.layer, self.rows = layer, []
-
-        def forward(self, x):
-            self.rows.append(x.shape[0])
-            return self.layer(x)
-
-    def check_training(n_rows, n_in, n_out, K, steps, lr, seed):
+with graded("Exercise 8.3", hint="backward() adds to whatever .grad holds: what does "
+            "each step() find there, after a skipped batch, and at the very first "
+            "step?") as g:
+    def check_skipping(seed, n_in, n_out, rows, corrupted, lr, max_loss):
+        rng = np.random.default_rng(seed)
+        w_true = rng.standard_normal((n_in, n_out))
+        arrays = []
+        for k in range(len(rows)):
+            X_k = rng.standard_normal((rows[k], n_in))
+            y_k = X_k @ w_true + 0.1 * rng.standard_normal((rows[k], n_out))
+            arrays.append((X_k, 30 * y_k if k in corrupted else y_k))
         torch.manual_seed(seed)
         theirs = torch.nn.Linear(n_in, n_out, dtype=torch.float64)
         ours = minigrad.nn.Linear(n_in, n_out, dtype=minigrad.float64)
         ours.load_state_dict(theirs.state_dict())
-        X_t = torch.randn(n_rows, n_in, dtype=torch.float64)
-        y_t = X_t @ torch.randn(n_in, n_out, dtype=torch.float64) + 0.1
-        for p in ours.parameters():  # stale gradients from an earlier batch
+        for p in ours.parameters():  # gradients left from earlier work
             p.grad = minigrad.tensor(np.full(p.shape, 0.5))
-        model = RowCounter(ours)
-        label = f"N={n_rows}, K={K}, {steps} steps, lr={lr}"
-        before = g.calls.get("minigrad.autograd", 0)
-        g.call(train_accumulated, model, minigrad.tensor(X_t.numpy().copy()),
-               minigrad.tensor(y_t.numpy().copy()), K, steps, lr, forbid="torch.autograd",
-               count="minigrad.autograd")
-        calls = g.calls["minigrad.autograd"] - before
-        sizes = [n_rows // K + (i < n_rows % K) for i in range(K)]
-        g.require(f"{label}: rows of each forward pass", model.rows == sizes * steps,
-                  f"one forward pass per microbatch, of sizes {sizes}, each step")
-        g.require(f"{label}: backward() calls", calls == K * steps,
-                  f"call backward() once per microbatch ({calls} calls, not {K * steps})")
+        name = f"{len(rows)} batches, corrupted {sorted(corrupted)}, lr={lr}"
+        batches = [(minigrad.tensor(X.copy()), minigrad.tensor(y.copy())) for X, y in arrays]
+        got = g.call(train_skipping, ours, batches, lr, max_loss, forbid="torch.autograd")
         optimizer = torch.optim.SGD(theirs.parameters(), lr=lr)
-        for _ in range(steps):  # torch: the full batch at once
+        losses_t = []
+        for X, y in arrays:  # torch: a corrupted batch is left out altogether
+            loss = ((theirs(torch.tensor(X)) - torch.tensor(y)) ** 2).mean()
+            losses_t.append(loss.item())
+            if loss.item() > max_loss:
+                continue
             optimizer.zero_grad()
-            torch.nn.functional.mse_loss(theirs(X_t), y_t).backward()
+            loss.backward()
             optimizer.step()
-        g.check(f"{label}: weight", ours.weight, theirs.weight, rtol=1e-9, atol=1e-12)
-        g.check(f"{label}: bias", ours.bias, theirs.bias, rtol=1e-9, atol=1e-12)
+        g.require(f"{name}: skipped as torch", sum(v > max_loss for v in losses_t)
+                  == len(corrupted), "internal: the corrupted batches are not the skipped ones")
+        g.check(f"{name}: losses", got, losses_t, rtol=1e-10, atol=1e-12)
+        g.check(f"{name}: weight", ours.weight, theirs.weight, rtol=1e-10, atol=1e-12)
+        g.check(f"{name}: bias", ours.bias, theirs.bias, rtol=1e-10, atol=1e-12)
 
-    check_training(30, 3, 1, K=4, steps=12, lr=0.05, seed=10)
+    check_skipping(83, 3, 1, [16] * 8, {3}, lr=0.1, max_loss=20.0)
     ### BEGIN HIDDEN TESTS
-    check_training(64, 3, 1, K=8, steps=5, lr=0.1, seed=11)
-    check_training(13, 4, 2, K=5, steps=4, lr=0.2, seed=12)
-    check_training(7, 2, 3, K=7, steps=3, lr=0.03, seed=13)
-    check_training(9, 3, 2, K=1, steps=6, lr=0.15, seed=14)
+    check_skipping(830, 3, 1, [16] * 8, {0}, lr=0.1, max_loss=20.0)
+    check_skipping(831, 4, 2, [12, 10, 12, 8, 12, 12], {1, 2}, lr=0.05, max_loss=40.0)
+    check_skipping(832, 2, 1, [8] * 6, set(), lr=0.2, max_loss=20.0)
+    check_skipping(833, 3, 3, [20, 5, 20, 20, 9, 20, 20], {1, 4}, lr=0.15, max_loss=40.0)
     ### END HIDDEN TESTS
 
 # %% [markdown]
 # ## Summary
 #
 # - Within one backward pass, torch sums what reaches a leaf along every path and runs
-#   its `AccumulateGrad` once (minigrad calls `accumulate` once per path; same
-#   `.grad`).
-# - `backward()` adds into `.grad`; it never replaces it. In the tutorial's example,
-#   $y = x^2$ then $z = 3x$ at $x = 2$ leave $4$ and then $4 + 3 = 7$, in torch and
-#   in minigrad.
+#   its `AccumulateGrad` once; minigrad does the same (`accumulate` runs once, with
+#   $4 + 3 = 7$).
+# - `backward()` adds into `.grad`; it never replaces it. In the reference tutorial's
+#   example, $y = x^2$ then $z = 3x$ at $x = 2$ leave $4$ and then $4 + 3 = 7$, in
+#   torch and in minigrad.
 # - `zero_grad()` (of a module or an optimizer) sets gradients to None by default, as
 #   torch does; `zero_grad(set_to_none=False)` and `.grad.zero_()` fill them with
 #   zeros instead.
-# - Gradients of microbatches add up to the full-batch gradient: exactly for a sum
-#   loss, and for a mean loss once each microbatch's mean is scaled by its share of
-#   the batch.
+# - Gradients of microbatches add up to the full-batch gradient when each example's
+#   loss depends on that example alone: exactly for a sum loss, and for a mean loss
+#   once each microbatch's mean is scaled by its share of the batch. Batch norm in
+#   training mode, or any loss that couples the examples of a batch, breaks it.
 # - Forgetting to clear makes every step use the sum of all past gradients; the loss
 #   swings instead of converging. Clear once per optimizer step, before `backward()`.
 #

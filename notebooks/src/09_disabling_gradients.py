@@ -6,9 +6,9 @@
 # inference, or any computation we will never differentiate, that is wasted memory and
 # time. This chapter shows the switches that turn recording off (`no_grad`,
 # `inference_mode`, `set_grad_enabled`) and the knife that cuts one tensor out of the
-# graph (`detach`), runs the evaluation snippets of the PyTorch autograd tutorial with
-# minigrad, and then *measures* what recording keeps: arrays, bytes and time, in
-# minigrad and in PyTorch.
+# graph (`detach`), runs the evaluation snippets of the course's reference tutorial
+# (see [Sources](../book/sources.md)) with minigrad, and then *measures* what recording
+# keeps: arrays, bytes and time, in minigrad and in PyTorch.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -33,7 +33,7 @@ from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.grad_modes_view import QUANTITIES, ModesComparison, modes_widget
+from minigrad.course.widgets.grad_modes_view import QUANTITIES, ModesComparison, modes_widget
 from minigrad.course.graph_memory import saved_arrays, saved_bytes, torch_saved_tensors
 from minigrad.course.tensor_graph import draw_side_by_side, graph_nodes, total_saved_bytes
 
@@ -92,8 +92,8 @@ y.backward()
 # inference mode is off. A switch saves the flag on entry and puts it back on exit:
 
 # %%
-display(show_source(minigrad.grad_mode._GradMode.__enter__))
-display(show_source(minigrad.grad_mode._GradMode.__exit__))
+display(show_source(minigrad.autograd.grad_mode._GradMode.__enter__))
+display(show_source(minigrad.autograd.grad_mode._GradMode.__exit__))
 
 # %% [markdown]
 # (`no_grad` sets `mode = False`, `enable_grad` `mode = True`; `inference_mode` has its
@@ -102,7 +102,7 @@ display(show_source(minigrad.grad_mode._GradMode.__exit__))
 # Here are the lines of it that decide whether to record a node:
 
 # %%
-apply_lines = show_source(minigrad.function.Function.apply).text.splitlines()
+apply_lines = show_source(minigrad.autograd.function.Function.apply).text.splitlines()
 first = next(i for i, line in enumerate(apply_lines) if "requires_grad = False" in line)
 last = next(i for i, line in enumerate(apply_lines) if "record =" in line)
 print("\n".join(apply_lines[first:last + 1]))
@@ -132,8 +132,9 @@ check("is_grad_enabled() under no_grad, this thread and a new one",
 # %% [markdown]
 # ## 3. The tutorial's evaluation snippets, with minigrad
 #
-# The PyTorch autograd tutorial (the course's source text on gradient computation in
-# PyTorch, from derivatives to common gradient problems) evaluates a model with
+# The course's reference tutorial (see [Sources](../book/sources.md)), a tutorial on
+# gradient computation in PyTorch from derivatives to common gradient problems,
+# evaluates a model with
 #
 # ```python
 # model.eval()
@@ -442,14 +443,19 @@ check_all({"out": (out, out_t),
 # activation (for the ReLU and the second layer): $64 \times (64 + 256)$ float32
 # numbers, 80 KiB. Here are both graphs, drawn by `minigrad.course.tensor_graph`: one
 # box per node, with what it saved and its bytes (`leaf` marks a parameter's data, held
-# anyway). The two libraries save the same arrays; torch's graph has one node more, a
-# `TBackward0` for each transposed weight, which minigrad's fused linear node does
-# without:
+# anyway). The two libraries save the same arrays; torch's graph has two nodes more
+# (9 against 7), a `TBackward0` for each layer's transposed weight, which minigrad's
+# fused linear node does without:
 
 # %%
 nodes, nodes_t = graph_nodes(out), graph_nodes(out_t)
 print("nodes, minigrad:", [node.name for node in nodes])
 print("nodes, torch:   ", [node.name for node in nodes_t])
+display(check_all({
+    "torch's nodes minus minigrad's: one TBackward0 per layer":
+        (len(nodes_t) - len(nodes), 2, "by hand"),
+    "TBackward0 nodes in torch's graph":
+        (sum(node.name == "TBackward0" for node in nodes_t), 2, "by hand")}))
 display(check("bytes saved, parameters left out", total_saved_bytes(nodes, leaves=False),
               total_saved_bytes(nodes_t, leaves=False)))
 draw_side_by_side(out, out_t)
@@ -657,9 +663,10 @@ modes_widget(ModesComparison(seed=0), batch=8)
 #
 # <details><summary>Hint</summary>
 #
-# Section 4 shows the decorators. Which of them restores the caller's setting when the
-# function returns? Detaching the result is not enough: by then the net has recorded
-# its graph.
+# Section 4 shows the switches as decorators. Every one of them restores the caller's
+# setting when the function returns; which ones turn recording *off* inside it? (What
+# does not restore anything is calling `set_grad_enabled(False)` as a plain statement.)
+# Detaching the result is not enough: by then the net has recorded its graph.
 # </details>
 
 # %% solution=ex09-predict

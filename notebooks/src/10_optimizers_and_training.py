@@ -4,7 +4,8 @@
 # A backward pass only fills `.grad`; nothing has learned anything yet. The optimizer
 # turns gradients into better parameters. This chapter writes the simplest one,
 # stochastic gradient descent, by hand and checks it against `optim.SGD`; runs the
-# tutorial's training step with minigrad from torch's initial weights; shows what
+# training step of the course's reference tutorial (see [Sources](../book/sources.md))
+# with minigrad from torch's initial weights; shows what
 # goes wrong when the four calls of a training step come in the wrong order; adds
 # momentum; and finally trains a small network on a real data set (scikit-learn's
 # handwritten digits) with minigrad and PyTorch side by side, from the same initial
@@ -30,7 +31,7 @@ from sklearn.datasets import load_digits
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.valley import valley_widget
+from minigrad.course.widgets.valley import valley_widget
 
 torch.set_num_threads(1)  # tiny models: threads only add overhead on a shared machine
 
@@ -121,7 +122,8 @@ show_source(minigrad.optim.SGD.step)
 # %% [markdown]
 # ## 2. The tutorial's training step, in both libraries
 #
-# The tutorial's example, in torch, as written there (in float32, torch's default).
+# The reference tutorial's example, in torch, as written there (in float32, torch's
+# default).
 # We fix the seed, and keep a copy of the initial weights to give to minigrad.
 
 # %%
@@ -326,15 +328,54 @@ check("plain SGD: (u_k, v_k) = (-4 * 0.91**k, (-0.8)**k)", np.hstack([-4 * 0.91 
 #   largest curvature (the largest eigenvalue of the Hessian). Our $\eta = 0.09$ is
 #   close to it; any larger than $0.1$ and plain SGD diverges along $v$. So $\eta$ is
 #   capped by the steepest direction, and then crawls along the shallow one.
-# - **The effective step.** Along a direction where the gradient hardly changes from
-#   step to step, as along $u$, the buffer grows towards $g / (1 - \mu)$: momentum
-#   moves like plain SGD with the learning rate $\eta / (1 - \mu) = 0.09 / 0.3 = 0.3$,
-#   more than three times larger, which plain SGD could not use (it would diverge along
-#   $v$). Along $v$ the gradient flips sign every step and the buffer does not grow;
-#   momentum's limit there is $\eta < 2(1 + \mu)/\lambda_{\max}$ ($0.17$ for
-#   $\mu = 0.7$), and its oscillation decays only as $\sqrt{\mu}^{\,k} =
-#   0.84^k$, slower than plain SGD's $0.8^k$: hence the larger $|v|$.
+# - **The effective step, and where it does not apply.** Along a direction where the
+#   gradient hardly changes from step to step, the buffer grows towards $g / (1 - \mu)$
+#   and momentum moves like plain SGD with the learning rate $\eta / (1 - \mu)$
+#   ($0.09 / 0.3 = 0.3$ here). That needs the gradient to stay steady over the
+#   $\approx 1/(1 - \mu)$ steps the buffer remembers, which holds only for a small
+#   curvature: $\eta\lambda \ll (1 - \sqrt{\mu})^2 \approx 0.027$. Along $u$,
+#   $\eta\lambda = 0.09$ is larger, so the picture does not apply to this run.
 #
+# What momentum does instead: each coordinate follows
+# $x_{k+1} = (1 + \mu - \eta\lambda)\, x_k - \mu\, x_{k-1}$ (the buffer eliminated), whose
+# behaviour is set by the roots of $r^2 - (1 + \mu - \eta\lambda)\, r + \mu = 0$. For
+# $\lambda = 1$ ($u$) and $\lambda = 20$ ($v$) both roots are complex, of modulus
+# $\sqrt{\mu} = 0.837$. So along $u$ momentum does not glide like plain SGD at $0.3$:
+# it overshoots zero (at step 8, and swings to $+0.53$ at step 11, in the plot above)
+# and spirals in, shrinking as $0.837^k$ where plain SGD at $0.09$ shrinks as $0.91^k$.
+# That faster contraction is the gain. Plain SGD at $0.3$ would do far better along $u$
+# ($|u_{40}| = 4 \cdot 0.7^{40} \approx 2.5 \cdot 10^{-6}$, against momentum's
+# $1.3 \cdot 10^{-3}$), but it diverges along $v$. Across the valley the angle of the
+# roots ($93°$) makes $v$ turn about every 4 steps: its signs go $+, -, -, +, +, -, -, +$,
+# not the plain flip of $(-0.8)^k$. Momentum's limit there is
+# $\eta < 2(1 + \mu)/\lambda_{\max}$ ($0.17$ for $\mu = 0.7$), and its oscillation decays
+# only as $0.837^k$, slower than plain SGD's $0.8^k$: hence the larger $|v|$. Each of
+# these, computed from the formula and compared with torch's paths:
+
+# %%
+roots = {lam: np.roots([1, -(1 + 0.7 - 0.09 * lam), 0.7]) for lam in (1, 20)}
+for lam, r in roots.items():
+    print(f"lambda = {lam:2d}: roots {np.round(r, 4)}, modulus {abs(r[0]):.4f}, "
+          f"angle {np.degrees(abs(np.angle(r[0]))):.1f} degrees")
+u_mom, v_mom = paths[0.7][1][:, 0], paths[0.7][1][:, 1]
+recurrence = {lam: (1 + 0.7 - 0.09 * lam) * x[1:-1] - 0.7 * x[:-2]
+              for lam, x in ((1, u_mom), (20, v_mom))}
+plain_03 = descend(torch, 0.0, lr=0.3)
+print(f"|u_40|: momentum {abs(u_mom[-1]):.1e}, plain SGD at 0.3 {abs(plain_03[-1, 0]):.1e}"
+      f" (its |v_40| = {abs(plain_03[-1, 1]):.0e}: diverged)")
+check_all({
+    "|roots| for lambda 1 and 20": (np.abs(np.concatenate(list(roots.values()))),
+                                    np.full(4, np.sqrt(0.7)), "formula"),
+    "torch's u path: u[k+1] = 1.61 u[k] - 0.7 u[k-1]": (recurrence[1], u_mom[2:], "formula"),
+    "torch's v path: v[k+1] = -0.1 v[k] - 0.7 v[k-1]": (recurrence[20], v_mom[2:], "formula"),
+    "first step with u > 0, and the largest u": ([np.argmax(u_mom > 0), np.argmax(u_mom)],
+                                                 [8, 11], "by hand"),
+    "signs of v, steps 0 to 7": (np.sign(v_mom[:8]), [1, -1, -1, 1, 1, -1, -1, 1],
+                                 "by hand"),
+    "plain SGD at lr 0.3: u_40 = -4 * 0.7**40": (plain_03[-1, 0], -4 * 0.7 ** 40, "formula"),
+})
+
+# %% [markdown]
 # The widget runs both libraries' `optim.SGD` on this valley for the learning rate and
 # momentum you pick: the path, the loss, and the verdict (stable or diverges), with
 # $\lambda_{\max}$, the limit and the effective step. Push `lr` past $0.1$ with no
@@ -543,8 +584,10 @@ check("test predictions", predicted, predicted_t)
 #
 # <details><summary>Hint</summary>
 #
-# Section 1 does this update for a model's parameters. Why must it not be recorded,
-# and what are the two ways of changing a parameter so that nothing is?
+# Section 1 does this update for a model's parameters. Why must it not be recorded?
+# Change each parameter in place under `no_grad()`, as `optim.SGD` does: autograd then
+# still sees the change (chapter 09, section 5), where a write through `.data` would
+# go unnoticed.
 # </details>
 
 # %% solution=ex10-sgd-step
@@ -833,7 +876,7 @@ with graded("Exercise 10.3", hint="add, for every parameter, a term whose gradie
 #
 # - Gradients only fill `.grad`; the optimizer changes the parameters. SGD moves each
 #   parameter by $-\eta\,\nabla_p L$, in place and under `no_grad()`.
-# - The tutorial's training step runs unchanged with minigrad and, from torch's
+# - The reference tutorial's training step runs unchanged with minigrad and, from torch's
 #   initial weights, lands on torch's parameters.
 # - The order is: clear, forward, backward, step. Clearing after backward freezes the
 #   model; stepping before backward, right after zero_grad, never moves the weights;
@@ -843,8 +886,11 @@ with graded("Exercise 10.3", hint="add, for every parameter, a term whose gradie
 #   raises in both libraries.
 # - Plain SGD is stable only for $\eta < 2 / \lambda_{\max}$. Momentum (torch's sum
 #   form; the average form is the same with $\eta$ rescaled by $1 - \mu$) steps along a
-#   decaying sum of gradients: along a steady gradient its effective step is
-#   $\eta / (1 - \mu)$, which is where it gains; across the valley it does not help.
+#   decaying sum of gradients. Along a nearly flat direction ($\eta\lambda \ll
+#   (1 - \sqrt{\mu})^2$) its effective step is $\eta / (1 - \mu)$; on this valley both
+#   directions have complex roots of modulus $\sqrt{\mu}$, so $u$ spirals in faster
+#   ($0.837^k$ against $0.91^k$), which is where it gains, and across the valley it
+#   does not help.
 # - Cross-entropy is log-softmax followed by the negative log-likelihood.
 # - An MLP 64-32-10 trained on `load_digits()` with minigrad and with torch, from the
 #   same start, follows the same loss curve and ends with the same parameters (to

@@ -5,11 +5,10 @@
 # that are slightly, or completely, off, and training simply goes worse. Gradient
 # checking is how we catch that. We compare the gradient that backward computes with
 # one measured from the function itself, by finite differences: nudge an input, see
-# how the output moves. This chapter starts from the example of the PyTorch autograd
-# tutorial (the short introduction to how PyTorch computes gradients whose examples
-# this course follows), explains why the central difference is the one to use and why
-# its step `eps` can be neither too large nor too small, and where the rounding
-# happens, then uses `gradcheck`, minigrad's and torch's side by side, to catch a
+# how the output moves. This chapter starts from an example of the course's reference
+# tutorial (see [Sources](../book/sources.md)), explains why the central difference
+# is the one to use and why its step `eps` can be neither too large nor too small, and
+# where the rounding happens, then uses `gradcheck`, minigrad's and torch's side by side, to catch a
 # custom `Function` whose backward is wrong.
 #
 # **Learning goals.** After this chapter you can
@@ -34,13 +33,13 @@ from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all, show_source
-from minigrad.course.finite_differences import eps_explorer
-from minigrad.gradcheck import numerical_jacobian
+from minigrad.autograd.gradcheck import numerical_jacobian
+from minigrad.course.widgets.finite_differences import eps_explorer
 
 # %% [markdown]
 # ## 1. Autograd against a finite difference
 #
-# The PyTorch autograd tutorial's example: $f(x) = x^2$ at $x = 3$, where autograd
+# The reference tutorial's example: $f(x) = x^2$ at $x = 3$, where autograd
 # gives $6$, and the central difference with $\epsilon = 10^{-4}$,
 #
 # $$f'(x) \approx \frac{f(x + \epsilon) - f(x - \epsilon)}{2\epsilon},$$
@@ -636,7 +635,7 @@ import torch
 
 import minigrad
 from minigrad.course.grading import graded
-from minigrad.gradcheck import numerical_jacobian
+from minigrad.autograd.gradcheck import numerical_jacobian
 
 with graded("Exercise 11.1", hint="for each element, evaluate fn with that element "
             "moved by +eps and by -eps, divide the difference by 2 * eps, and put x "
@@ -878,7 +877,7 @@ with graded("Exercise 11.3", hint="each gradient multiplies grad_output by the o
 # ## Summary
 #
 # - Gradient checking compares backward's gradient with a finite difference; the
-#   tutorial's $x^2$ at $3$ gives $6$ and, in float32 with $\epsilon = 10^{-4}$,
+#   reference tutorial's $x^2$ at $3$ gives $6$ and, in float32 with $\epsilon = 10^{-4}$,
 #   $5.99384$: the inputs $3 \pm 10^{-4}$ are rounded, the step taken is $1.99795
 #   \cdot 10^{-4}$, and the formula divides by $2 \cdot 10^{-4}$. Divided by the step
 #   taken, or with $\epsilon = 2^{-13}$, it is $6$ exactly.

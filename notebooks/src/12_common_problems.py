@@ -28,12 +28,13 @@ from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all
-from minigrad.course.step_order import step_order_widget
+from minigrad.course.widgets.step_order import step_order_widget
 
 # %% [markdown]
 # ## 1. Missing gradient: nothing requires grad
 #
-# The tutorial's first problem. `x` is an ordinary tensor, so `y = x ** 2` records
+# The first problem of the course's reference tutorial (see
+# [Sources](../book/sources.md)). `x` is an ordinary tensor, so `y = x ** 2` records
 # nothing, and there is no graph for `backward()` to walk. torch first:
 
 # %% tags=raises-exception
@@ -96,12 +97,15 @@ check("x.grad with a detached term", partly_detached(minigrad), partly_detached(
 
 # %% [markdown]
 # The fix is to keep the whole computation on tensors that are in the graph. A quick
-# test for a cut: every tensor on the way to the loss should have a `grad_fn`.
+# test for a cut: every tensor on the way to the loss should have `requires_grad=True`.
+# (`grad_fn` tells the same only for results of ops: a leaf such as `x`, or a
+# parameter, has `grad_fn = None` and still requires grad.)
 
 # %%
 x = minigrad.tensor(2.0, requires_grad=True)
 term = x.detach() ** 3
-print("grad_fn of the detached term:", term.grad_fn)
+print("x:                 requires_grad", x.requires_grad, " grad_fn", x.grad_fn)
+print("the detached term: requires_grad", term.requires_grad, " grad_fn", term.grad_fn)
 y = x ** 2 + x ** 3
 y.backward()
 xt = torch.tensor(2.0, requires_grad=True)
@@ -187,7 +191,8 @@ plt.show()
 # hidden layer, and it runs ten iterations in minigrad and in torch from the same
 # weights: the two loss curves, or the error the loop raises, with its type and key
 # phrase in both libraries. Try `backward` twice; try forward, step, zero_grad,
-# backward with and without the hidden layer (section 5 explains the error).
+# backward with and without the hidden layer (section 5 explains why only the model
+# with the hidden layer fails).
 
 # %% tags=nbval-ignore-output
 order_box = step_order_widget()
@@ -209,8 +214,12 @@ order_box
 # ```
 #
 # In fact it breaks at once, at `add_`, before the loss is even computed: `x` is a leaf
-# that requires grad, and an in-place change of a leaf is refused while gradients are
-# being recorded (its gradient would be the gradient of a value that no longer exists).
+# that requires grad, and an in-place change of such a leaf is refused while gradients
+# are being recorded, whether or not an op has used it yet. The reason is the graph,
+# not the saved value: a recorded in-place op rewrites the tensor's history (the
+# tensor becomes the output of `add_` and gets a `grad_fn`), but a leaf is the tensor
+# that *receives* the gradient (through its `AccumulateGrad` node), so it cannot become
+# an op's output.
 
 # %% tags=raises-exception
 torch.manual_seed(0)
@@ -225,7 +234,27 @@ y = x ** 2
 x.add_(1.0)
 
 # %% [markdown]
-# minigrad's message names two ways out. Neither fixes this snippet.
+# A leaf that no op has used yet is refused too, in both libraries:
+
+# %%
+def add_to_unused_leaf(lib):
+    """add_ on a fresh leaf that requires grad: [raised RuntimeError, torch's phrase]."""
+    try:
+        lib.ones(3, requires_grad=True).add_(1.0)
+    except RuntimeError as error:
+        return [True, "a leaf Variable that requires grad" in str(error)]
+    return [False, False]
+
+
+print("minigrad:", add_to_unused_leaf(minigrad), " torch:", add_to_unused_leaf(torch))
+check("add_ on an unused leaf: [raises, torch's phrase]", add_to_unused_leaf(minigrad),
+      add_to_unused_leaf(torch))
+
+# %% [markdown]
+# minigrad's message names two ways out: change `x` under `no_grad()` *after*
+# `backward()`, or (for a plain tensor) build a new one with `x = x + 1`. Neither works
+# *at the `add_` line*, between `y = x ** 2` and `backward()`, as the snippet has it;
+# the first one, moved after `backward()`, is the fix shown at the end of this section.
 #
 # **Under `no_grad()`** the `add_` goes through (nothing is recorded), but `y = x ** 2`
 # saved `x`: its derivative $2x$ needs the old value. The tutorial's `loss.backward()`
@@ -359,6 +388,47 @@ for lib_x in (x, x_t):
     h = h + 1.0
     (y.sum() + h.sum()).backward()
 check("x.grad, out-of-place", x.grad, x_t.grad)
+
+# %% [markdown]
+# This is the error the widget of section 3 raises for forward, step, zero_grad,
+# backward, and only with the hidden layer. `step()` changes every weight in place
+# (each change bumps the weight's version) between the forward pass and `backward()`.
+# That breaks backward only if an op saved a weight. A linear layer saves its weight
+# only when its *input* requires grad, since the weight is needed for the input's
+# gradient $g W$, not for the weight's own ($g^\top X$ needs the input). A single
+# `Linear` on the data saves only `X`, which `step()` does not touch: the loop runs
+# (one step late). With a hidden layer, the second `Linear`'s input is the hidden
+# activation, which requires grad, so that layer saves its weight, and `step()`
+# changes it. The same bug is classic in GAN training with two optimizers: one
+# network's `step()` runs before the other's loss, which saved those weights, is
+# backpropagated. Both orders, in both libraries:
+
+# %%
+def step_before_backward(lib, hidden):
+    """Two iterations of forward, step, zero_grad, backward: [raised the in-place error]."""
+    lib.manual_seed(0)
+    layers = ([lib.nn.Linear(3, 4), lib.nn.ReLU(), lib.nn.Linear(4, 1)] if hidden
+              else [lib.nn.Linear(3, 1)])
+    model = lib.nn.Sequential(*layers)
+    optimizer = lib.optim.SGD(model.parameters(), lr=0.1)
+    inputs, targets = lib.ones(8, 3), lib.zeros(8, 1)
+    try:
+        for _ in range(2):
+            loss = ((model(inputs) - targets) ** 2).mean()
+            optimizer.step()
+            optimizer.zero_grad()
+            loss.backward()
+    except RuntimeError as error:
+        return "modified by an inplace operation" in str(error)
+    return False
+
+
+raised = {lib.__name__: [step_before_backward(lib, hidden) for hidden in (False, True)]
+          for lib in (minigrad, torch)}
+print("raises [one Linear, with a hidden layer]:", raised)
+check_all({"in-place error, [one Linear, hidden layer]": (raised["minigrad"], raised["torch"]),
+           "only the model with a hidden layer fails": (raised["torch"], [False, True],
+                                                        "by hand")})
 
 # %% [markdown]
 # ## 6. Backward through the graph a second time
@@ -707,7 +777,8 @@ with graded("Exercise 12.3", hint="ask h to keep its gradient (retain_grad) befo
 #   was cut (`detach()`, `.item()`). Fix: `requires_grad=True`, keep the computation
 #   on tensors.
 # - A gradient missing a term and no error: part of the computation was detached. Check
-#   that every tensor on the way to the loss has a `grad_fn`.
+#   that every tensor on the way to the loss requires grad (the non-leaves among them
+#   have a `grad_fn`; leaves have none).
 # - The loss swings, the updates are too big: stale gradients added up. Fix:
 #   `optimizer.zero_grad()` every step.
 # - `a leaf Variable that requires grad is being used in an in-place operation`: a
@@ -715,8 +786,10 @@ with graded("Exercise 12.3", hint="ask h to keep its gradient (retain_grad) befo
 #   `no_grad()`, as `step()` does. `w = w + 1` on a module's parameter is a `TypeError`
 #   (`cannot assign ... as parameter`).
 # - `modified by an inplace operation`: a value saved for backward was changed, and
-#   the version counter noticed. Fix: do not change a saved tensor between forward and
-#   backward; change it after backward, or use an out-of-place op or `clone()` first.
+#   the version counter noticed (`step()` before `backward()` does it to any weight a
+#   layer saved because its input requires grad). Fix: do not change a saved tensor
+#   between forward and backward; change it after backward, or use an out-of-place op
+#   or `clone()` first.
 # - `Trying to backward through the graph a second time`: the first backward freed
 #   the saved values (a graph that saved nothing runs again silently). Fix: recompute
 #   the forward pass, or `retain_graph=True`.

@@ -37,7 +37,7 @@ import minigrad.func
 from minigrad import check, check_all, show_source
 from minigrad.autograd import forward_ad
 from minigrad.course.grading import switched_off
-from minigrad.course.jacobian_modes import best_time, jacobian_modes_widget
+from minigrad.course.widgets.jacobian_modes import best_time, jacobian_modes_widget
 from minigrad.dual import Dual, derivative
 
 # %% [markdown]
@@ -52,7 +52,7 @@ from minigrad.dual import Dual, derivative
 # that $\varepsilon^2 = 0$ (not a real number, but a consistent rule of arithmetic, as
 # $i^2 = -1$ is for complex numbers): then $(3 + \varepsilon)^2 = 9 + 6\,\varepsilon$
 # exactly. For any function built from the usual ops, Taylor's formula then stops
-# after its first term,
+# after its first-order (linear) term, which leaves two terms,
 #
 # $$f(x + \dot{x}\,\varepsilon) = f(x) + f'(x)\,\dot{x}\,\varepsilon,$$
 #
@@ -209,10 +209,10 @@ check_all({"y": (y_primal, yt_primal), "J v, forward mode": (jvp, jvp_t),
 # chapter 06's backward, which needed transposes: a VJP multiplies from the other side):
 
 # %%
-show_source(minigrad.forward_ad._mul)
+show_source(minigrad.ops.arithmetic.Mul.jvp)
 
 # %%
-show_source(minigrad.forward_ad._matmul)
+show_source(minigrad.ops.matmul.Matmul.jvp)
 
 # %% [markdown]
 # Tangents live only inside their `dual_level`: when the block ends they are dropped, in
@@ -242,7 +242,8 @@ value_t, jvp_t = torch.func.jvp(f_torch, (torch.tensor(x0),), (torch.tensor(v),)
 check_all({"func.jvp: f(x)": (value, value_t), "func.jvp: J v": (jvp, jvp_t)})
 
 # %% [markdown]
-# The PyTorch autograd tutorial's example, $y = x^2$ at $x = (1, 2, 3)$ (chapter 06 ran
+# The example of the course's reference tutorial (see [Sources](../book/sources.md)),
+# $y = x^2$ at $x = (1, 2, 3)$ (chapter 06 ran
 # its `y.backward(torch.tensor([1.0, 1.0, 1.0]))`), in forward mode: the Jacobian
 # $\mathrm{diag}(2x)$ is diagonal, so $J v$ and $v^\top J$ are the same vector, and with
 # $v$ all ones the tangent is the tutorial's $(2, 4, 6)$. For a $J$ that is not symmetric
@@ -425,7 +426,8 @@ check_all({"torch: two backward passes": (calls["torch.autograd"], 2, "formula")
            "J v by double VJP (minigrad) = forward mode": (jvp_m2, jvp_t)})
 
 # %% [markdown]
-# It works, and it costs more: two backward passes, the first one recorded (a graph of
+# It works, and it costs more: a recorded forward pass of $f$ (to have a graph to run
+# backward through) plus two backward passes, the first one recorded too (a graph of
 # the backward pass is built and kept), against one forward pass carrying a tangent.
 # Measured on the same function (your times will differ):
 
@@ -577,12 +579,12 @@ import numpy as np
 import torch
 
 import minigrad
-import minigrad.forward_ad
+import minigrad.autograd.forward_ad
 from minigrad.course.grading import graded
 
 with graded("Exercise 14.2", hint="column j is the tangent of one minigrad.func.jvp with "
             "the one-hot e_j; stack the columns along axis=1") as g:
-    make_dual = minigrad.forward_ad.make_dual
+    make_dual = minigrad.autograd.forward_ad.make_dual
 
     def check_columns(name, f, f_torch, x0):
         before = g.calls.get(make_dual, 0)
@@ -626,9 +628,8 @@ with graded("Exercise 14.2", hint="column j is the tangent of one minigrad.func.
 # `minigrad.autograd.grad(outputs, inputs, grad_outputs, create_graph=...)`. The check
 # switches off forward mode (minigrad's and torch's) and the ready-made transforms
 # (`minigrad.func`, `autograd.functional`), counts your backward passes, and compares
-# with torch's forward mode. Its first example is the PyTorch autograd tutorial's $y =
-# x^2$ at $(1, 2, 3)$ (the official introduction to autograd, on pytorch.org) with $v$
-# all ones: what is $J v$?
+# with torch's forward mode. Its first example is the reference tutorial's $y = x^2$ at
+# $(1, 2, 3)$ (section 2) with $v$ all ones: what is $J v$?
 #
 # <details><summary>Hint</summary>
 #
@@ -706,8 +707,8 @@ with graded("Exercise 14.3", hint="u of y's shape requires grad; g = grad(y, x, 
 #   inputs), reverse mode for wide ones (few outputs, such as a loss), by about the
 #   ratio $n_{in} / n_{out}$.
 # - A VJP $u \mapsto J^\top u$ is linear in $u$, so its VJP with $v$ is $J v$: a JVP
-#   from two backward passes, the first recorded. That is how
-#   `torch.autograd.functional.jvp` computes it, without forward mode.
+#   from two backward passes, the first recorded, after a recorded forward pass of $f$.
+#   That is how `torch.autograd.functional.jvp` computes it, without forward mode.
 #
 # Where this comes from: JAX's Autodiff Cookbook (jax.readthedocs.io, "JVPs and VJPs",
 # "Jacobians and Hessians using jacfwd and jacrev") and PyTorch's tutorial "Forward-mode

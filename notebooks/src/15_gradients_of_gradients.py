@@ -31,7 +31,8 @@ from IPython.display import display
 
 import minigrad
 from minigrad import check, check_all
-from minigrad.course.newton_view import newton_widget
+from minigrad.course.grading import switched_off
+from minigrad.course.widgets.newton_view import newton_widget
 from minigrad.course.tensor_graph import draw_side_by_side
 
 torch.set_num_threads(1)  # tiny tensors: threads only add overhead on a shared machine
@@ -133,8 +134,8 @@ draw_side_by_side(g, g_t, titles=("minigrad: the graph of g", "torch: the graph 
 # Both graphs start at `TanhBackward0`, the node of the forward pass, whose saved output
 # $t$ the gradient needs. From there torch uses one fused node,
 # `TanhBackwardBackward0`, that knows the derivative of `tanh`'s backward. minigrad
-# writes each op's backward rule with its own ops (`minigrad/double_backward.py`), so its
-# graph shows the rule spelled out: $t \cdot t$ (`MulBackward0`), $1 - t^2$
+# runs the op's own backward on tensors (written with its own ops), so its graph shows
+# the rule spelled out: $t \cdot t$ (`MulBackward0`), $1 - t^2$
 # (`RsubBackward1`), times the upstream gradient (`MulBackward0`). The numbers are the
 # same, and so are their derivatives.
 #
@@ -229,17 +230,22 @@ check_all({
 # conjugate gradients, curvature along a direction, the largest eigenvalue by power
 # iteration). Two ways to get it without building $H$:
 #
-# - **double backward** (reverse over reverse): $Hv = \nabla_x\,(\nabla f(x) \cdot v)$.
+# - **double backward** (reverse over reverse): $\nabla_x\,(\nabla f(x) \cdot v)$.
 #   The gradient, recorded; its dot product with a constant $v$, a scalar; one more
-#   backward pass through that;
+#   backward pass through that. Strictly, this gives $v^\top H$ (the vector
+#   $H^\top v$): it is $Hv$ because $H$ is symmetric, which holds when $f$ has
+#   continuous second derivatives, as every function in this chapter does;
 # - **forward over reverse**: $Hv$ is the directional derivative of the gradient along
 #   $v$, a Jacobian-vector product of $\nabla f$, so `func.jvp(func.grad(f), (x,), (v,))`
 #   (chapter 14's forward mode, carried through a backward pass).
 #
-# `minigrad.autograd.functional.hvp(f, x, v)` (as torch's) computes the first, with two
-# backward passes; you write it yourself in Exercise 15.2. On a function of $n = 64$
-# inputs with a full Hessian, $f(x) = \sum_i \tanh((Ax)_i)^2$, both against torch's
-# `autograd.functional.hvp` and against $H v$ from the full Hessian:
+# torch has both products, and its names keep the two apart.
+# `autograd.functional.vhp(f, x, v)` is the double backward, $v^\top H$ in two backward
+# passes. `autograd.functional.hvp(f, x, v)` is $H v$ for any $H$, symmetric or not: it
+# runs the gradient pass, then chapter 14's double-VJP trick on the gradient, three
+# backward passes in all, and its documentation warns that it is "significantly slower
+# than `vhp`". minigrad has the same two functions. We count torch's backward passes,
+# on a function of $n = 64$ inputs with a full Hessian, $f(x) = \sum_i \tanh((Ax)_i)^2$:
 
 # %%
 rng = np.random.default_rng(15)
@@ -255,7 +261,8 @@ def tanh_net(lib, A):
 
 
 def hvp_double_backward(f, x, v):
-    return minigrad.autograd.functional.hvp(f, x, v)[1]
+    """v^T H by double backward (two passes): H v, since H is symmetric."""
+    return minigrad.autograd.functional.vhp(f, x, v)[1]
 
 
 def hvp_forward_over_reverse(f, x, v):
@@ -265,8 +272,32 @@ def hvp_forward_over_reverse(f, x, v):
 f, f_t = tanh_net(minigrad, A64), tanh_net(torch, A64)
 x, v = minigrad.tensor(x0), minigrad.tensor(v0)
 x_t, v_t = torch.tensor(x0), torch.tensor(v0)
+passes = {}
+for name in ("hvp", "vhp"):
+    calls = {}
+    with switched_off(count="torch.autograd", calls=calls):
+        getattr(torch.autograd.functional, name)(f_t, x_t, v_t)
+    passes[name] = calls["torch.autograd"]
+calls = {}
+with switched_off(count="minigrad.autograd", calls=calls):
+    hvp_double_backward(f, x, v)
+print("torch's backward passes:", passes, " minigrad's vhp:", calls["minigrad.autograd"])
+check_all({"torch: hvp's backward passes": (passes["hvp"], 3, "formula"),
+           "torch: vhp's backward passes": (passes["vhp"], 2, "formula"),
+           "minigrad: vhp's backward passes": (calls["minigrad.autograd"], passes["vhp"])})
+
+# %% [markdown]
+# The double backward (minigrad's `vhp`, which you write yourself in Exercise 15.2) and
+# forward over reverse, against torch's `hvp` and `vhp` and against $H v$ from the full
+# Hessian; the Hessian is symmetric, so all of them agree:
+
+# %%
 Hv_t = torch.autograd.functional.hvp(f_t, x_t, v_t)[1]
-check_all({"Hv by double backward": (hvp_double_backward(f, x, v), Hv_t),
+check_all({"H symmetric: H = H^T": (minigrad.func.hessian(f)(x),
+                                    minigrad.func.hessian(f)(x).T, "formula"),
+           "torch: v^T H (vhp) = H v (hvp)": (torch.autograd.functional.vhp(f_t, x_t, v_t)[1],
+                                              Hv_t, "torch hvp"),
+           "Hv by double backward": (hvp_double_backward(f, x, v), Hv_t),
            "Hv by forward over reverse": (hvp_forward_over_reverse(f, x, v), Hv_t),
            "H @ v, the full Hessian": (minigrad.func.hessian(f)(x) @ v, Hv_t)})
 
@@ -293,7 +324,9 @@ check("bytes: H over Hv is n", [r[2] / r[1] for r in rows], sizes, against="form
 # And the times (your numbers will differ: this cell's output is not compared). Each is
 # the best of a few runs after one that is not timed. The gradient, an HVP by double
 # backward and by forward over reverse, and the full Hessian, in minigrad and in torch
-# (`torch.autograd.functional.hessian`, which loops over rows as ours does).
+# (`torch.autograd.functional.hessian`, which loops over rows as ours does). torch's
+# `vhp` is the line to compare with our double backward (both two passes); its `hvp`
+# takes the third pass.
 
 # %% tags=nbval-ignore-output
 def best_of(fn, *args, repeats=3):
@@ -317,7 +350,8 @@ def minigrad_hessian(f, x):
 rng = np.random.default_rng(16)
 sizes = [4, 16, 64, 128]
 timings = {k: [] for k in ["gradient", "Hv, double backward", "Hv, forward over reverse",
-                           "Hessian", "torch: Hv", "torch: Hessian"]}
+                           "Hessian", "torch: vhp (2 passes)", "torch: hvp (3 passes)",
+                           "torch: Hessian"]}
 for n in sizes:
     A = rng.standard_normal((n, n)) / np.sqrt(n)
     f, f_t = tanh_net(minigrad, A), tanh_net(torch, A)
@@ -331,11 +365,14 @@ for n in sizes:
     timings["Hv, double backward"].append(best_of(hvp_double_backward, f, x, v))
     timings["Hv, forward over reverse"].append(best_of(hvp_forward_over_reverse, f, x, v))
     timings["Hessian"].append(best_of(minigrad_hessian, f, x, repeats=2))
-    timings["torch: Hv"].append(best_of(torch.autograd.functional.hvp, f_t, x_t, v_t))
+    timings["torch: vhp (2 passes)"].append(
+        best_of(torch.autograd.functional.vhp, f_t, x_t, v_t))
+    timings["torch: hvp (3 passes)"].append(
+        best_of(torch.autograd.functional.hvp, f_t, x_t, v_t))
     timings["torch: Hessian"].append(
         best_of(torch.autograd.functional.hessian, f_t, x_t, repeats=2))
 fig, ax = plt.subplots(figsize=(6, 3.4))
-for (name, ts), style in zip(timings.items(), ["o-", "s-", "^-", "D-", "s:", "D:"],
+for (name, ts), style in zip(timings.items(), ["o-", "s-", "^-", "D-", "s:", "v:", "D:"],
                              strict=True):
     ax.loglog(sizes, ts, style, label=name)
 ax.set_xticks(sizes, [str(s) for s in sizes])
@@ -353,9 +390,12 @@ for name in ["Hv, double backward", "Hv, forward over reverse", "Hessian"]:
 # The HVP's line stays a small constant above the gradient's (about 2 to 4 times); the
 # Hessian's grows with $n$, because it is $n$ HVPs. At these sizes each pass costs
 # mostly its fixed per-op overhead, so the Hessian's time grows like $n$ (the number of
-# passes); for large $n$ each pass also does $O(n^2)$ work here (the product $Ax$) and
-# the gap widens further. For a network with a million parameters the Hessian would
-# hold $10^{12}$ numbers; an HVP holds a million.
+# passes). For large $n$ each pass also does $O(n^2)$ work here (the product $Ax$), in
+# the gradient's pass as in each of the Hessian's, so both times grow by that factor
+# and their ratio stays proportional to $n$ ($n$ HVPs of a few gradients each): the
+# gap grows like $n$, no faster. For a network
+# with a million parameters the Hessian would hold $10^{12}$ numbers; an HVP holds a
+# million.
 #
 # ## 5. Checking second derivatives: `gradgradcheck`
 #
@@ -383,12 +423,18 @@ check("gradgradcheck(tanh(x**3)) passes", ok, ok_t)
 
 # %% [markdown]
 # Now a custom `Function` with a backward that is right to first order and wrong to
-# second. `Cube` computes $x^3$; its forward computes the slope $3x^2$ and keeps it for
-# backward, an easy optimization. But forward runs untracked (its result is recorded as
-# one node, `Cube`), so the kept slope is a constant: when the backward is recorded, the
-# graph of the gradient does not reach $x$ through it, and the second derivative,
-# $6x\,v$, comes out $0$. The same class in both libraries (their `Function`s share the
-# interface):
+# second. `Cube` computes $x^3$; its forward computes the slope $3x^2$ and keeps it on
+# `ctx` for backward, to save recomputing it. That breaks a rule of torch's
+# documentation (`FunctionCtx.save_for_backward`): every tensor that backward uses
+# must go through `ctx.save_for_backward`, "as opposed to directly on `ctx`", to
+# prevent incorrect gradients and memory leaks; an intermediary (neither input nor
+# output of forward) should be recomputed from the inputs in backward, or returned as
+# an output of the `Function`, or the backward marked `@once_differentiable` so that a
+# second derivative raises instead of coming out wrong. Here is the wrong gradient it
+# prevents. Forward runs untracked (its result is recorded as one node, `Cube`), so the
+# kept slope is a constant: when the backward is recorded, the graph of the gradient
+# does not reach $x$ through it, and the second derivative, $6x\,v$, comes out $0$.
+# The same class in both libraries (their `Function`s share the interface):
 
 # %%
 def cube_functions(lib):
@@ -398,7 +444,7 @@ def cube_functions(lib):
     class ConstantSlopeCube(base):
         @staticmethod
         def forward(ctx, x):
-            ctx.slope = 3 * x ** 2  # computed in forward: a constant to the backward
+            ctx.slope = 3 * x ** 2  # the bug: an intermediary kept on ctx, a constant
             return x ** 3
 
         @staticmethod
@@ -462,7 +508,8 @@ check_all({"the gradient, right": (g, g_t),
 # The gradient still requires grad (it depends on $v$), but not on $x$: differentiating
 # it with respect to $x$ finds no path, and both libraries return `None`
 # (`allow_unused=True`). Rule: a backward that should be twice differentiable computes
-# from saved *inputs*, with operations the library records.
+# from tensors saved with `save_for_backward` (inputs or outputs), with operations the
+# library records.
 #
 # ## 6. Newton's method
 #
@@ -588,10 +635,69 @@ plt.show()
 # after 2000 steps. Each Newton step costs a Hessian ($n$ HVPs) and a linear solve
 # ($O(n^3)$): for two inputs nothing, for a network's millions of parameters out of
 # reach, which is why second-order methods for networks use HVPs (conjugate gradients)
-# or approximations of $H$. Far from a minimum $H$ need not be positive definite, and
-# the pure step can go uphill; a damped step $x \leftarrow x + \alpha d$ with
-# $\alpha < 1$ is safer but loses the fast convergence.
+# or approximations of $H$.
 #
+# The pure step can also go uphill. Here it does twice: the second step takes $f$ from
+# $4.7$ to $1412$, the fourth from $0.056$ to $0.31$. At those points $H$ is positive
+# definite, so $d$ points downhill ($\nabla f \cdot d < 0$); the step is only too long
+# for the quadratic model. A line search fixes that: try $x + \alpha d$ with $\alpha =
+# 1$, halve $\alpha$ until $f$ decreases enough (Armijo's condition, $f(x + \alpha d)
+# \le f(x) + 10^{-4} \alpha\, \nabla f \cdot d$). It never goes uphill, and near the
+# minimum it accepts $\alpha = 1$, so the last steps are pure Newton steps and keep
+# the quadratic convergence (here it takes 21 steps where the pure method, whose
+# uphill jumps happened to pay off, took 6); only a *fixed* $\alpha < 1$ loses it (the widget below,
+# with $\alpha = 0.5$). Where $H$ is not positive definite no step size helps:
+# $d = -H^{-1} \nabla f$ can then point uphill, so that every small $\alpha > 0$
+# increases $f$, and Newton's method is repaired by changing the direction instead:
+# $H + \lambda I$ in place of $H$ (Levenberg-Marquardt), a trust region, or a step
+# along $-\nabla f$. The numbers, in both libraries:
+
+# %%
+def newton_line_search(lib, f, start, steps=40, tol=1e-6):
+    """Newton with backtracking (Armijo): the iterates and each step's alpha."""
+    p = lib.tensor(start, dtype=lib.float64)
+    path, alphas = [p.numpy().copy()], []
+    for _ in range(steps):
+        g, H = lib.func.grad(f)(p), lib.func.hessian(f)(p)
+        d = lib.tensor(-np.linalg.solve(H.numpy(), g.numpy()))
+        slope, alpha = float((g * d).sum()), 1.0
+        while float(f(p + alpha * d)) > float(f(p)) + 1e-4 * alpha * slope:
+            alpha /= 2
+        p = p + alpha * d
+        path.append(p.numpy().copy())
+        alphas.append(alpha)
+        if np.linalg.norm(path[-1] - [1.0, 1.0]) < tol:
+            break
+    return np.array(path), alphas
+
+
+values = np.array([rosenbrock(point) for point in newton_rosen])
+uphill = [k for k in range(1, len(values)) if values[k] > values[k - 1]]
+at = {k: (minigrad.func.grad(rosenbrock)(minigrad.tensor(newton_rosen[k - 1])),
+          minigrad.func.hessian(rosenbrock)(minigrad.tensor(newton_rosen[k - 1])))
+      for k in uphill}
+eigenvalues = [np.linalg.eigvalsh(H.numpy()) for _, H in at.values()]
+slopes = [float(-(g.numpy() @ np.linalg.solve(H.numpy(), g.numpy()))) for g, H in at.values()]
+print("f along Newton's path:", np.array2string(values, precision=3))
+print("uphill steps:", uphill, " H's eigenvalues before them:",
+      [np.round(e, 2).tolist() for e in eigenvalues], " grad . d:", np.round(slopes, 2))
+searched, alphas = newton_line_search(minigrad, rosenbrock, start)
+searched_t, alphas_t = newton_line_search(torch, rosenbrock, start)
+searched_values = [rosenbrock(point) for point in searched]
+print(f"with the line search: {len(alphas)} steps, alphas {alphas}")
+check_all({"uphill steps of pure Newton": (uphill, [2, 4], "by hand"),
+           "H positive definite there": ([e.min() > 0 for e in eigenvalues], [True, True],
+                                         "by hand"),
+           "d points downhill there": ([s < 0 for s in slopes], [True, True], "by hand"),
+           "line search: the path": (searched, searched_t),
+           "line search: alphas": (alphas, alphas_t),
+           "line search: f never increases": (np.diff(searched_values) <= 0,
+                                              np.ones(len(alphas), bool), "by hand"),
+           "line search: the last 7 steps are full (alpha = 1)": (alphas[-7:], np.ones(7),
+                                                                  "by hand")},
+          atol=1e-12)
+
+# %% [markdown]
 # ### Newton against gradient descent, from anywhere
 #
 # Move the start point, gradient descent's learning rate and Newton's step size
@@ -672,9 +778,11 @@ with graded("Exercise 15.1", hint="x as a leaf with requires_grad=True; n passes
 # Write `hvp(f, x, v)`: $H v$, for a function `f` of a 1-D minigrad tensor returning a
 # 0-d tensor, a point `x` and a vector `v` (minigrad tensors that do not require grad),
 # by double backward: exactly two backward passes (`autograd.grad` twice), never the
-# full Hessian. The check counts the backward passes, switches off `minigrad.func`,
-# `autograd.functional` (its `hvp` and `vhp`) and torch, and compares with torch's
-# `autograd.functional.hvp`, on functions and sizes of its own.
+# full Hessian. (That gives $v^\top H$, torch's `vhp`; the check's functions have
+# continuous second derivatives, so $H$ is symmetric and it is $H v$.) The check
+# counts the backward passes, switches off `minigrad.func`, `autograd.functional` (its
+# `hvp` and `vhp`) and torch, and compares with torch's `autograd.functional.hvp`, on
+# functions and sizes of its own.
 #
 # <details><summary>Hint</summary>
 #
@@ -827,15 +935,21 @@ with graded("Exercise 15.3", hint="g and H at x, then solve H d = -g with "
 # - The Hessian's row $i$ is the gradient of $\partial f/\partial x_i$: $n$ passes
 #   through the recorded gradient, or `func.hessian` = `jacfwd(jacrev(f))`, or
 #   `autograd.functional.hessian`.
-# - $Hv = \nabla (\nabla f \cdot v)$ by double backward, or
+# - $\nabla (\nabla f \cdot v) = v^\top H$ by double backward (`vhp`, two passes),
+#   which is $Hv$ when $H$ is symmetric ($f$ with continuous second derivatives);
+#   `hvp` gives $Hv$ for any $H$ with a third pass; or
 #   `func.jvp(func.grad(f), (x,), (v,))` forward over reverse: a small constant times
 #   one gradient, $n$ numbers. The Hessian is $n$ HVPs and $n^2$ numbers.
 # - `gradgradcheck` checks the backward pass itself against finite differences. A
-#   backward that uses a value computed in forward (a constant to the graph) instead of
-#   the saved input passes `gradcheck` and fails `gradgradcheck`.
+#   backward that uses a value kept on `ctx` in forward (a constant to the graph)
+#   instead of a tensor saved with `save_for_backward` passes `gradcheck` and fails
+#   `gradgradcheck`.
 # - Newton's method solves $H d = -\nabla f$: one step on a quadratic, a handful on
 #   Rosenbrock where gradient descent needs thousands; each step costs a Hessian and a
-#   solve, and far from the minimum it may need damping.
+#   solve. Far from the minimum the pure step can go uphill: a line search keeps every
+#   step downhill and still takes full steps near the minimum; where $H$ is not
+#   positive definite the direction itself must change ($H + \lambda I$, a trust
+#   region).
 #
 # Next: [16 Extending autograd](16_extending_autograd.ipynb): custom `Function`s checked
 # with `gradcheck` and `gradgradcheck`, hooks, and gradient checkpointing.

@@ -31,7 +31,7 @@ import torch.utils.checkpoint
 
 import minigrad
 from minigrad import check, check_all
-from minigrad.course.checkpoint_memory import CheckpointMemory, checkpoint_memory_widget
+from minigrad.course.widgets.checkpoint_memory import CheckpointMemory, checkpoint_memory_widget
 from minigrad.utils.checkpoint import checkpoint
 
 # %% [markdown]
@@ -41,8 +41,12 @@ from minigrad.utils.checkpoint import checkpoint
 # normaliser (cross-entropy is built on it). Written as it reads, it overflows: $e^{1000}$
 # is beyond float64 (about $1.8 \cdot 10^{308}$), so the sum is `inf` and so is its log,
 # although the answer, $1000 + \log 2$ for $x = (1000, 1000, -3)$, is an ordinary number.
-# The backward of the naive graph is worse: $e^{x_i} / \sum_j e^{x_j}$ becomes
-# $\infty / \infty$, which is `nan`. Both libraries agree (numpy warns "overflow
+# The backward of the naive graph is worse. It does not divide $e^{x_i}$ by the sum;
+# it runs the chain rule node by node: `log` sends $1/\sum_j e^{x_j} = 1/\infty = 0$
+# back to the sum and on to each `exp`, which multiplies it by its output $e^{x_i}$.
+# For the two entries of $1000$ that is $0 \cdot \infty$, which is `nan`; for the third
+# it is $0 \cdot e^{-3} = 0$, a finite (and wrong) $0$. The gradient is
+# $(\mathrm{nan}, \mathrm{nan}, 0)$. Both libraries agree (numpy warns "overflow
 # encountered in exp" in minigrad's forward; we silence it, the values say the same):
 
 # %%
@@ -51,12 +55,19 @@ rows = {}
 for name, lib in [("minigrad", minigrad), ("torch", torch)]:
     x = lib.tensor(x0, requires_grad=True)
     with np.errstate(over="ignore", invalid="ignore"):
-        y = x.exp().sum().log()
+        exps = x.exp()
+        exps.retain_grad()
+        y = exps.sum().log()
         y.backward()
-    rows[name] = (y, x.grad)
-    print(f"{name:8}: naive lse = {y.item()}, its gradient = {x.grad.tolist()}")
+    rows[name] = (y, x.grad, exps.grad)
+    print(f"{name:8}: naive lse = {y.item()}, what reaches exp = {exps.grad.tolist()}, "
+          f"its gradient = {x.grad.tolist()}")
 check_all({"naive lse": (rows["minigrad"][0], rows["torch"][0]),
-           "its gradient (nan)": (rows["minigrad"][1], rows["torch"][1])}, equal_nan=True)
+           "what reaches each exp: 1/inf = 0": (rows["minigrad"][2], rows["torch"][2]),
+           "its gradient (nan, nan, 0)": (rows["minigrad"][1], rows["torch"][1]),
+           "0 * inf, 0 * inf, 0 * e^-3": (rows["minigrad"][1],
+                                          [math.nan, math.nan, 0.0], "formula")},
+          equal_nan=True)
 
 # %% [markdown]
 # The fix is a shift: for any $m$, $\log \sum_i e^{x_i} = m + \log \sum_i e^{x_i - m}$.
@@ -123,9 +134,9 @@ check_all({"stable lse (1000, 1000, -3)": (y, yt),
 # and, if an input requires grad, records the node, whose `backward` the engine calls.
 # Written by hand, a backward can be wrong with nothing to show for it. Chapter 11's
 # test finds out: `gradcheck` compares it with finite differences, element by element.
-# The PyTorch autograd tutorial (the introduction to autograd on pytorch.org) says
-# gradient checking "is useful when implementing custom layers or custom autograd
-# functions": this is that case. Since a backward pass can itself be differentiated
+# The course's reference tutorial (see [Sources](../book/sources.md)) says gradient
+# checking "is useful when implementing custom layers or custom autograd functions":
+# this is that case. Since a backward pass can itself be differentiated
 # (chapter 15), `gradgradcheck` checks the *second* derivatives too. In both libraries
 # both pass on float64 inputs:
 
@@ -351,9 +362,11 @@ check_all({"halved, then clipped: 2 clip(y, -5, 5)": (hooked, hooked_t),
 # Clipping the gradient of one tensor by its *norm* (scale it down to length
 # `max_norm` when it is longer, keep its direction) is Exercise 16.2.
 #
-# **A leaf's hook sees the summed gradient, once.** Chapter 08: when $x$ is used twice,
-# the two contributions are added before `.grad` is updated. A hook on the leaf $x$
-# runs once, on the sum, not once per use. $L = \sum x^2 + 3 \sum x$ at $x = (1, -3)$:
+# **A tensor's hook sees its summed gradient, once.** Chapter 08: when $x$ is used
+# twice, the two contributions are added before `.grad` is updated. A hook on $x$ runs
+# once, on the sum, not once per use; the same holds for a hook on a non-leaf (below,
+# `y = x * 1` used twice), since the engine sums a tensor's contributions before its
+# node runs. $L = \sum x^2 + 3 \sum x$ at $x = (1, -3)$:
 # the contributions are $2x = (2, -6)$ and $(3, 3)$; the hook sees $(5, -3)$, once.
 # `register_post_accumulate_grad_hook` runs after `.grad` is written (optimizers use it
 # to step a parameter as soon as its gradient is ready):
@@ -374,6 +387,25 @@ print("hook calls:", seen, " post-accumulate:", after)
 check_all({"the leaf's hook: one call, the sum": (seen, seen_t),
            "2x + 3 at (1, -3)": (seen, [[5.0, -3.0]], "formula"),
            "post-accumulate hook sees .grad": (after, after_t)})
+
+
+# %% [markdown]
+# The same on a non-leaf, `y = x * 1`, used twice:
+
+# %%
+def non_leaf_hook(lib):
+    x = lib.tensor([1.0, -3.0], requires_grad=True)
+    y = x * 1
+    seen = []
+    y.register_hook(lambda grad: seen.append(grad.tolist()))
+    (y * y + 3 * y).sum().backward()
+    return seen
+
+
+print("hook calls on the non-leaf:", non_leaf_hook(minigrad))
+check_all({"the non-leaf's hook: one call, the sum": (non_leaf_hook(minigrad),
+                                                      non_leaf_hook(torch)),
+           "2y + 3 at (1, -3)": (non_leaf_hook(minigrad), [[5.0, -3.0]], "formula")})
 
 # %% [markdown]
 # A tensor that does not require grad has no gradient to hook, and both libraries
@@ -447,12 +479,17 @@ check_all({**{f"activation of layer {i}": (acts[i], acts_t[i]) for i in range(3)
 #
 # Chapter 09 measured what a graph keeps for backward: for each op, the arrays its
 # backward needs, until backward frees them. In a deep network that is every layer's
-# activations, and it grows with the depth and the batch. `checkpoint(f, h)` runs the
-# block `f` *without* recording and keeps only its input `h`; when backward reaches the
-# block it runs `f(h)` again, this time recording, and backpropagates through that
-# small graph. The activations inside the block exist for a moment instead of from
-# forward to the end of backward. The price: one more forward pass of each checkpointed
-# block.
+# activations, and it grows with the depth and the batch. `checkpoint(f, h)` keeps
+# only the block's input `h` (and what it needs to run again), not the activations
+# inside the block; when backward reaches the block it runs `f(h)` again and
+# backpropagates through what that recomputes. The activations inside the block exist
+# for a moment instead of from forward to the end of backward. The price: one more
+# forward pass of each checkpointed block. How the block's first run avoids keeping
+# its activations depends on the variant (`use_reentrant`, below): the reentrant one
+# runs it without recording; the non-reentrant one records the graph as usual but,
+# through `torch.autograd.graph.saved_tensors_hooks`, stores a placeholder in place of
+# each saved tensor, and the first time backward unpacks one, it reruns the block to
+# get them all.
 #
 # Our network: blocks $h \mapsto \tanh(\tanh(h W_1) W_2)$, float64, batch 16, width 32.
 # The gradients are the same with and without checkpointing, in both libraries and with
@@ -491,9 +528,12 @@ check_all(rows, rtol=1e-10)
 # %% [markdown]
 # What is kept, measured with chapter 09's `saved_bytes` (minigrad) and torch's
 # saved-tensor hooks (`torch_saved_tensors`), without the weights, which are kept
-# anyway. Without checkpointing each block keeps three activations (its input, for the
-# matrix product, and two `tanh` outputs, one of which is also the second product's
-# input): $2 \cdot \text{depth} + 1$ arrays of $16 \cdot 32 \cdot 8$ bytes $= 4$ KiB. With a
+# anyway. Without checkpointing each block keeps three activations: its input (for the
+# first matrix product) and its two `tanh` outputs (the first is also the second
+# product's input). Its last `tanh` output is the next block's input, so consecutive
+# blocks share one array: $2$ new arrays a block, plus the network's input, $2 \cdot
+# \text{depth} + 1$ arrays (not $3 \cdot \text{depth}$) of $16 \cdot 32 \cdot 8$
+# bytes $= 4$ KiB. With a
 # checkpoint every $k$ blocks only each segment's input is kept: $\lceil \text{depth} /
 # k \rceil$ arrays. During backward, one segment at a time is recorded again, $2k$
 # arrays more, so the *peak* is about $\text{depth}/k + 2k$ arrays, smallest near $k =
@@ -559,7 +599,9 @@ check("recomputed block forwards: every block once", memory.results["recomputed"
 # the block under `no_grad` and gives the node only the block's inputs: if no input
 # requires grad, the node records nothing, torch warns, and the weights *inside* the
 # block get no gradient. The newer one (`use_reentrant=False`, torch's recommendation)
-# finds the weights itself and works in both cases (and with `autograd.grad`). Torch
+# records the block's ops as usual, so the weights inside are in the graph like any
+# others, and only swaps what those ops save for placeholders (saved-tensor hooks)
+# that the recomputation fills; it works in both cases (and with `autograd.grad`). Torch
 # asks you to choose: calling `checkpoint` without `use_reentrant` warns (and will
 # raise in a later torch). minigrad has both, with torch's warnings:
 
@@ -605,8 +647,9 @@ check_all(rows)
 # block's input is the data, which usually does not: `x.requires_grad_()` fixes it), or
 # use `use_reentrant=False`. The two also build different graphs in torch: the
 # reentrant variant leaves one node, `CheckpointFunctionBackward`, for the whole block;
-# the other leaves the block's last op as the output's `grad_fn`. minigrad uses its one
-# node for both (the gradients are the same, as above):
+# the other leaves the block's ordinary nodes, so the block's last op is the output's
+# `grad_fn`. minigrad uses its one node for both (the gradients are the same, as
+# above):
 
 # %%
 W, Wt = minigrad.ones(2, 2, requires_grad=True), torch.ones(2, 2, requires_grad=True)
@@ -617,6 +660,48 @@ for reentrant in (True, False):
                                            use_reentrant=reentrant)
     print(f"use_reentrant={reentrant}: minigrad {y.grad_fn.name()}, torch {yt.grad_fn.name()}")
     check(f"use_reentrant={reentrant}: the output", y, yt)
+
+# %% [markdown]
+# **Randomness in the block.** The recomputation runs the block a second time, so
+# anything random in it (a dropout mask) would be drawn again, and backward would
+# differentiate a different function from the one forward computed: a wrong gradient,
+# with no error. `checkpoint` therefore saves the random generator's state before the
+# block's first run and restores it for the recomputation (`preserve_rng_state=True`,
+# torch's default), then puts the generator back where it was.
+# `preserve_rng_state=False` skips that (a little faster) and is right only for a block
+# with nothing random in it. A `Dropout(0.5)` inside a checkpoint, under the same seed
+# with and without it: the two libraries draw different masks (their generators
+# differ), but each gets its unchecked gradient back only when the state is preserved:
+
+# %%
+def dropout_grads(lib, ckpt, preserve):
+    """x.grad of sum(dropout(3 x)) under seed 0: without checkpoint, then with it."""
+    drop = lib.nn.Dropout(0.5)
+
+    def block(h):
+        return drop(h * 3.0)
+
+    grads = []
+    for checkpointed in (False, True):
+        lib.manual_seed(0)
+        x = lib.ones(8, requires_grad=True)
+        y = (ckpt(block, x, use_reentrant=False, preserve_rng_state=preserve)
+             if checkpointed else block(x))
+        y.sum().backward()
+        grads.append(x.grad.tolist())
+    return grads
+
+
+rows = {}
+for preserve in (True, False):
+    mine = dropout_grads(minigrad, checkpoint, preserve)
+    theirs = dropout_grads(torch, torch.utils.checkpoint.checkpoint, preserve)
+    print(f"preserve_rng_state={preserve}: minigrad {mine[0]} -> {mine[1]}")
+    print(f"{'':25}torch    {theirs[0]} -> {theirs[1]}")
+    rows[f"preserve_rng_state={preserve}: gradient as without checkpoint"] = (
+        mine[0] == mine[1], theirs[0] == theirs[1])
+check_all(rows | {"the state preserved: the same gradient": (
+    rows["preserve_rng_state=True: gradient as without checkpoint"][0], True, "by hand")})
 
 # %% [markdown]
 # Try it. The sliders set the depth and the segment length $k$ ($0$: no checkpointing);
@@ -645,8 +730,12 @@ checkpoint_memory_widget(depth=6, every=0)
 # element, without overflow or underflow to a wrong value (at $x = 800$, $e^x$ is `inf`;
 # at $x = -40$, $1 + e^x$ rounds to $1$ and its log to $0$, while the answer is $4.2
 # \cdot 10^{-18}$); `backward(ctx, grad_output)` returns `grad_output` times the
-# derivative, $\sigma(x) = e^x / (1 + e^x)$, computed stably too. Use numpy (`np.exp`,
-# `np.log1p`, `np.abs`, `np.maximum`) and `ctx.save_for_backward`. The check calls your
+# derivative, $\sigma(x) = e^x / (1 + e^x)$, computed stably too. Use numpy in forward
+# (`np.exp`, `np.log1p`, `np.abs`, `np.maximum`) and `ctx.save_for_backward`. In
+# backward, compute with operators on what `saved_tensors` returns, as section 1's
+# `LogSumExp` does (`math.e ** (...)`): a numpy function there passes this check, which
+# tests first derivatives only, but it cannot record, so `gradgradcheck` would fail
+# (`TypeError: operand 'Tensor' does not support ufuncs`). The check calls your
 # `forward` and `backward` directly with every backward pass switched off (minigrad's
 # and torch's), then through `Softplus.apply` and `backward()`, and compares with
 # torch's `torch.logaddexp(0, x)` to 12 digits, with no absolute slack.
@@ -889,22 +978,25 @@ with graded("Exercise 16.3", hint="forward: np.sign(x), x saved; backward: grad_
 #   `ctx.save_for_backward`, `backward(ctx, grad_output)` returns one gradient per
 #   input, and `apply` runs it. Write it when you know a better backward than the one
 #   autograd would trace, or a more stable forward: log-sum-exp with the max shift is
-#   $1000 + \log 2$ at $(1000, 1000, -3)$ where the naive graph gives `inf` and a `nan`
-#   gradient.
+#   $1000 + \log 2$ at $(1000, 1000, -3)$ where the naive graph gives `inf` and the
+#   gradient $(\mathrm{nan}, \mathrm{nan}, 0)$ ($0 \cdot \infty$ and $0 \cdot
+#   e^{-3}$).
 # - Test a hand-written backward with `gradcheck`, and with `gradgradcheck` if it will
 #   be differentiated again; a backward written with differentiable operations on what
 #   `saved_tensors` returns gives correct second derivatives for free.
 # - A straight-through estimator (round or sign forward, identity or clipped identity
 #   backward) is deliberately not the derivative: `gradcheck` rejects it, rightly.
 # - `register_hook` calls a function on a tensor's gradient; returning a tensor
-#   replaces it (scale, clip), `handle.remove()` undoes it. A leaf's hook sees the sum
-#   of its contributions, once. Module hooks record a layer's activations
+#   replaces it (scale, clip), `handle.remove()` undoes it. A tensor's hook, on a leaf
+#   or not, sees the sum of its contributions, once. Module hooks record a layer's activations
 #   (`register_forward_hook`) and gradients (`register_full_backward_hook`).
 # - `checkpoint` keeps a block's input instead of its activations and runs the block
 #   again in backward: with a checkpoint every $k$ blocks, $\text{depth}/k$ inputs are
 #   kept and the peak is about $\text{depth}/k + 2k$ activations here, for one more
 #   forward per block. Pass `use_reentrant` explicitly; with `True`, the block's input
-#   must require grad.
+#   must require grad; `False` records the block and recomputes only what its ops
+#   saved. The recomputation replays the forward's random state
+#   (`preserve_rng_state=True`), so a dropout draws the same mask twice.
 #
 # Where this comes from: PyTorch's tutorial "Extending PyTorch" and "Double Backward
 # with Custom Functions" (pytorch.org), the documentation of `torch.utils.checkpoint`,

@@ -42,6 +42,6 @@ GENERIC_CHEATS = [
     Wrong("the grader's check replaced", "cheat",
           "import minigrad.course.grading as _g\n_g.Grader.check = lambda *a, **k: None"),
     Wrong("torch's reference slope replaced", "cheat",
-          "import minigrad.course.explorers as _e\n_e.torch_slope = lambda f, x: f(x)"),
+          "import minigrad.course.widgets.explorers as _e\n_e.torch_slope = lambda f, x: f(x)"),
     Wrong("a builtin shadowed", "cheat", "isinstance = lambda *a: True"),
 ]

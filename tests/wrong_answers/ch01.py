@@ -40,12 +40,12 @@ def central_slope(f, x, h=1e-4):
     return v.grad
 """),
         Wrong("the chapter's torch_slope under another name", "bypass", """
-from minigrad.course.explorers import torch_slope as _exact
+from minigrad.course.widgets.explorers import torch_slope as _exact
 def central_slope(f, x, h=1e-4):
     return _exact(f, x)
 """),
         Wrong("a lazy number that asks torch when compared", "bypass", """
-from minigrad.course.explorers import torch_slope as _exact
+from minigrad.course.widgets.explorers import torch_slope as _exact
 class _Lazy(float):
     def __new__(cls, f, x):
         obj = super().__new__(cls, 0.0)

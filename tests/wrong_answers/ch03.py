@@ -182,7 +182,7 @@ def topo_sort(root):
     return _first_seen(root)[::-1]
 """),
         Wrong("the chapter's topological-sort widget, run to the end", "bypass", """
-from minigrad.course.topo_view import TopoSortStepper
+from minigrad.course.widgets.topo_view import TopoSortStepper
 def topo_sort(root):
     stepper = TopoSortStepper(root)
     while not stepper.done:

@@ -192,7 +192,7 @@ def backward_v2(root):
     root.backward()
 """),
         Wrong("the stepper run to the end", "bypass", """
-from minigrad.course.stepper import BackwardStepper
+from minigrad.course.widgets.stepper import BackwardStepper
 def backward_v2(root):
     stepper = BackwardStepper(root)
     while not stepper.done:

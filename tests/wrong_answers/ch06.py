@@ -60,63 +60,181 @@ def cube_vjp(w, v):
     return pullback(torch.tensor(v))[0].numpy()
 """),
     ],
-    "ex06-mm-grads": [
-        Wrong("no transposes", "slip", """
-def mm_grads(p, q, g):
-    return g @ q, p @ g
+    "ex06-split-network": [
+        Wrong("the two-machine split of section 7: only the last boundary passed back", "slip", """
+def pipeline_backward(stages, x):
+    inp, outputs, leaves = x, [], []
+    for stage in stages:
+        out = stage(inp)
+        outputs.append(out)
+        inp = out.detach().requires_grad_()
+        leaves.append(inp)
+    outputs[-1].backward()
+    outputs[-2].backward(leaves[-2].grad)
+    return [leaf.grad.data for leaf in leaves[:-1]]
 """),
-        Wrong("grad_q as g.T @ p: transposed", "slip", """
-def mm_grads(p, q, g):
-    return g @ q.T, g.T @ p
-"""),
-        Wrong("the pair in the wrong order", "slip", """
-def mm_grads(p, q, g):
-    return p.T @ g, g @ q.T
-"""),
-        Wrong("the forum thread's pattern: row and column sums of g", "slip", """
-import numpy as np
-def mm_grads(p, q, g):
-    return (np.repeat(g.sum(1, keepdims=True), p.shape[1], axis=1),
-            np.repeat(g.sum(0, keepdims=True), q.shape[0], axis=0))
-"""),
-        Wrong("ignores g: the gradient of out.sum()", "ignores", """
-import numpy as np
-def mm_grads(p, q, g):
-    ones = np.ones_like(g)
-    return ones @ q.T, p.T @ ones
-"""),
-        Wrong("the visible answers looked up", "hardcoded", """
-import numpy as np
-_rng = np.random.default_rng(62)
-_p, _q, _g = (_rng.standard_normal(s) for s in [(2, 3), (3, 5), (2, 5)])
-_known = {_g.tobytes(): (_g @ _q.T, _p.T @ _g)}
-def mm_grads(p, q, g):
-    if g.shape == (2, 4):
-        return np.array([[10.0] * 3, [26.0] * 3]), np.array([[6.0, 8, 10, 12]] * 3)
-    return _known.get(g.tobytes(), (np.zeros(p.shape), np.zeros(q.shape)))
-"""),
-        Wrong("torch's autograd", "bypass", """
-import torch
-def mm_grads(p, q, g):
-    pt = torch.tensor(p, requires_grad=True)
-    qt = torch.tensor(q, requires_grad=True)
-    torch.mm(pt, qt).backward(torch.tensor(g))
-    return pt.grad.numpy(), qt.grad.numpy()
-"""),
-        Wrong("minigrad's backward", "bypass", """
+        Wrong("each earlier stage's backward from ones, as for a sum", "slip", """
 import minigrad
-def mm_grads(p, q, g):
-    pm = minigrad.tensor(p, requires_grad=True)
-    qm = minigrad.tensor(q, requires_grad=True)
-    minigrad.mm(pm, qm).backward(minigrad.tensor(g))
-    return pm.grad.data, qm.grad.data
+def pipeline_backward(stages, x):
+    inp, outputs, leaves = x, [], []
+    for stage in stages:
+        out = stage(inp)
+        outputs.append(out)
+        inp = out.detach().requires_grad_()
+        leaves.append(inp)
+    outputs[-1].backward()
+    for k in reversed(range(len(stages) - 1)):
+        outputs[k].backward(minigrad.ones_like(outputs[k]))
+    return [leaf.grad.data for leaf in leaves[:-1]]
 """),
-        Wrong("minigrad's Mm.backward called with a stand-in ctx", "bypass", """
-import types
-from minigrad.ops.matmul import Mm
-def mm_grads(p, q, g):
-    ctx = types.SimpleNamespace(saved_tensors=(p, q), needs_input_grad=(True, True))
-    return Mm.backward(ctx, g)
+        Wrong("the activation passed back instead of its gradient", "slip", """
+def pipeline_backward(stages, x):
+    inp, outputs, leaves = x, [], []
+    for stage in stages:
+        out = stage(inp)
+        outputs.append(out)
+        inp = out.detach().requires_grad_()
+        leaves.append(inp)
+    outputs[-1].backward()
+    for k in reversed(range(len(stages) - 1)):
+        outputs[k].backward(leaves[k].detach())
+    return [leaf.grad.data for leaf in leaves[:-1]]
+"""),
+        Wrong("the new leaves made without requires_grad", "slip", """
+def pipeline_backward(stages, x):
+    inp, outputs, leaves = x, [], []
+    for stage in stages:
+        out = stage(inp)
+        outputs.append(out)
+        inp = out.detach()
+        leaves.append(inp)
+    outputs[-1].backward()
+    for k in reversed(range(len(stages) - 1)):
+        outputs[k].backward(leaves[k].grad)
+    return [leaf.grad.data for leaf in leaves[:-1]]
+"""),
+        Wrong("the stages' backward in forward order", "slip", """
+import minigrad
+def pipeline_backward(stages, x):
+    inp, outputs, leaves = x, [], []
+    for stage in stages:
+        out = stage(inp)
+        outputs.append(out)
+        inp = out.detach().requires_grad_()
+        leaves.append(inp)
+    for k in range(len(stages) - 1):
+        g = leaves[k].grad
+        outputs[k].backward(minigrad.zeros_like(outputs[k]) if g is None else g)
+    outputs[-1].backward()
+    return [leaf.grad.data for leaf in leaves[:-1]]
+"""),
+        Wrong("the boundary gradients returned last stage first", "slip", """
+def pipeline_backward(stages, x):
+    inp, outputs, leaves = x, [], []
+    for stage in stages:
+        out = stage(inp)
+        outputs.append(out)
+        inp = out.detach().requires_grad_()
+        leaves.append(inp)
+    outputs[-1].backward()
+    for k in reversed(range(len(stages) - 1)):
+        outputs[k].backward(leaves[k].grad)
+    return [leaf.grad.data for leaf in reversed(leaves[:-1])]
+"""),
+        Wrong("ignores x: the pipeline run on zeros of x's shape", "ignores", """
+import minigrad
+def pipeline_backward(stages, x):
+    inp, outputs, leaves = minigrad.zeros_like(x), [], []
+    for stage in stages:
+        out = stage(inp)
+        outputs.append(out)
+        inp = out.detach().requires_grad_()
+        leaves.append(inp)
+    outputs[-1].backward()
+    for k in reversed(range(len(stages) - 1)):
+        outputs[k].backward(leaves[k].grad)
+    return [leaf.grad.data for leaf in leaves[:-1]]
+"""),
+        Wrong("ignores all stages but the first and the last", "ignores", """
+def pipeline_backward(stages, x):
+    first, last = stages[0], stages[-1]
+    y = first(x)
+    y_leaf = y.detach().requires_grad_()
+    last(y_leaf).backward()
+    y.backward(y_leaf.grad)
+    return [y_leaf.grad.data]
+"""),
+        Wrong("the visible example's boundary gradients pasted in", "hardcoded", """
+import numpy as np
+import minigrad
+_rng = np.random.default_rng(62)
+_x = _rng.standard_normal((4, 3))
+_W1, _b1 = _rng.standard_normal((5, 3)), _rng.standard_normal(5)
+_W2, _b2 = _rng.standard_normal((4, 5)), _rng.standard_normal(4)
+_W3, _b3 = _rng.standard_normal((2, 4)), _rng.standard_normal(2)
+_t = _rng.standard_normal((4, 2))
+_h1 = np.tanh(_x @ _W1.T + _b1)
+_h2 = np.maximum(_h1 @ _W2.T + _b2, 0)
+_d3 = 2 * (_h2 @ _W3.T + _b3 - _t) / _t.size
+_g2 = _d3 @ _W3
+_g1 = ((_h1 @ _W2.T + _b2 > 0) * _g2) @ _W2
+def pipeline_backward(stages, x):
+    inp, outputs, leaves = x, [], []
+    for stage in stages:
+        out = stage(inp)
+        outputs.append(out)
+        inp = out.detach().requires_grad_()
+        leaves.append(inp)
+    outputs[-1].backward()
+    grads = [_g1, _g2]
+    for k in reversed(range(len(stages) - 1)):
+        outputs[k].backward(minigrad.tensor(grads[k]))
+    return grads
+"""),
+        Wrong("dL/dy by central differences through the later stages", "bypass", """
+import numpy as np
+import minigrad
+def pipeline_backward(stages, x, h=1e-6):
+    inp, outputs, leaves = x, [], []
+    for stage in stages:
+        out = stage(inp)
+        outputs.append(out)
+        inp = out.detach()
+        leaves.append(inp)
+    def rest(k, y):
+        for stage in stages[k + 1:]:
+            y = stage(minigrad.tensor(y))
+        return y.item()
+    grads = [None] * (len(stages) - 1)
+    for k in range(len(stages) - 1):
+        y0 = leaves[k].data
+        grad = np.zeros_like(y0)
+        for i in np.ndindex(y0.shape):
+            step = np.zeros_like(y0)
+            step[i] = h
+            grad[i] = (rest(k, y0 + step) - rest(k, y0 - step)) / (2 * h)
+        grads[k] = grad
+    outputs[-1].backward()
+    for k in range(len(stages) - 1):
+        outputs[k].backward(minigrad.tensor(grads[k]))
+    return grads
+"""),
+        Wrong("the history stripped with grad_fn = None, one backward", "bypass", """
+def pipeline_backward(stages, x):
+    inp, outputs = x, []
+    for stage in stages:
+        saved = getattr(inp, "grad_fn", None)
+        if saved is not None:
+            inp.grad_fn = None
+        out = stage(inp)
+        if saved is not None:
+            inp.grad_fn = saved
+        outputs.append(out)
+        inp = out
+    for y in outputs[:-1]:
+        y.retain_grad()
+    outputs[-1].backward()
+    return [y.grad.data for y in outputs[:-1]]
 """),
     ],
     "ex06-jacobian": [
@@ -205,7 +323,7 @@ def jacobian(f, x0, h=1e-6):
 """),
         Wrong("minigrad's gradcheck.analytical_jacobian", "bypass", """
 import minigrad
-from minigrad.gradcheck import analytical_jacobian
+from minigrad.autograd.gradcheck import analytical_jacobian
 def jacobian(f, x0):
     return analytical_jacobian(f, [minigrad.tensor(x0, requires_grad=True)], 0).T
 """),

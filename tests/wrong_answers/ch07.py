@@ -3,78 +3,123 @@
 from tests.wrong_answers import Wrong
 
 WRONG = {
-    "ex07-lin-grad-torch-layout": [
-        Wrong("the forum thread's weight gradient, in (in, out) layout", "slip", """
-def lin_grad_tl(inp, out, weight, bias):
-    inp.g = out.g @ weight
-    weight.g = inp.t() @ out.g
-    bias.g = out.g.sum(0)
-"""),
-        Wrong("the forum thread's input gradient, out.g @ weight.t()", "slip", """
-def lin_grad_tl(inp, out, weight, bias):
-    inp.g = out.g @ weight.t()
-    weight.g = out.g.t() @ inp
-    bias.g = out.g.sum(0)
-"""),
-        Wrong("the bias gradient averaged over the batch", "slip", """
-def lin_grad_tl(inp, out, weight, bias):
-    inp.g = out.g @ weight
-    weight.g = out.g.t() @ inp
-    bias.g = out.g.mean(0)
-"""),
-        Wrong("the bias gradient summed over the outputs", "slip", """
-def lin_grad_tl(inp, out, weight, bias):
-    inp.g = out.g @ weight
-    weight.g = out.g.t() @ inp
-    bias.g = out.g.sum(1)
-"""),
-        Wrong("ignores out.g: the gradient of out.sum()", "ignores", """
-import minigrad
-def lin_grad_tl(inp, out, weight, bias):
-    ones = minigrad.ones(*out.shape, dtype=minigrad.float64)
-    inp.g = ones @ weight
-    weight.g = ones.t() @ inp
-    bias.g = ones.sum(0)
-"""),
-        Wrong("the visible example's gradients hard-coded", "hardcoded", """
+    "ex07-two-layer-backward": [
+        Wrong("the mean over the examples only, not over every element", "slip", """
 import numpy as np
-import minigrad
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    h = X @ W1.T + b1
+    a = np.maximum(h, 0)
+    out = a @ W2.T + b2
+    d_out = 2 * (out - Y) / X.shape[0]
+    d_a = d_out @ W2
+    d_h = d_a * (h > 0)
+    return d_h.T @ X, d_h.sum(0), d_out.T @ a, d_out.sum(0)
+"""),
+        Wrong("the ReLU's gradient left out", "slip", """
+import numpy as np
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    h = X @ W1.T + b1
+    a = np.maximum(h, 0)
+    out = a @ W2.T + b2
+    d_out = 2 * (out - Y) / Y.size
+    d_h = d_out @ W2
+    return d_h.T @ X, d_h.sum(0), d_out.T @ a, d_out.sum(0)
+"""),
+        Wrong("the weight gradients in the thread's (in, out) layout", "slip", """
+import numpy as np
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    h = X @ W1.T + b1
+    a = np.maximum(h, 0)
+    out = a @ W2.T + b2
+    d_out = 2 * (out - Y) / Y.size
+    d_h = (d_out @ W2) * (h > 0)
+    return X.T @ d_h, d_h.sum(0), a.T @ d_out, d_out.sum(0)
+"""),
+        Wrong("the bias gradients averaged over the batch", "slip", """
+import numpy as np
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    h = X @ W1.T + b1
+    a = np.maximum(h, 0)
+    out = a @ W2.T + b2
+    d_out = 2 * (out - Y) / Y.size
+    d_h = (d_out @ W2) * (h > 0)
+    return d_h.T @ X, d_h.mean(0), d_out.T @ a, d_out.mean(0)
+"""),
+        Wrong("the second weight's gradient from the pre-activation", "slip", """
+import numpy as np
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    h = X @ W1.T + b1
+    a = np.maximum(h, 0)
+    out = a @ W2.T + b2
+    d_out = 2 * (out - Y) / Y.size
+    d_h = (d_out @ W2) * (h > 0)
+    return d_h.T @ X, d_h.sum(0), d_out.T @ h, d_out.sum(0)
+"""),
+        Wrong("the 2 of the square forgotten", "slip", """
+import numpy as np
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    h = X @ W1.T + b1
+    a = np.maximum(h, 0)
+    out = a @ W2.T + b2
+    d_out = (out - Y) / Y.size
+    d_h = (d_out @ W2) * (h > 0)
+    return d_h.T @ X, d_h.sum(0), d_out.T @ a, d_out.sum(0)
+"""),
+        Wrong("ignores b1: the first layer's bias left out of the forward pass", "ignores", """
+import numpy as np
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    h = X @ W1.T
+    a = np.maximum(h, 0)
+    out = a @ W2.T + b2
+    d_out = 2 * (out - Y) / Y.size
+    d_h = (d_out @ W2) * (h > 0)
+    return d_h.T @ X, d_h.sum(0), d_out.T @ a, d_out.sum(0)
+"""),
+        Wrong("the visible example's gradients pasted in", "hardcoded", """
+import numpy as np
 _rng = np.random.default_rng(71)
-_a = {k: _rng.standard_normal(s) for k, s in
-      [("inp", (6, 3)), ("weight", (2, 3)), ("bias", (2,)), ("g", (6, 2))]}
-_known = {"inp": _a["g"] @ _a["weight"], "weight": _a["g"].T @ _a["inp"],
-          "bias": _a["g"].sum(0)}
-def lin_grad_tl(inp, out, weight, bias):
-    inp.g = minigrad.tensor(_known["inp"])
-    weight.g = minigrad.tensor(_known["weight"])
-    bias.g = minigrad.tensor(_known["bias"])
+_s = [(8, 3), (8, 2), (4, 3), (4,), (2, 4), (2,)]
+_X, _Y, _W1, _b1, _W2, _b2 = (_rng.standard_normal(s) for s in _s)
+_h = _X @ _W1.T + _b1
+_a = np.maximum(_h, 0)
+_d = 2 * (_a @ _W2.T + _b2 - _Y) / _Y.size
+_dh = (_d @ _W2) * (_h > 0)
+_known = (_dh.T @ _X, _dh.sum(0), _d.T @ _a, _d.sum(0))
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    if X.shape == (8, 3):
+        return _known
+    return np.zeros_like(W1), np.zeros_like(b1), np.zeros_like(W2), np.zeros_like(b2)
 """),
-        Wrong("torch's autograd, copied into .g", "bypass", """
+        Wrong("torch's autograd on the same arrays", "bypass", """
 import torch
-import minigrad
-def lin_grad_tl(inp, out, weight, bias):
-    ts = [torch.tensor(t.data, requires_grad=True) for t in (inp, weight, bias)]
-    torch.nn.functional.linear(*ts).backward(torch.tensor(out.g.data))
-    for t, tt in zip((inp, weight, bias), ts):
-        t.g = minigrad.tensor(tt.grad.numpy())
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    ps = [torch.tensor(p, requires_grad=True) for p in (W1, b1, W2, b2)]
+    hidden = torch.relu(torch.tensor(X) @ ps[0].T + ps[1])
+    loss = torch.nn.functional.mse_loss(hidden @ ps[2].T + ps[3], torch.tensor(Y))
+    return [g.numpy() for g in torch.autograd.grad(loss, ps)]
 """),
-        Wrong("minigrad's backward on copies that require grad", "bypass", """
+        Wrong("minigrad's nn.Linear layers and backward()", "bypass", """
 import minigrad
-def lin_grad_tl(inp, out, weight, bias):
-    copies = [t.detach().requires_grad_() for t in (inp, weight, bias)]
-    minigrad.nn.functional.linear(*copies).backward(out.g)
-    for t, c in zip((inp, weight, bias), copies):
-        t.g = c.grad
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    F = minigrad.nn.functional
+    ps = [minigrad.tensor(p, requires_grad=True) for p in (W1, b1, W2, b2)]
+    hidden = F.linear(minigrad.tensor(X), ps[0], ps[1]).relu()
+    F.mse_loss(F.linear(hidden, ps[2], ps[3]), minigrad.tensor(Y)).backward()
+    return [p.grad.data for p in ps]
 """),
         Wrong("minigrad's Linear.backward called with a stand-in ctx", "bypass", """
 import types
-import minigrad
+import numpy as np
 from minigrad.ops.linear import Linear
-def lin_grad_tl(inp, out, weight, bias):
-    ctx = types.SimpleNamespace(saved_tensors=(inp.data, weight.data),
-                                needs_input_grad=(True, True, True))
-    gx, gw, gb = Linear.backward(ctx, out.g.data)
-    inp.g, weight.g, bias.g = minigrad.tensor(gx), minigrad.tensor(gw), minigrad.tensor(gb)
+def two_layer_grads(X, Y, W1, b1, W2, b2):
+    h = X @ W1.T + b1
+    a = np.maximum(h, 0)
+    d_out = 2 * (a @ W2.T + b2 - Y) / Y.size
+    ctx2 = types.SimpleNamespace(saved_tensors=(a, W2), needs_input_grad=(True, True, True))
+    d_a, dW2, db2 = Linear.backward(ctx2, d_out)
+    ctx1 = types.SimpleNamespace(saved_tensors=(X, W1), needs_input_grad=(False, True, True))
+    _, dW1, db1 = Linear.backward(ctx1, d_a * (h > 0))
+    return dW1, db1, dW2, db2
 """),
     ],
     "ex07-mae-grad": [

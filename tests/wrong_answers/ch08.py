@@ -176,120 +176,161 @@ def accumulate_microbatches(model, X, y, sizes):
         p.grad = minigrad.tensor(c.grad.numpy())
 """),
     ],
-    "ex08-train": [
-        Wrong("zero_grad() once, before the loop", "slip", """
-import numpy as np, minigrad
-def train_accumulated(model, X, y, K, steps, lr):
-    opt = minigrad.optim.SGD(model.parameters(), lr=lr)
-    N = X.shape[0]
-    opt.zero_grad()
-    for _ in range(steps):
-        for part in np.array_split(np.arange(N), K):
-            lo, hi = part[0], part[-1] + 1
-            (((model(X[lo:hi]) - y[lo:hi]) ** 2).mean() * (len(part) / N)).backward()
-        opt.step()
-"""),
-        Wrong("zero_grad() inside the microbatch loop", "slip", """
-import numpy as np, minigrad
-def train_accumulated(model, X, y, K, steps, lr):
-    opt = minigrad.optim.SGD(model.parameters(), lr=lr)
-    N = X.shape[0]
-    for _ in range(steps):
-        for part in np.array_split(np.arange(N), K):
-            opt.zero_grad()
-            lo, hi = part[0], part[-1] + 1
-            (((model(X[lo:hi]) - y[lo:hi]) ** 2).mean() * (len(part) / N)).backward()
-        opt.step()
-"""),
-        Wrong("each microbatch mean divided by K (unequal sizes)", "slip", """
-import numpy as np, minigrad
-def train_accumulated(model, X, y, K, steps, lr):
-    opt = minigrad.optim.SGD(model.parameters(), lr=lr)
-    for _ in range(steps):
-        opt.zero_grad()
-        for part in np.array_split(np.arange(X.shape[0]), K):
-            lo, hi = part[0], part[-1] + 1
-            (((model(X[lo:hi]) - y[lo:hi]) ** 2).mean() / K).backward()
-        opt.step()
-"""),
-        Wrong("step() after each microbatch", "slip", """
-import numpy as np, minigrad
-def train_accumulated(model, X, y, K, steps, lr):
-    opt = minigrad.optim.SGD(model.parameters(), lr=lr)
-    N = X.shape[0]
-    for _ in range(steps):
-        opt.zero_grad()
-        for part in np.array_split(np.arange(N), K):
-            lo, hi = part[0], part[-1] + 1
-            (((model(X[lo:hi]) - y[lo:hi]) ** 2).mean() * (len(part) / N)).backward()
-            opt.step()
-"""),
-        Wrong("the worked example's sizes 8, 8, 7, 7 hard-coded", "hardcoded", """
+    "ex08-stale-skip": [
+        Wrong("the supplied loop as it is", "slip", """
 import minigrad
-def train_accumulated(model, X, y, K, steps, lr):
-    opt = minigrad.optim.SGD(model.parameters(), lr=lr)
-    for _ in range(steps):
-        opt.zero_grad()
-        lo = 0
-        for n in [8, 8, 7, 7]:
-            (((model(X[lo:lo + n]) - y[lo:lo + n]) ** 2).mean() * (n / 30)).backward()
-            lo += n
-        opt.step()
-"""),
-        Wrong("ignores lr: the worked example's 0.05", "ignores", """
-import numpy as np, minigrad
-def train_accumulated(model, X, y, K, steps, lr):
-    opt = minigrad.optim.SGD(model.parameters(), lr=0.05)
-    N = X.shape[0]
-    for _ in range(steps):
-        opt.zero_grad()
-        for part in np.array_split(np.arange(N), K):
-            lo, hi = part[0], part[-1] + 1
-            (((model(X[lo:hi]) - y[lo:hi]) ** 2).mean() * (len(part) / N)).backward()
-        opt.step()
-"""),
-        Wrong("ignores K: always 4 microbatches", "ignores", """
-import numpy as np, minigrad
-def train_accumulated(model, X, y, K, steps, lr):
-    opt = minigrad.optim.SGD(model.parameters(), lr=lr)
-    N = X.shape[0]
-    for _ in range(steps):
-        opt.zero_grad()
-        for part in np.array_split(np.arange(N), 4):
-            lo, hi = part[0], part[-1] + 1
-            (((model(X[lo:hi]) - y[lo:hi]) ** 2).mean() * (len(part) / N)).backward()
-        opt.step()
-"""),
-        Wrong("one backward() of the summed microbatch losses per step", "bypass", """
-import numpy as np, minigrad
-def train_accumulated(model, X, y, K, steps, lr):
-    opt = minigrad.optim.SGD(model.parameters(), lr=lr)
-    N = X.shape[0]
-    for _ in range(steps):
-        opt.zero_grad()
-        loss = 0.0
-        for part in np.array_split(np.arange(N), K):
-            lo, hi = part[0], part[-1] + 1
-            loss = loss + ((model(X[lo:hi]) - y[lo:hi]) ** 2).mean() * (len(part) / N)
+def train_skipping(model, batches, lr, max_loss):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for X, y in batches:
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
         loss.backward()
-        opt.step()
+        if loss.item() > max_loss:
+            continue
+        optimizer.step()
+        optimizer.zero_grad()
+    return losses
 """),
-        Wrong("torch trains a copy, the weights copied back", "bypass", """
-import numpy as np, torch
-def train_accumulated(model, X, y, K, steps, lr):
+        Wrong("zero_grad() added once, before the loop", "slip", """
+import minigrad
+def train_skipping(model, batches, lr, max_loss):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr)
+    optimizer.zero_grad()
+    losses = []
+    for X, y in batches:
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
+        loss.backward()
+        if loss.item() > max_loss:
+            continue
+        optimizer.step()
+        optimizer.zero_grad()
+    return losses
+"""),
+        Wrong("zero_grad() moved between backward() and step()", "slip", """
+import minigrad
+def train_skipping(model, batches, lr, max_loss):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for X, y in batches:
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
+        loss.backward()
+        if loss.item() > max_loss:
+            continue
+        optimizer.zero_grad()
+        optimizer.step()
+    return losses
+"""),
+        Wrong("the skip test moved after the step", "slip", """
+import minigrad
+def train_skipping(model, batches, lr, max_loss):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for X, y in batches:
+        optimizer.zero_grad()
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
+        loss.backward()
+        optimizer.step()
+        if loss.item() > max_loss:
+            continue
+    return losses
+"""),
+        Wrong("only the weight's gradient cleared: the bias stays stale", "slip", """
+import minigrad
+def train_skipping(model, batches, lr, max_loss):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr)
+    weight = list(model.parameters())[0]
+    losses = []
+    for X, y in batches:
+        weight.grad = None
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
+        loss.backward()
+        if loss.item() > max_loss:
+            continue
+        optimizer.step()
+    return losses
+"""),
+        Wrong("break at the first outlier instead of skipping it", "slip", """
+import minigrad
+def train_skipping(model, batches, lr, max_loss):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for X, y in batches:
+        optimizer.zero_grad()
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
+        if loss.item() > max_loss:
+            break
+        loss.backward()
+        optimizer.step()
+    return losses
+"""),
+        Wrong("ignores max_loss: no batch skipped", "ignores", """
+import minigrad
+def train_skipping(model, batches, lr, max_loss):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for X, y in batches:
+        optimizer.zero_grad()
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
+        loss.backward()
+        optimizer.step()
+    return losses
+"""),
+        Wrong("ignores lr: the demo's 0.1", "ignores", """
+import minigrad
+def train_skipping(model, batches, lr, max_loss):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=0.1)
+    losses = []
+    for X, y in batches:
+        optimizer.zero_grad()
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
+        if loss.item() > max_loss:
+            continue
+        loss.backward()
+        optimizer.step()
+    return losses
+"""),
+        Wrong("the visible example's outlier, batch 3, skipped by position", "hardcoded", """
+import minigrad
+def train_skipping(model, batches, lr, max_loss):
+    optimizer = minigrad.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for k, (X, y) in enumerate(batches):
+        optimizer.zero_grad()
+        loss = ((model(X) - y) ** 2).mean()
+        losses.append(loss.item())
+        if k == 3:
+            continue
+        loss.backward()
+        optimizer.step()
+    return losses
+"""),
+        Wrong("torch's loop on a copy, its parameters loaded back", "bypass", """
+import torch
+def train_skipping(model, batches, lr, max_loss):
     params = list(model.parameters())
-    weight, bias = [torch.tensor(p.data, requires_grad=True) for p in params]
-    opt = torch.optim.SGD([weight, bias], lr=lr)
-    N = X.shape[0]
-    Xt, yt = torch.tensor(X.data), torch.tensor(y.data)
-    for _ in range(steps):
-        opt.zero_grad()
-        for part in np.array_split(np.arange(N), K):
-            model(X[int(part[0]):int(part[-1]) + 1])
-        ((Xt @ weight.T + bias - yt) ** 2).mean().backward()
-        opt.step()
-    for p, c in zip(params, [weight, bias]):
+    copies = [torch.tensor(p.data, requires_grad=True) for p in params]
+    optimizer = torch.optim.SGD(copies, lr=lr)
+    losses = []
+    for X, y in batches:
+        out = torch.tensor(X.data) @ copies[0].T + copies[1]
+        loss = ((out - torch.tensor(y.data)) ** 2).mean()
+        losses.append(loss.item())
+        if loss.item() > max_loss:
+            continue
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    for p, c in zip(params, copies):
         p.data[...] = c.detach().numpy()
+    return losses
 """),
     ],
 }

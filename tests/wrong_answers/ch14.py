@@ -205,7 +205,7 @@ def jacobian_by_columns(f, x0):
 '''),
         Wrong("the visible Jacobians looked up", "hardcoded", _VISIBLE + '''
 import minigrad
-import minigrad.forward_ad as _fw
+import minigrad.autograd.forward_ad as _fw
 _known = {tuple(_x0): torch.func.jacfwd(_tanh_Ax)(torch.tensor(_x0)).numpy(),
           (0.3, -1.2, 2.0): torch.func.jacfwd(lambda t: t * t.sum())(
               torch.tensor([0.3, -1.2, 2.0])).numpy()}

@@ -1,0 +1,283 @@
+r"""``Function``: one differentiable op, and the graph node it leaves behind (chapter 05).
+
+An op is a subclass of :class:`Function` holding its whole derivative story, in static
+methods named as in torch:
+
+* ``forward(ctx, *args)`` computes the result from the inputs' numpy arrays and keeps
+  what backward will need with ``ctx.save_for_backward(...)``;
+* ``backward(ctx, grad_output)`` receives :math:`\partial L / \partial \text{out}` and
+  returns one gradient per input of ``forward`` (``None`` for an input that is not a
+  tensor or needs none), each the vector-Jacobian product
+  :math:`\partial L / \partial x_i = \sum_j \partial L / \partial \text{out}_j \cdot
+  \partial \text{out}_j / \partial x_i`. It never changes ``grad_output`` in place.
+  Written with operators, the same method runs on tensors under ``create_graph=True``
+  (chapter 15): ``ctx.saved_tensors`` then gives tensors joined to the graph, so the
+  backward is recorded and can be differentiated again, as torch's contract;
+* ``differentiable_backward(ctx, grad_output)``, only where ``backward`` needs numpy
+  (``np.where``, ``np.add.at``): the same gradient in minigrad's ops, for ``create_graph``;
+* ``jvp(ctx, *tangents)`` (forward mode, chapter 14): the output's tangent from the
+  inputs' tangents (None where an input has none); while it runs ``ctx.inputs`` holds
+  forward's arguments (arrays for tensors) and ``ctx.result`` the output array.
+
+``Op.apply(a, b, ...)`` runs forward and, if some input requires grad while recording is
+on, returns a tensor whose ``grad_fn`` is the ``ctx`` itself: the node of the graph,
+with ``next_functions`` pointing at the inputs' nodes (a leaf's node is its
+:class:`AccumulateGrad`). A backward may return a gradient in the shape of the
+broadcast result; the engine (``engine.py``) reduces it to the input's shape.
+
+minigrad differs from torch in two ways here: ``forward`` and ``backward`` see numpy
+arrays, not tensors (code that only uses operators, ``x ** 2``, ``grad_output * 2 * x``,
+runs unchanged in both), and ``next_functions`` holds the nodes themselves where torch
+holds pairs ``(node, 0)``.
+"""
+
+import weakref
+
+import numpy as np
+
+from minigrad.autograd.grad_mode import GRAD_ENABLED
+from minigrad.dtypes import from_numpy
+
+__all__ = ["Function", "AccumulateGrad", "accumulator", "constant", "linear_jvp",
+           "zeros_if_none"]
+
+FREED = (
+    "Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the graph "
+    "are freed when you call .backward(). Fix: pass retain_graph=True to the first "
+    ".backward() call, or recompute the forward pass before the second backward."
+)
+
+
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead "
+    "of `torch.inference_mode()`. Fix: p.clone() outside inference_mode, or no_grad().")
+
+
+class Function:
+    """Base class of every op; an instance is both ``ctx`` and the graph node."""
+
+    backward_name = None  # torch's name for the node; default f"{cls.__name__}Backward0"
+    is_view = False  # True when the output may share memory with input 0 (reshape, ...)
+    _saved = ()
+    _checks = ()
+    _freed = False
+    _retained = None
+    _unpacked = None  # saved_tensors as tensors, while a recorded backward runs
+    _fw_in = _fw_out = None  # forward mode: the inputs' and output's tangents (recorded)
+    _hooks = None  # register_hook on the tensor this node makes (graph.py)
+    _post_hooks = None  # a leaf's register_post_accumulate_grad_hook
+    next_functions = ()
+
+    @staticmethod
+    def forward(ctx, *args):
+        raise NotImplementedError
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        raise NotImplementedError
+
+    @staticmethod
+    def jvp(ctx, *tangents):
+        raise NotImplementedError(
+            f"minigrad has no forward-mode (tangent) rule for {type(ctx).__name__}. Fix: for "
+            "a Function of your own, compute the JVP with reverse mode "
+            "(autograd.functional.jvp), or give it a jvp(ctx, *tangents).")
+
+    def name(self):
+        """The node's name, as torch's: ``MulBackward0``."""
+        return self.backward_name or type(self).__name__ + "Backward0"
+
+    def __repr__(self):
+        return f"<{self.name()} object>"
+
+    @property
+    def needs_input_grad(self):
+        """One bool per input: does that input need a gradient?"""
+        return tuple([f is not None for f in self.next_functions])
+
+    def save_for_backward(self, *arrays):
+        """Keep arrays for backward. If one is an input's or the output's data, ``apply``
+        records that tensor's version, and backward refuses if it has changed since."""
+        self._saved = arrays
+
+    @property
+    def saved_tensors(self):
+        """The saved arrays; raises if they were freed or changed in place since."""
+        if self._unpacked is not None:
+            return self._unpacked
+        if self._freed:
+            raise RuntimeError(FREED)
+        for i, counter, version, _ in self._checks:
+            if counter[0] != version:
+                array = self._saved[i]
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been "
+                    f"modified by an inplace operation: [{_describe(array)}] is at version "
+                    f"{counter[0]}; expected version {version} instead. Fix: do not "
+                    "change a saved tensor between the forward pass and backward(): change "
+                    "it after backward (as optimizer.step() does), or build a new one "
+                    f"(x = x + 1, or a clone()); {self.name()} needed its old value."
+                )
+        return self._saved
+
+    def release(self):
+        """Free what forward saved (after a backward without ``retain_graph``)."""
+        self._saved = ()
+        self._checks = ()
+        self._freed = True
+
+    @classmethod
+    def apply(cls, *args):
+        """Run forward on the inputs' data; record the node if a gradient is needed."""
+        Tensor = tensors.Tensor
+        make = tensors.make
+        ctx = cls()
+        requires_grad = False
+        for a in args:
+            if isinstance(a, Tensor) and a._requires_grad:
+                requires_grad = True
+                break
+        record = requires_grad and GRAD_ENABLED.enabled
+        if record:  # before forward, so forward can read ctx.needs_input_grad as in torch
+            ctx.next_functions = tuple([
+                (a.grad_fn if a.grad_fn is not None else
+                 (a._accumulator or accumulator(a)) if a._requires_grad else None)
+                if isinstance(a, Tensor) else None
+                for a in args])
+        out = cls.forward(ctx, *[a.data if isinstance(a, Tensor) else a for a in args])
+        if type(out) is not np.ndarray:
+            array = np.asarray(out.data if isinstance(out, Tensor) else out)
+            if ctx._saved:  # a 0-d result (a numpy scalar) saved for backward: the array
+                ctx._saved = tuple([array if s is out else s for s in ctx._saved])
+            out = array
+        result = make(out, ctx if record else None)
+        if forward_ad.LEVEL[0] is not None:  # forward mode: the output's tangent too
+            forward_ad.propagate(ctx, args, result, record)
+        if cls.is_view and out.base is not None and (
+                not out.size or np.may_share_memory(out, args[0].data)):
+            views.register(result, args[0], cls, args[1:])
+        if not record:
+            return result
+        ctx.out_shape = out.shape
+        ctx.out_dtype = out.dtype
+        if ctx._saved:
+            ctx._checks = _version_checks(ctx._saved, args, result, Tensor)
+        return result
+
+
+def _version_checks(saved, args, result, Tensor):
+    """(index, version counter, version now, whose) for each saved array that is a
+    tensor's data; ``whose`` is the input's position, or -1 for the output (a backward
+    that builds a graph, ``create_graph=True``, turns the array back into that tensor)."""
+    checks = []
+    for i, array in enumerate(saved):
+        if array is result.data:
+            checks.append((i, result._version_counter, result._version_counter[0], -1))
+            continue
+        for k, a in enumerate(args):
+            if isinstance(a, Tensor) and a.data is array:
+                if a._is_inference:
+                    raise RuntimeError(INFERENCE_SAVED)
+                counter = a._version_counter
+                checks.append((i, counter, counter[0], k))
+                break
+    return checks
+
+
+class AccumulateGrad(Function):
+    """A leaf's node: adds the gradient that reaches it into ``variable.grad``."""
+
+    backward_name = "AccumulateGrad"
+
+    def __init__(self, variable):
+        self._variable = weakref.ref(variable)  # the leaf holds its node, not vice versa
+
+    @property
+    def variable(self):
+        return self._variable()
+
+    @property
+    def out_shape(self):
+        variable = self._variable()
+        return variable.data.shape if variable is not None else ()
+
+    @property
+    def out_dtype(self):
+        variable = self._variable()
+        return variable.data.dtype if variable is not None else None
+
+    def accumulate(self, grad):
+        """First time: keep ``grad`` (the engine hands over its own copy); then add. A
+        tensor ``grad`` (``create_graph=True``) is kept as is, a graph, and added out of
+        place."""
+        variable = self._variable()
+        if variable is None or not variable._requires_grad:  # gone, or requires_grad_(False)
+            return
+        if isinstance(grad, tensors.Tensor):
+            self._accumulate_graph(variable, grad)
+            return
+        if type(grad) is not np.ndarray:  # a 0-d result of numpy math is a scalar
+            grad = np.array(grad)
+        if grad.dtype != variable.data.dtype:
+            grad = grad.astype(variable.data.dtype)
+        if self._hooks:
+            grad = graph.run_hooks(self, grad)
+        if variable.grad is None:
+            variable.grad = tensors.make(grad, None)
+        else:
+            variable.grad.data += grad
+            variable.grad._version_counter[0] += 1
+        if self._post_hooks:
+            for fn in list(self._post_hooks.values()):
+                fn(variable)
+
+    def _accumulate_graph(self, variable, grad):
+        if grad.data.dtype != variable.data.dtype:
+            grad = grad.to(from_numpy(variable.data.dtype))
+        if self._hooks:
+            grad = graph.run_hooks(self, grad, as_tensor=True)
+        variable._grad = grad if variable._grad is None else variable._grad + grad
+        if self._post_hooks:
+            for fn in list(self._post_hooks.values()):
+                fn(variable)
+
+    @staticmethod
+    def jvp(ctx, *tangents):  # a leaf's node runs no forward: nothing to propagate
+        return None
+
+
+def constant(array, dtype=None):
+    """A tensor no gradient flows into (a mask, a one-hot) for a differentiable backward."""
+    array = np.asarray(array)
+    return tensors.make(array if dtype is None else array.astype(dtype), None)
+
+
+def linear_jvp(ctx, tangent, *_):
+    """The tangent of an op linear in its first input (a view, a sum, an index): the op
+    itself applied to the tangent, with the same other arguments."""
+    return type(ctx).forward(type(ctx)(), tangent, *ctx.inputs[1:])
+
+
+def zeros_if_none(tangent, like):
+    """A missing tangent is zero."""
+    return np.zeros_like(like) if tangent is None else tangent
+
+
+def accumulator(t):
+    """The one :class:`AccumulateGrad` of leaf ``t``, made the first time it is needed."""
+    node = t._accumulator
+    if node is None:
+        node = t._accumulator = AccumulateGrad(t)
+    return node
+
+
+def _describe(array):
+    return f"minigrad.{from_numpy(array.dtype).tensor_type} {list(array.shape)}"
+
+
+# Imported last: tensors.py imports the ops, and the ops subclass Function.
+from minigrad import tensors, views  # noqa: E402
+from minigrad.autograd import forward_ad, graph  # noqa: E402

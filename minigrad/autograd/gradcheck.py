@@ -1,0 +1,188 @@
+r"""``gradcheck``: compare backward's gradients with finite differences (chapter 11).
+
+For every input element :math:`x_j` the numerical derivative is the central difference
+
+.. math:: \frac{\partial f_k}{\partial x_j} \approx
+          \frac{f_k(x + \epsilon e_j) - f_k(x - \epsilon e_j)}{2 \epsilon},
+
+with error :math:`O(\epsilon^2)` (one-sided differences have :math:`O(\epsilon)`), and
+the analytical one is what ``backward`` computes for each output element :math:`k`
+(a one-hot ``gradient``). As in ``torch.autograd.gradcheck``, the analytical Jacobian
+is computed twice and must come out the same (within ``nondet_tol``: a *reentrant*
+backward), then the two Jacobians must agree,
+:math:`|a - n| \le \mathrm{atol} + \mathrm{rtol}\,|n|` everywhere. Then it returns True;
+otherwise it raises :class:`GradcheckError` at the first pair that fails, numbering
+outputs among those that require grad and inputs among those that require grad, as
+torch does. It expects float64 inputs and does not convert them: on any other dtype it
+warns, as torch does, and a failure names precision before the backward.
+
+:func:`gradgradcheck` (chapter 15) checks second derivatives the same way, as
+``torch.autograd.gradgradcheck``: the function checked is the backward pass itself,
+
+.. math:: (x, v) \mapsto v^\top \frac{\partial f}{\partial x},
+
+computed with ``autograd.grad(..., create_graph=True)`` and handed to :func:`gradcheck`:
+finite differences of the gradient against the gradient of the gradient. ``v`` (the
+``grad_outputs``) is random unless given, from a seeded generator (torch draws new
+ones each call), and is checked as an input too.
+"""
+
+import warnings
+
+import numpy as np
+
+from minigrad import autograd
+from minigrad.autograd.grad_mode import enable_grad, no_grad
+from minigrad.tensors import make
+
+__all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "numerical_jacobian",
+           "analytical_jacobian"]
+
+
+class GradcheckError(RuntimeError):
+    """Raised by :func:`gradcheck` when backward disagrees with finite differences."""
+
+
+def _outputs(func, inputs):
+    out = func(*inputs)
+    return tuple(out) if isinstance(out, tuple | list) else (out,)
+
+
+def numerical_jacobian(func, inputs, i, eps):
+    """Rows: elements of input ``i``; columns: elements of every output, concatenated."""
+    data = inputs[i].data  # written element by element: every view of it sees the change
+    rows = []
+    with no_grad():
+        for j in np.ndindex(data.shape):
+            original = data[j]
+            data[j] = original + eps
+            plus = np.concatenate([o.data.reshape(-1) for o in _outputs(func, inputs)])
+            data[j] = original - eps
+            minus = np.concatenate([o.data.reshape(-1) for o in _outputs(func, inputs)])
+            data[j] = original
+            rows.append((plus.astype(np.float64) - minus) / (2 * eps))
+    return np.array(rows).reshape(data.size, -1)
+
+
+def _backward_jacobians(out, inputs, indices):
+    """For each input in ``indices``, the matrix (its elements x out's elements) that one
+    backward per element of ``out`` (a one-hot ``gradient``) fills in, column by column."""
+    columns = {i: [] for i in indices}
+    saved = [t.grad for t in inputs]
+    try:
+        for k in range(out.data.size):
+            for t in inputs:
+                t.grad = None
+            if out.requires_grad:
+                onehot = np.zeros(out.data.size, dtype=out.data.dtype)
+                onehot[k] = 1
+                out.backward(make(onehot.reshape(out.data.shape), None), retain_graph=True)
+            for i in indices:
+                grad = inputs[i].grad
+                columns[i].append(np.zeros(inputs[i].data.size) if grad is None
+                                  else grad.data.reshape(-1).astype(np.float64))
+    finally:
+        for t, grad in zip(inputs, saved, strict=True):
+            t.grad = grad
+    return {i: np.array(c).T.reshape(inputs[i].data.size, -1) for i, c in columns.items()}
+
+
+def analytical_jacobian(func, inputs, i):
+    """The same matrix as :func:`numerical_jacobian`, from backward."""
+    blocks = [_backward_jacobians(out, inputs, [i])[i] for out in _outputs(func, inputs)]
+    return np.concatenate(blocks, axis=1)
+
+
+def _fix(inputs, checked):
+    """The message's last line: precision first when an input is not float64."""
+    low = [n for n, i in enumerate(checked) if inputs[i].data.dtype != np.float64]
+    if low:
+        return (f"Fix: input {low[0]} is {inputs[checked[low[0]]].data.dtype}, not float64: at "
+                "these eps and tolerances rounding alone can fail a correct backward. Check "
+                "again with float64 inputs before suspecting the backward.")
+    return ("Fix: the backward of one of the ops in func is wrong for this input; gradcheck "
+            "stops at the first mismatch, so run it again once that one is fixed.")
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
+              raise_exception=True):
+    """True if ``func``'s backward matches finite differences for every input."""
+    inputs = tuple(inputs) if isinstance(inputs, tuple | list) else (inputs,)
+    checked = [i for i, t in enumerate(inputs) if getattr(t, "requires_grad", False)]
+    if not checked:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, "
+                         "but none of the them have requires_grad=True.")
+    for i in checked:
+        if inputs[i].data.dtype != np.float64:
+            warnings.warn(
+                f"Input #{i} requires gradient and is not a double precision floating point "
+                "or complex. This check will likely fail if all the inputs are not of double "
+                "precision floating point or complex. Fix: pass dtype=minigrad.float64.",
+                UserWarning, stacklevel=2)
+    outputs = _outputs(func, inputs)
+    numerical = {i: numerical_jacobian(func, inputs, i, eps) for i in checked}
+    ends = np.cumsum([0] + [o.data.size for o in outputs])
+    differentiable = [k for k, o in enumerate(outputs) if getattr(o, "requires_grad", False)]
+    try:
+        for out_number, k in enumerate(differentiable):
+            first = _backward_jacobians(outputs[k], inputs, checked)
+            second = _backward_jacobians(outputs[k], inputs, checked)
+            if any(np.abs(first[i] - second[i]).max(initial=0) > nondet_tol for i in checked):
+                raise GradcheckError(
+                    "Backward is not reentrant, i.e., running backward with same input and "
+                    "grad_output multiple times gives different values, although analytical "
+                    f"gradient matches numerical gradient.The tolerance for nondeterminism "
+                    f"was {nondet_tol}.\nFix: make backward a function of its inputs alone "
+                    "(no state kept between calls, no random order), or pass nondet_tol.")
+            for in_number, i in enumerate(checked):
+                n = numerical[i][:, ends[k]:ends[k + 1]]
+                a = first[i]
+                bad = ~(np.abs(a - n) <= atol + rtol * np.abs(n))
+                if not bad.any():
+                    continue
+                j, e = (int(v) for v in np.argwhere(bad)[0])
+                element = tuple(int(v) for v in np.unravel_index(j, inputs[i].data.shape))
+                raise GradcheckError(
+                    f"Jacobian mismatch for output {out_number} with respect to input "
+                    f"{in_number},\nnumerical:{n}\nanalytical:{a}\n"
+                    f"First difference: input {in_number} element {element}, output "
+                    f"{out_number} element {e}: numerical {float(n[j, e])!r}, analytical "
+                    f"{float(a[j, e])!r}. " + _fix(inputs, checked))
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  raise_exception=True, seed=0):
+    """True if the gradients of ``func``'s gradients match finite differences."""
+    inputs = tuple(inputs) if isinstance(inputs, tuple | list) else (inputs,)
+    differentiable = [t for t in inputs if getattr(t, "requires_grad", False)]
+    if not differentiable:
+        raise ValueError("gradgradcheck expects at least one input tensor to require "
+                         "gradient, but none of the them have requires_grad=True.")
+    if grad_outputs is None:
+        rng = np.random.default_rng(seed)
+        with enable_grad():
+            outputs = _outputs(func, inputs)
+        grad_outputs = tuple(
+            make(rng.standard_normal(o.data.shape).astype(o.data.dtype), None)
+            .requires_grad_(o.data.dtype.kind == "f") for o in outputs)
+    else:
+        grad_outputs = (tuple(grad_outputs) if isinstance(grad_outputs, tuple | list)
+                        else (grad_outputs,))
+    n = len(inputs)
+
+    def first_derivatives(*args):
+        xs, vs = args[:n], args[n:]
+        wanted = [x for x in xs if getattr(x, "requires_grad", False)]
+        with enable_grad():
+            outputs = _outputs(func, xs)
+            grads = autograd.grad(outputs, wanted, list(vs), create_graph=True,
+                                  allow_unused=True)
+        return tuple(g for g in grads if g is not None and g.requires_grad)
+
+    return gradcheck(first_derivatives, inputs + tuple(grad_outputs), eps=eps, atol=atol,
+                     rtol=rtol, raise_exception=raise_exception)
