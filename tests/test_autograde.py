@@ -34,13 +34,13 @@ def _submissions():
     subs = {}
 
     noisy = nbformat.read(CHAPTER, as_version=4)
-    _cell(noisy, "ex01-central-slope").source += (
-        "\n\n_right = central_slope\n"
-        "def central_slope(f, x, h=1e-4):\n"
+    _cell(noisy, "ex01-value-div").source += (
+        "\n\n_right = div_v1\n"
+        "def div_v1(a, b):\n"
         "    import sys, warnings\n"
         "    print('debugging', file=sys.stderr)\n"
         "    warnings.warn('a warning from the answer')\n"
-        "    return _right(f, x, h)\n")
+        "    return _right(a, b)\n")
     subs["noisy"] = noisy
 
     for student, cheat in CHEATS.items():
@@ -49,16 +49,16 @@ def _submissions():
         subs[student] = nb
 
     crash = nbformat.read(CHAPTER, as_version=4)
-    _cell(crash, "ex01-value-derivative").source = "import os\nos._exit(1)"
+    _cell(crash, "ex01-error-order").source = "import os\nos._exit(1)"
     subs["crash"] = crash
 
     deleted = nbformat.read(CHAPTER, as_version=4)
-    for grade_id in ("ex01-value-derivative", "ex01-value-derivative-test"):
+    for grade_id in ("ex01-error-order", "ex01-error-order-test"):
         deleted.cells.remove(_cell(deleted, grade_id))
     subs["deleted"] = deleted
 
     loop = nbformat.read(CHAPTER, as_version=4)
-    _cell(loop, "ex01-product").source = "while True:\n    pass"
+    _cell(loop, "ex01-error-order").source = "while True:\n    pass"
     subs["loop"] = loop
     return subs
 
@@ -122,17 +122,16 @@ def test_a_cheat_scores_zero_and_is_named(course, student):
 
 def test_a_dead_kernel_keeps_what_it_reached(course):
     rows = _by(course, "crash")
-    assert rows["ex01-central-slope-test"]["status"] == "passed"
-    for grade_id in ("ex01-value-derivative-test", "ex01-product-test"):
-        assert rows[grade_id]["status"].startswith("crashed in cell "), rows[grade_id]
-        assert rows[grade_id]["score"] == 0
-    assert _total(course, "crash") == 2
+    assert rows["ex01-value-div-test"]["status"] == "passed"
+    assert rows["ex01-error-order-test"]["status"].startswith("crashed in cell "), rows
+    assert rows["ex01-error-order-test"]["score"] == 0
+    assert _total(course, "crash") == 3
 
 
 def test_a_deleted_exercise_is_put_back_and_graded(course):
     rows = _by(course, "deleted")
-    assert rows["ex01-value-derivative-test"]["status"] == "not submitted"
-    assert rows["ex01-value-derivative-test"]["score"] == 0
+    assert rows["ex01-error-order-test"]["status"] == "not submitted"
+    assert rows["ex01-error-order-test"]["score"] == 0
     assert _total(course, "deleted") == 3
     autograded = nbformat.read(course["course"] / "autograded" / "deleted"
                                / course["assignment"] / CHAPTER.name, as_version=4)
@@ -145,8 +144,9 @@ def test_a_deleted_exercise_is_put_back_and_graded(course):
 
 def test_an_endless_loop_times_out_and_the_rest_is_graded(course):
     rows = _by(course, "loop")
-    assert rows["ex01-product-test"]["status"] == "timed out"
-    assert _total(course, "loop") == 4
+    assert rows["ex01-value-div-test"]["status"] == "passed"
+    assert rows["ex01-error-order-test"]["status"] == "timed out"
+    assert _total(course, "loop") == 3
 
 
 def test_statuses_tell_apart_not_submitted_and_scored_zero(course):

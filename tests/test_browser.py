@@ -36,7 +36,7 @@ def test_chapter_01_learner_path(lab, browser):
     name = "01_derivatives.ipynb"
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     cells = _open(page, lab, name)
-    assert "(f(x + h) - f(x - h)) / (2 * h)" not in page.locator(".jp-Notebook").inner_text()
+    assert "-a.data / b.data ** 2" not in page.locator(".jp-Notebook").inner_text()
 
     explorer = _cell_index(name, lambda c: "tangent_explorer(f" in "".join(c["source"]))
     _run_through(page, cells, explorer)
@@ -61,11 +61,12 @@ def test_chapter_01_learner_path(lab, browser):
     page.screenshot(path=str(ARTIFACTS / "01_after.png"))
 
     # Exercise 1.1: the cells before it, then a wrong answer, then a right one.
-    answer = _cell_index(name, _grade_id("ex01-central-slope"))
+    answer = _cell_index(name, _grade_id("ex01-value-div"))
     _run_through(page, cells, answer - 1)
     check = cells.nth(answer + 1)
     _type_into(page, cells.nth(answer),
-               "def central_slope(f, x, h=1e-4):\n    return (f(x + h) - f(x)) / h\n")
+               "def div_v1(a, b):\n"
+               "    return Value_v1(a.data / b.data, ((a, 1 / b.data), (b, 1 / a.data)))\n")
     cells.nth(answer).locator(".cm-content").click()
     page.keyboard.press("Shift+Enter")
     page.keyboard.press("Shift+Enter")
@@ -78,8 +79,11 @@ def test_chapter_01_learner_path(lab, browser):
     page.screenshot(path=str(ARTIFACTS / "01_exercise_wrong.png"))
 
     _type_into(page, cells.nth(answer),
-               "def central_slope(f, x, h=1e-4):\n"
-               "    return (f(x + h) - f(x - h)) / (2 * h)\n")
+               "def div_v1(a, b):\n"
+               "    a = a if isinstance(a, Value_v1) else Value_v1(a)\n"
+               "    b = b if isinstance(b, Value_v1) else Value_v1(b)\n"
+               "    return Value_v1(a.data / b.data,\n"
+               "                    ((a, 1 / b.data), (b, -a.data / b.data ** 2)))\n")
     cells.nth(answer).locator(".cm-content").click()
     page.keyboard.press("Shift+Enter")
     page.keyboard.press("Shift+Enter")

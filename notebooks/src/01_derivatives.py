@@ -324,153 +324,214 @@ check("x.grad (y = x*x + 2x at 3)", x.grad, torch_slope(g, 3.0))
 # seen, so an answer that only fits the examples here loses its points. The points of
 # each exercise are in its heading.
 #
-# ### Exercise 1.1: the central slope (2 points)
+# ### Exercise 1.1: division for `Value_v1` (3 points)
 #
-# The secant slope leans to one side of $x$. The *central* slope looks both ways:
+# `Value_v1` knows `+`, `*` and `**`. Teach it division: write `div_v1(a, b)` that
+# returns a *new* `Value_v1` for $a / b$, whose `parents` are `a` and `b` (in that
+# order), each paired with the local derivative of $a / b$ with respect to it, worked
+# out by you. Either argument may be a plain number: wrap it in a `Value_v1` first, as
+# `__add__` does.
 #
-# $$\frac{f(x + h) - f(x - h)}{2h}.$$
-#
-# Write `central_slope(f, x, h=1e-4)` from values of `f` alone (no autograd: the check
-# switches it off). For a parabola it is exact for any $h$, which the one-sided slope
-# is not.
-#
-# <details><summary>Hint</summary>
-#
-# Two calls of `f`, one on each side of `x`, and the distance between the two points.
-# </details>
-
-# %% solution=ex01-central-slope
-def central_slope(f, x, h=1e-4):
-    """The slope of the secant through (x - h, f(x - h)) and (x + h, f(x + h))."""
-    ### BEGIN SOLUTION
-    return (f(x + h) - f(x - h)) / (2 * h)
-    ### END SOLUTION
-
-# %% test=ex01-central-slope-test points=2
-from minigrad.course.grading import graded
-from minigrad.course.widgets.explorers import torch_slope
-
-with graded("Exercise 1.1", hint="divide f(x + h) - f(x - h) by the distance between "
-            "the two points, and use the h you are given") as g:
-    cube = lambda x: x ** 3  # noqa: E731
-    got = g.call(central_slope, cube, 2.0, forbid="autograd")
-    g.check("central_slope(x**3, 2)", got, torch_slope(cube, 2.0), rtol=1e-6)
-    # A parabola: exact even with a large step (a one-sided slope is off by h).
-    got = g.call(central_slope, lambda x: x ** 2, 3.0, h=0.5, forbid="autograd")
-    g.check("central_slope(x**2, 3, h=0.5)", got, torch_slope(lambda x: x ** 2, 3.0),
-            rtol=1e-12)
-    ### BEGIN HIDDEN TESTS
-    # The step must be the h given: for x**3 the central slope is 3x^2 + h^2 exactly.
-    for x0, h in [(1.0, 0.1), (-0.5, 0.25)]:
-        got = g.call(central_slope, cube, x0, h=h, forbid="autograd")
-        g.check(f"central_slope(x**3, {x0}, h={h})", got, 3 * x0 ** 2 + h ** 2,
-                rtol=1e-9, against="3x^2 + h^2")
-    # The default step is 1e-4.
-    got = g.call(central_slope, cube, 1.0, forbid="autograd")
-    g.check("central_slope(x**3, 1) default h", got, 3 + 1e-8, rtol=1e-10, against="3 + h^2")
-    inv = lambda x: 1 / x  # noqa: E731
-    got = g.call(central_slope, inv, 0.5, forbid="autograd")
-    g.check("central_slope(1/x, 0.5)", got, torch_slope(inv, 0.5), rtol=1e-6)
-    ### END HIDDEN TESTS
-
-# %% [markdown]
-# ### Exercise 1.2: a derivative from `minigrad.Value` (2 points)
-#
-# Let $p(x) = x^3 + 2x^2 + x$. Write `p_grad(x0)`: make `xp = minigrad.Value(x0)`,
-# build $p$ from it with `+`, `*` and `**`, call `backward()` on the result, and return
-# `xp`, whose `.grad` then holds $p'(x_0)$. The check calls it at several points,
-# with torch switched off.
+# The check builds expressions with your `div_v1` and the draft's own `+`, `*` and
+# `**`, sends the derivative back through them as `backward_v1` does, and compares
+# with torch, at points you do not see. Autograd (torch's and `minigrad`'s) and
+# `minigrad.Value` are switched off while your code runs: the local derivatives must
+# come from your own formulas.
 #
 # <details><summary>Hint</summary>
 #
-# Build `p` from `xp` just as the section above built `g(x)` from a `Value`, then call
-# `backward()` on `p`, not on `xp`.
+# One input at a time, the other held fixed. With $b$ fixed, $a / b$ is $a$ times a
+# constant. With $a$ fixed, $a / b$ is a constant times a power of $b$, and section 5
+# gives the local derivative of a power. Check your two numbers at $a = 3$, $b = -2$
+# against a numeric slope before you run the check.
 # </details>
 
-# %% solution=ex01-value-derivative
-def p_grad(x0):
-    """Return a minigrad.Value at x0 whose .grad is p'(x0), from one backward()."""
+# %% solution=ex01-value-div
+def div_v1(a, b):
+    """a / b as a Value_v1 that records both parents with their local derivatives."""
     ### BEGIN SOLUTION
-    xp = minigrad.Value(x0)
-    p = xp ** 3 + 2 * xp ** 2 + xp
-    p.backward()
-    return xp
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    return Value_v1(a.data / b.data, ((a, 1 / b.data), (b, -a.data / b.data ** 2)))
     ### END SOLUTION
 
-# %% test=ex01-value-derivative-test points=2
-import minigrad
-from minigrad.course.grading import graded
-from minigrad.course.widgets.explorers import torch_slope
-
-with graded("Exercise 1.2", hint="build p from the Value you return and call "
-            "backward() on p once") as g:
-    for x0 in [1.5, -1.0]:
-        xp = g.call(p_grad, x0, forbid="torch.autograd", count="minigrad.Value.backward")
-        g.require(f"p_grad({x0}) is a minigrad.Value at {x0}",
-                  type(xp) is minigrad.Value and xp.data == x0,
-                  f"return the Value you made, minigrad.Value({x0})")
-        g.check(f"p_grad({x0}).grad", xp.grad,
-                torch_slope(lambda x: x ** 3 + 2 * x ** 2 + x, x0))
-    g.require("backward() called once per p_grad",
-              g.calls["minigrad.Value.backward"] == 2, "call p.backward() once")
-    ### BEGIN HIDDEN TESTS
-    for point in [0.0, -2.25, 3.7]:
-        xh = g.call(p_grad, point, count=["minigrad.Value.backward"],
-                    forbid=["torch.autograd"])
-        g.require(f"p_grad({point}) is a minigrad.Value",
-                  type(xh) is minigrad.Value and xh.data == point, "return the Value you made")
-        g.check(f"p_grad({point}).grad", xh.grad,
-                torch_slope(lambda t: t ** 3 + 2 * t ** 2 + t, point))
-    g.require("one backward() in each of the 5 calls",
-              g.calls["minigrad.Value.backward"] == 5, "call p.backward() once")
-    ### END HIDDEN TESTS
-
-# %% [markdown]
-# ### Exercise 1.3: the slope of a product (1 point)
-#
-# Let $q(x) = (x + 1)(x + 2)$. Write `q(x)` so that it works on a float, on a
-# `minigrad.Value` and on a torch tensor, and `q_slope(x0)`, which returns $q'(x_0)$
-# as a float computed with `minigrad.Value` and `backward()`. (Try $-1.5$: what does a
-# slope of zero say about the curve there?)
-
-# %% solution=ex01-product
-def q(x):
-    ### BEGIN SOLUTION
-    return (x + 1) * (x + 2)
-    ### END SOLUTION
-
-
-def q_slope(x0):
-    ### BEGIN SOLUTION
-    xq = minigrad.Value(x0)
-    q(xq).backward()
-    return xq.grad
-    ### END SOLUTION
-
-# %% test=ex01-product-test points=1
-import numpy as np
+# %% test=ex01-value-div-test points=3
 import torch
 
 import minigrad
 from minigrad.course.grading import graded
 
-with graded("Exercise 1.3", hint="q multiplies (x + 1) by (x + 2); q_slope makes a "
-            "minigrad.Value, calls backward() on q of it and returns its grad") as g:
-    product = np.poly1d([-1.0, -2.0], r=True)  # the polynomial with roots -1 and -2
-    got = g.call(q_slope, 0.5, forbid="torch.autograd", count="minigrad.Value.backward")
-    g.check("q_slope(0.5)", got, product.deriv()(0.5), against="numpy poly1d")
-    g.require("q_slope uses backward()", g.calls["minigrad.Value.backward"] == 1,
-              "compute the slope with minigrad.Value and backward()")
+with graded("Exercise 1.1", hint="hold one input fixed at a time; the local derivative "
+            "for b depends on both a and b") as g:
+    off = ["autograd", minigrad.Value.__init__]
+
+    def div_node(a, b):
+        """div_v1(a, b): its data, whether its parents are a and b, their locals."""
+        out = div_v1(a, b)
+        parents = [parent for parent, _ in out.parents]
+        same = len(parents) == 2 and parents[0] is a and parents[1] is b
+        return [type(out).__name__, out.data, len(parents), same,
+                [local for _, local in out.parents]]
+
+    def torch_div(a, b):
+        at = torch.tensor(a, dtype=torch.float64, requires_grad=True)
+        bt = torch.tensor(b, dtype=torch.float64, requires_grad=True)
+        out = at / bt
+        return out.item(), [d.item() for d in torch.autograd.grad(out, (at, bt))]
+
+    def check_node(a0, b0):
+        name, data, count, same, locals_ = g.call(div_node, Value_v1(a0), Value_v1(b0),
+                                                  forbid=off)
+        g.require(f"div_v1({a0}, {b0}) is one new Value_v1 with parents a and b",
+                  name == "Value_v1" and count == 2 and same,
+                  "return Value_v1(..., ((a, ...), (b, ...))): one node, a and b as its "
+                  "two parents, in that order")
+        value, grads = torch_div(a0, b0)
+        g.check(f"div_v1({a0}, {b0}).data", data, value, rtol=1e-15)
+        for name, local, grad in zip(("a", "b"), locals_, grads, strict=True):
+            g.check(f"local derivative of {a0} / {b0} for {name}", local, grad, rtol=1e-12,
+                    atol=1e-15)
+
+    def send_back(value, d=1.0):
+        """backward_v1's walk, the test's own copy."""
+        value.grad += d
+        for parent, local in value.parents:
+            send_back(parent, local * d)
+
+    def grads_through(fn, *point):
+        """fn built from Value_v1s at point, then the derivative sent back: the grads."""
+        leaves = [Value_v1(p) for p in point]
+        send_back(fn(*leaves))
+        return [leaf.grad for leaf in leaves]
+
+    div_node.__name__ = grads_through.__name__ = "div_v1"  # a failure names your function
+
+    def torch_grads(fn, *point):
+        leaves = [torch.tensor(p, dtype=torch.float64, requires_grad=True) for p in point]
+        fn(*leaves).backward()
+        return [leaf.grad.item() for leaf in leaves]
+
+    def check_graph(name, with_div, with_torch, *point):
+        got = g.call(grads_through, with_div, *point, forbid=off)
+        for leaf, p, grad, grad_t in zip("xy", point, got, torch_grads(with_torch, *point),
+                                         strict=False):
+            g.check(f"{name}: {leaf}.grad at {leaf} = {p}", grad, grad_t, rtol=1e-12,
+                    atol=1e-15)
+
+    check_node(3.0, -2.0)
+    check_graph("(x*x + 1) / (x + 2)", lambda x: div_v1(x * x + 1, x + 2),
+                lambda x: (x * x + 1) / (x + 2), 1.5)
     ### BEGIN HIDDEN TESTS
-    for x0 in [-1.5, 2.25, -3.1]:
-        got = g.call(q_slope, x0, forbid="torch.autograd")
-        g.check(f"q_slope({x0})", got, product.deriv()(x0), against="numpy poly1d")
-    for x0 in [-2.0, 0.0, 1.75]:
-        g.check(f"q({x0})", g.call(q, x0), product(x0), against="numpy poly1d")
-        got = g.call(q, torch.tensor(x0, dtype=torch.float64))
-        g.check(f"q(tensor({x0}))", got, product(x0), against="numpy poly1d")
-        got = g.call(lambda v: q(v).data, minigrad.Value(x0))
-        g.check(f"q(Value({x0})).data", got, product(x0), against="numpy poly1d")
+    for a0, b0 in [(-1.25, 0.5), (7.0, 3.0), (0.0, -4.0), (2.5, 1e-3), (-6.0, -0.75)]:
+        check_node(a0, b0)
+    check_graph("1 / x (a number on top)", lambda x: div_v1(1.0, x),
+                lambda x: 1.0 / x, -0.8)
+    check_graph("x / 4 (a number below)", lambda x: div_v1(x, 4), lambda x: x / 4, 2.2)
+    check_graph("x / x", lambda x: div_v1(x, x), lambda x: x / x, 1.7)
+    check_graph("(x / y) / (x + y)", lambda x, y: div_v1(div_v1(x, y), x + y),
+                lambda x, y: (x / y) / (x + y), 0.6, -1.9)
+    check_graph("x**3 / (y * x)", lambda x, y: div_v1(x ** 3, y * x),
+                lambda x, y: x ** 3 / (y * x), -1.3, 2.4)
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 1.2: how fast does the error shrink? (2 points)
+#
+# Section 2's slope leans to one side of $x$. The *central* slope looks both ways:
+
+# %%
+def central_slope(f, x, h):
+    """The slope of the secant through (x - h, f(x - h)) and (x + h, f(x + h))."""
+    return (f(x + h) - f(x - h)) / (2 * h)
+
+
+print("x**2 at 3, h = 0.1:  one-sided", numeric_slope(f, 3.0, 0.1), " central",
+      central_slope(f, 3.0, 0.1))
+check("central slope of x**2 at 3, h = 0.1", central_slope(f, 3.0, 0.1), torch_slope(f, 3.0),
+      rtol=1e-12)
+
+# %% [markdown]
+# On the parabola the central slope is exact already at $h = 0.1$; on other functions
+# it is not. Both approach the derivative as $h$ shrinks, but not equally fast. When
+# the error of a slope behaves like $C h^p$ for small $h$, $p$ is its *order*: the
+# larger $p$, the faster a smaller step pays off. Write `error_order(slope, f, df, x, h)` that
+# *measures* $p$: `slope(f, x, h)` is a numeric slope such as `numeric_slope` or
+# `central_slope`, and `df` is the exact derivative of `f` (a function). Compute the
+# error of `slope` at the step `h` and at the step `h / 10`, and return the order $p$
+# that this pair of errors gives, as a float. What does a ten times smaller step do to
+# $C h^p$?
+#
+# The check measures slopes of its own on functions you do not see, where the error is
+# not exactly a power of $h$, and compares with the order worked out from the exact
+# errors; autograd is switched off (use `df`). Then, in a cell of your own, measure
+# both slopes above on $x^3$ at $x = 1$ for $h = 0.1$, $10^{-3}$ and $10^{-6}$: which
+# is better, by how much, and what happens at $10^{-6}$ (section 2's widget)?
+#
+# <details><summary>Hint</summary>
+#
+# Write the two errors as $C h^p$ and $C (h/10)^p$ and divide one by the other: $C$
+# goes away, and one logarithm gets $p$ out of the exponent. Use the size of each error
+# (its absolute value).
+# </details>
+
+# %% solution=ex01-error-order
+def error_order(slope, f, df, x, h):
+    """The order p of slope's error C h**p at x, measured at the steps h and h / 10."""
+    ### BEGIN SOLUTION
+    big = abs(slope(f, x, h) - df(x))
+    small = abs(slope(f, x, h / 10) - df(x))
+    return float(np.log10(big / small))
+    ### END SOLUTION
+
+# %% test=ex01-error-order-test points=2
+import math
+from fractions import Fraction
+
+from minigrad.course.grading import graded
+
+with graded("Exercise 1.2", hint="measure |slope - df(x)| at h and at h / 10; if each "
+            "is C times a power p of its step, the ratio of the two is a power of 10") as g:
+    off = "autograd"
+
+    def forward(f, x, h):
+        return (f(x + h) - f(x)) / h
+
+    def central(f, x, h):
+        return (f(x + h) - f(x - h)) / (2 * h)
+
+    def check_order(name, slope, f, df, x0, h, exact_error=None):
+        """The order from the errors in exact arithmetic (fractions), or from a formula."""
+        got = g.call(error_order, slope, f, df, x0, h, forbid=off)
+        if exact_error is None:
+            def exact_error(step):
+                return slope(f, Fraction(x0), Fraction(step)) - df(Fraction(x0))
+        order = math.log10(abs(exact_error(h) / exact_error(h / 10)))
+        g.check(f"error_order({name}, x = {x0}, h = {h})", got, order, rtol=1e-8, atol=1e-9,
+                against="exact errors")
+
+    check_order("one-sided slope of x**2", forward, lambda x: x ** 2, lambda x: 2 * x, 3.0, 0.1)
+    check_order("central slope of x**3", central, lambda x: x ** 3, lambda x: 3 * x ** 2,
+                2.0, 0.5)
+    check_order("one-sided slope of x**3", forward, lambda x: x ** 3, lambda x: 3 * x ** 2,
+                1.0, 0.5)
+    ### BEGIN HIDDEN TESTS
+    def backward(f, x, h):
+        return (f(x) - f(x - h)) / h
+
+    def five_point(f, x, h):
+        return (f(x - 2 * h) - 8 * f(x - h) + 8 * f(x + h) - f(x + 2 * h)) / (12 * h)
+
+    check_order("one-sided slope of x**3", forward, lambda x: x ** 3, lambda x: 3 * x ** 2,
+                -0.5, 0.3, lambda h: -1.5 * h + h ** 2)
+    check_order("central slope of sin", central, math.sin, math.cos, 0.7, 0.25,
+                lambda h: math.cos(0.7) * (math.sin(h) / h - 1))
+    check_order("backward slope of exp", backward, math.exp, math.exp, 0.4, 0.2,
+                lambda h: math.exp(0.4) * (-math.expm1(-h) / h - 1))
+    check_order("five-point slope of exp", five_point, math.exp, math.exp, -0.3, 1.0,
+                lambda h: math.exp(-0.3) * ((8 * math.sinh(h) - math.sinh(2 * h)) / (6 * h)
+                                            - 1))
+    check_order("central slope of x**4", central, lambda x: x ** 4, lambda x: 4 * x ** 3,
+                1.5, 0.4, lambda h: 4 * 1.5 * h ** 2)
     ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -390,56 +390,76 @@ with graded("Exercise 2.1", hint="for each coordinate i, evaluate fn with only p
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 2.2: a gradient from one backward pass (2 points)
+# ### Exercise 2.2: the slope in any direction (2 points)
 #
-# Let $q(a, b, c) = a b + b c + \tanh(c)$. Write `q_grad(a, b, c)`: make three
-# `minigrad.Value`s at the given floats, build $q$ from them, call `backward()` once,
-# and return the three partial derivatives as a list of floats in the order
-# $a, b, c$. The check calls it at several points, with torch switched off, and counts
-# your `backward()` calls.
+# The partial derivatives are slopes along the axes. Walk from `point` in some other
+# direction instead, a distance $t$ along the unit vector $u$ of `direction`: the
+# function along that line is $t \mapsto fn(\text{point} + t\,u)$, and its slope at
+# $t = 0$ is the rate at which `fn` changes per unit of distance in that direction.
+# Write `slope_along(fn, point, direction)` that returns it, from the gradient alone:
+# one `backward()` call (the `gradient` helper above makes one), no nudging of the
+# inputs, torch switched off. `direction` is a list of floats of any nonzero length,
+# one per input.
+#
+# The check compares with torch's derivative of $fn(\text{point} + t\,u)$ in $t$, at
+# points, directions and numbers of inputs you do not see. Then, in a cell of your
+# own: which direction gives the largest slope at $(2, 4)$ for $L$, and what is that
+# slope? Which direction gives $0$, and what does the contour plot of section 3 show
+# there?
 #
 # <details><summary>Hint</summary>
 #
-# Build $q$ with the `Value` operations from the section above (`Value` has a `tanh`
-# method). After the one `backward()` call, each of the three `Value`s holds its
-# partial derivative. By hand, as a check: $\partial q / \partial b = a + c$.
+# A step of length $t$ along $u$ is the step $s = t\,u$. What does section 4 predict
+# for the change of `fn` over a small step $s$? Per unit of $t$, that is the slope.
+# `direction` need not have length 1.
 # </details>
 
-# %% solution=ex02-one-pass
-def q_grad(a, b, c):
-    """[dq/da, dq/db, dq/dc] for q = ab + bc + tanh(c), from one minigrad backward()."""
+# %% solution=ex02-slope-along
+def slope_along(fn, point, direction):
+    """The rate of change of fn at point, per unit distance along direction."""
     ### BEGIN SOLUTION
-    va, vb, vc = minigrad.Value(a), minigrad.Value(b), minigrad.Value(c)
-    q = va * vb + vb * vc + vc.tanh()
-    q.backward()
-    return [va.grad, vb.grad, vc.grad]
+    g = gradient(fn, *point)
+    length = sum(d * d for d in direction) ** 0.5
+    return sum(gi * d for gi, d in zip(g, direction, strict=True)) / length
     ### END SOLUTION
 
-# %% test=ex02-one-pass-test points=2
+# %% test=ex02-slope-along-test points=2
 import torch
 
 from minigrad.course.grading import graded
 
-with graded("Exercise 2.2", hint="make one Value per input, build q from them, call "
-            "backward() once on q and return the three grads") as g:
-    def torch_q_grad(*point):
-        a, b, c = (torch.tensor(p, dtype=torch.float64, requires_grad=True) for p in point)
-        (a * b + b * c + c.tanh()).backward()
-        return [a.grad.item(), b.grad.item(), c.grad.item()]
+with graded("Exercise 2.2", hint="take the gradient with one backward() and its dot "
+            "product with the unit vector of direction") as g:
+    def torch_slope_along(fn, point, direction):
+        u = torch.tensor(direction, dtype=torch.float64)
+        t = torch.tensor(0.0, dtype=torch.float64, requires_grad=True)
+        fn(*(torch.tensor(point, dtype=torch.float64) + t * u / torch.linalg.vector_norm(u))
+           ).backward()
+        return t.grad.item()
 
-    got = g.call(q_grad, 0.5, -1.0, 2.0, forbid="torch.autograd",
-                 count="minigrad.Value.backward")
-    g.check("q_grad(0.5, -1, 2)", got, torch_q_grad(0.5, -1.0, 2.0))
-    g.require("one backward() per q_grad", g.calls["minigrad.Value.backward"] == 1,
-              "compute the three partials with one backward() call on q")
+    def check_slope(fn, point, direction, name):
+        before = g.calls.get("minigrad.Value.backward", 0)
+        got = g.call(slope_along, fn, list(point), list(direction), forbid="torch.autograd",
+                     count="minigrad.Value.backward")
+        g.require(f"one backward() for {name}",
+                  g.calls["minigrad.Value.backward"] == before + 1,
+                  "get the gradient from minigrad.Value with one backward() call")
+        g.check(f"slope_along({name}, {point}, {direction})", got,
+                torch_slope_along(fn, point, direction), rtol=1e-12, atol=1e-14,
+                against="torch: d/dt fn(point + t u)")
+
+    check_slope(lambda x, y: x ** 2 + 3 * y, [2.0, 4.0], [3.0, 4.0], "x**2 + 3y")
+    check_slope(lambda x, y, z: x * y + (z * y).tanh() - z ** 2, [0.5, -1.0, 1.5],
+                [1.0, -2.0, 2.0], "3 inputs")
     ### BEGIN HIDDEN TESTS
-    points = [(-1.3, 0.7, -0.4), (2.0, 3.0, 0.0), (0.25, -2.5, 1.1), (0.5, -1.0, 2.0)]
-    for point in points:
-        got = g.call(q_grad, *point, count=["minigrad.Value.backward"],
-                     forbid=["torch.autograd"])
-        g.check(f"q_grad{point}", got, torch_q_grad(*point))
-    g.require("one backward() per q_grad, at every point",
-              g.calls["minigrad.Value.backward"] == 5, "call backward() once on q, every time")
+    check_slope(lambda x, y: x ** 2 + 3 * y, [2.0, 4.0], [-3.0, 4.0], "x**2 + 3y")
+    check_slope(lambda x, y: x ** 2 + 3 * y, [2.0, 4.0], [8.0, 6.0], "x**2 + 3y")
+    check_slope(lambda x, y: x ** 2 + 3 * y, [-1.5, 0.5], [1e-3, -2e-3], "x**2 + 3y")
+    check_slope(lambda a, b, c, d, e: a * b - c * d + e ** 3 + (a * e).exp(),
+                [0.3, -1.2, 2.0, 0.7, -0.4], [1.0, 0.5, -2.0, 0.0, 3.0], "5 inputs")
+    check_slope(lambda x: x.tanh() * -3, [0.4], [-2.5], "-3 tanh(x)")
+    check_slope(lambda x, y, z: (x * x + y * y + z * z) ** 0.5, [3.0, -4.0, 12.0],
+                [0.0, 1.0, 0.0], "|(x, y, z)|")
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -449,20 +469,26 @@ with graded("Exercise 2.2", hint="make one Value per input, build q from them, c
 # whose Euclidean length is 1) pointing *downhill* fastest from `point`: minus the
 # gradient, divided by its length. `fn` may have any number of inputs, one per
 # coordinate of `point`. Get the gradient from `minigrad.Value` with one `backward()`
-# call (the `gradient` helper above does that); torch is switched off.
+# call (the `gradient` helper above does that); torch is switched off. Where the
+# gradient is zero, at a *stationary point* (the bottom of a bowl, the top of a hill, a
+# saddle), no direction goes downhill fastest to first order: return a list of zeros
+# there, one per coordinate.
 #
 # <details><summary>Hint</summary>
 #
 # The Euclidean length of a vector is the square root of the sum of the squares of all
 # its components, however many there are. Downhill is the opposite of the gradient.
+# What is that length at a stationary point, and what would dividing by it do?
 # </details>
 
 # %% solution=ex02-descent
 def descent_direction(fn, point):
-    """The unit vector along minus the gradient of fn at point."""
+    """The unit vector along minus the gradient of fn at point (zeros where it is 0)."""
     ### BEGIN SOLUTION
     g = gradient(fn, *point)
     length = sum(gi * gi for gi in g) ** 0.5
+    if length == 0:
+        return [0.0] * len(g)
     return [-gi / length for gi in g]
     ### END SOLUTION
 
@@ -473,11 +499,14 @@ import torch
 from minigrad.course.grading import graded
 
 with graded("Exercise 2.3", hint="take minus the gradient and divide each component by "
-            "the Euclidean length of the whole gradient") as g:
+            "the Euclidean length of the whole gradient; where that length is 0, zeros") as g:
     def torch_descent(fn, point):
         t = torch.tensor(point, dtype=torch.float64, requires_grad=True)
         fn(*t).backward()
-        return (-t.grad / torch.linalg.vector_norm(t.grad)).tolist()
+        length = torch.linalg.vector_norm(t.grad)
+        if length == 0:  # a stationary point: no direction down
+            return [0.0] * len(point)
+        return (-t.grad / length).tolist()
 
     def check_direction(fn, point, name):
         before = g.calls.get("minigrad.Value.backward", 0)
@@ -486,13 +515,20 @@ with graded("Exercise 2.3", hint="take minus the gradient and divide each compon
         g.require(f"one backward() for {name}",
                   g.calls["minigrad.Value.backward"] == before + 1,
                   "get the gradient from minigrad.Value with one backward() call")
-        g.check(f"descent_direction({name}, {point})", got, torch_descent(fn, point))
-        g.check(f"length of descent_direction({name})", np.linalg.norm(got), 1.0,
-                rtol=1e-12, against="unit length")
+        g.require(f"descent_direction({name}) gives one number per coordinate",
+                  type(got) in (list, tuple, np.ndarray) and np.shape(got) == (len(point),),
+                  "return a list of floats, one per coordinate, at every point")
+        reference = torch_descent(fn, point)
+        g.check(f"descent_direction({name}, {point})", got, reference,
+                against="torch" if any(reference) else "zeros at a stationary point")
+        if any(reference):
+            g.check(f"length of descent_direction({name})", np.linalg.norm(got), 1.0,
+                    rtol=1e-12, against="unit length")
 
     check_direction(lambda x, y: x ** 2 + 3 * y, [2.0, 4.0], "x**2 + 3y")
     check_direction(lambda x, y, z: x * y + (z * y).tanh() - z ** 2, [0.5, -1.0, 1.5],
                     "3 inputs")
+    check_direction(lambda x, y: (x - 1) ** 2 + y ** 2, [1.0, 0.0], "(x - 1)**2 + y**2")
     ### BEGIN HIDDEN TESTS
     check_direction(lambda a, b, c, d, e: a * b - c * d + e ** 3 + (a * e).exp(),
                     [0.3, -1.2, 2.0, 0.7, -0.4], "5 inputs")
@@ -501,6 +537,14 @@ with graded("Exercise 2.3", hint="take minus the gradient and divide each compon
     check_direction(lambda x: (x - 1) ** 2, [-2.0], "(x - 1)**2")
     check_direction(lambda x: x.tanh() * -3, [0.4], "-3 tanh(x)")
     check_direction(lambda x, y: y ** 2 - x * 5, [1.0, -0.25], "y**2 - 5x")
+    # Stationary points: a saddle, a hilltop, one input, three inputs; and a point where
+    # only the first partial is zero.
+    check_direction(lambda x, y: x * y, [0.0, 0.0], "x * y")
+    check_direction(lambda x, y: -(x * x) - y * y * 2, [0.0, 0.0], "-x**2 - 2y**2")
+    check_direction(lambda x: x * x - 2 * x, [1.0], "x**2 - 2x")
+    check_direction(lambda x, y, z: (x - y) ** 2 + (z + 1) ** 2, [0.5, 0.5, -1.0],
+                    "(x - y)**2 + (z + 1)**2")
+    check_direction(lambda x, y: x * x + y, [0.0, 2.0], "x**2 + y")
     ### END HIDDEN TESTS
 
 # %% [markdown]

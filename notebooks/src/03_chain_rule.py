@@ -489,8 +489,7 @@ with graded("Exercise 3.1", hint="multiply the derivative of tanh, taken at u = 
 # once, with each node *after* all of its parents (`node._prev`), so that the output
 # comes last. It must not recurse, so that it works on a chain far deeper than Python's
 # recursion limit; the check runs it on a chain 5000 steps deep and watches how deep
-# your calls go. The package's own orderings (`backward_order`, the stepper's order,
-# the sort widget's walk) are switched off during the check. The check then runs a
+# your calls go, with the package's own orderings switched off. It then runs a
 # backward pass by hand in your order and compares the result with torch.
 #
 # <details><summary>Hint</summary>
@@ -650,15 +649,15 @@ with graded("Exercise 3.2", hint="keep the nodes still to visit in a list used a
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 3.3: read the graph (1 point)
+# ### Exercise 3.3: two paths into one node, by hand (1 point)
 #
 # Let $r = (x \cdot y + x)^2$. Write `r_grads(x, y)` that returns the pair
 # $\left(\frac{\partial r}{\partial x}, \frac{\partial r}{\partial y}\right)$ as plain
 # floats, worked out *by hand* with the chain rule: let $m = xy + x$; then
 # $\frac{\partial r}{\partial m} = 2m$, and $x$ reaches $m$ by two paths. No `Value` and
-# no autograd inside `r_grads` (the check switches both off). Then, in a cell of your
-# own, draw the graph of $r$ at $(x, y) = (1.5, -2)$ with `draw_graph` after
-# `backward()` and compare its grads with yours.
+# no autograd inside `r_grads` (the check switches both off). Then, ungraded, in a
+# cell of your own: draw the graph of $r$ at $(x, y) = (1.5, -2)$ with `draw_graph`
+# after `backward()`, find the two paths from $x$, and compare the grads with yours.
 #
 # <details><summary>Hint</summary>
 #

@@ -449,222 +449,255 @@ check("x.grad through 50,000 additions", x_v.grad, x_t.grad)
 # inputs you have not seen (other numbers, other graphs), so an answer that only fits
 # the examples here loses its points.
 #
-# ### Exercise 4.1: the local gradient of sigmoid (1 point)
+# ### Exercise 4.1: the local gradient of a new operation (2 points)
 #
-# $\sigma(a) = 1 / (1 + e^{-a})$ has the local gradient $\sigma(a)\,(1 - \sigma(a))$:
-# it can be computed from the *output* alone. Write `sigmoid_local(s)` that takes the
-# output $s = \sigma(a)$ (a float) and returns the local gradient
-# $\frac{d\sigma}{da}$, with plain arithmetic: autograd, `Value` and the package's own
-# local-gradient functions are switched off during the check.
+# $\operatorname{softplus}(a) = \ln(1 + e^a)$ is a smooth version of `relu`: close to
+# $0$ far left, close to $a$ far right. It is not in the table of section 2. In the
+# package each operation's local gradients come from a small function of the output
+# node, such as `_mul_local(out)` above: it reads the parents `out._prev` and the
+# output's value `out.data`, and returns a tuple with one local gradient per parent.
+# Write `softplus_local(out)` for softplus: `out._prev` is `(a,)`, and `out.data` is
+# $\operatorname{softplus}$ of `a.data`.
+#
+# The check wires your function into a softplus node, as the package wires its own,
+# calls it at points you do not see, and runs `backward()` through graphs that use it;
+# it compares with torch's `softplus`. Use `math` and plain arithmetic: autograd,
+# `minigrad.Value` and torch are switched off while your function runs.
 #
 # <details><summary>Hint</summary>
 #
-# You are given $s$, not $a$: there is no need to go back to $a$. Write the local
-# gradient above in terms of $s$.
+# softplus is $\ln(u)$ of $u = 1 + e^a$: chapter 03's chain rule, with the table's
+# rows for `log` and `exp`. Simplify what you get; you have met the result before.
 # </details>
 
-# %% solution=ex04-sigmoid-local
-def sigmoid_local(s):
-    """d sigmoid(a) / da, from the output s = sigmoid(a)."""
+# %% solution=ex04-softplus-local
+import math
+
+
+def softplus_local(out):
+    """(d softplus(a) / da,) for out = softplus(a)."""
     ### BEGIN SOLUTION
-    return s * (1 - s)
+    (a,) = out._prev
+    if a.data >= 0:
+        return (1 / (1 + math.exp(-a.data)),)
+    return (math.exp(a.data) / (1 + math.exp(a.data)),)
     ### END SOLUTION
 
-# %% test=ex04-sigmoid-local-test points=1
+# %% test=ex04-softplus-local-test points=2
 import torch
 
 import minigrad
 import minigrad.value
-from minigrad.course.grading import graded
+from minigrad.course.grading import Forbidden, graded
 
-with graded("Exercise 4.1", hint="sigmoid's local gradient sigma(a)(1 - sigma(a)) only "
-            "needs the output s, which you are given") as g:
+with graded("Exercise 4.1", hint="softplus is log of (1 + exp(a)): multiply the local "
+            "gradients of the two steps, and return one number per parent") as g:
+    class NoTorch(torch.overrides.TorchFunctionMode):
+        """torch switched off during the call."""
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            raise Forbidden(f"torch ({getattr(func, '__name__', func)})")
+
     by_hand = ["autograd", minigrad.Value.__init__, minigrad.value._sigmoid_local]
+    in_backward = ["torch.autograd", minigrad.Value.__init__, minigrad.value._sigmoid_local]
+    softplus_t = torch.nn.functional.softplus
 
-    def check_at(point):
-        a_t = torch.tensor(point, dtype=torch.float64, requires_grad=True)
-        s_t = a_t.sigmoid()
-        got = g.call(sigmoid_local, s_t.item(), forbid=by_hand)
-        (local_t,) = torch.autograd.grad(s_t, a_t)
-        g.check(f"sigmoid_local(sigmoid({point}))", got, local_t, rtol=1e-12, atol=1e-17)
+    def softplus(a):
+        """softplus as a package op, with your softplus_local for its local gradients."""
+        data = softplus_t(torch.tensor(a.data, dtype=torch.float64)).item()
+        return minigrad.Value(data, "", (a,), "softplus", softplus_local)
+
+    def check_at(a0):
+        out = softplus(minigrad.Value(a0))
+        with NoTorch():
+            got = g.call(softplus_local, out, forbid=by_hand)
+        g.require(f"softplus_local at a = {a0}: one local gradient per parent",
+                  type(got) in (tuple, list) and len(got) == 1,
+                  "return a tuple with one number per parent, as _mul_local does")
+        a_t = torch.tensor(a0, dtype=torch.float64, requires_grad=True)
+        (local_t,) = torch.autograd.grad(softplus_t(a_t), a_t)
+        g.check(f"softplus_local at a = {a0}", got[0], local_t, rtol=1e-12, atol=1e-15)
+
+    def run_backward(root, leaves):
+        root.backward()
+        return [leaf.grad for leaf in leaves]
+
+    run_backward.__name__ = "softplus_local"  # only your function runs in there
+
+    def check_graph(name, build, *point):
+        leaves = [minigrad.Value(p) for p in point]
+        root = build(softplus, *leaves)
+        with NoTorch():
+            got = g.call(run_backward, root, leaves, forbid=in_backward)
+        leaves_t = [torch.tensor(p, dtype=torch.float64, requires_grad=True) for p in point]
+        build(softplus_t, *leaves_t).backward()
+        for leaf, p, grad, leaf_t in zip("xw", point, got, leaves_t, strict=False):
+            g.check(f"{name}: {leaf}.grad at {leaf} = {p}", grad, leaf_t.grad, rtol=1e-12,
+                    atol=1e-15)
 
     for point in [-2.0, 0.0, 0.5, 3.0]:
         check_at(point)
+    check_graph("softplus(x * w) * 3 + softplus(x)",
+                lambda sp, x, w: sp(x * w) * 3 + sp(x), 0.5, -1.2)
     ### BEGIN HIDDEN TESTS
-    for a0 in [-7.5, -0.3, 1.25, 10.0, 25.0, -30.0]:
+    for a0 in [-30.0, -7.5, -0.3, 1e-8, 1.25, 15.0]:
         check_at(a0)
+    check_graph("softplus(softplus(x) - w) * x", lambda sp, x, w: sp(sp(x) - w) * x, -1.7, 0.4)
+    check_graph("softplus(x)**2 + softplus(-x)", lambda sp, x: sp(x) ** 2 + sp(-x), 2.3)
+    check_graph("softplus(w * x + x * x)", lambda sp, x, w: sp(w * x + x * x), -3.1, 0.9)
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 4.2: local times upstream, by hand (2 points)
+# ### Exercise 4.2: find the bugs (3 points)
 #
-# A node computes $c = a \cdot b$ somewhere inside a larger network, and the upstream
-# gradient $\frac{\partial L}{\partial c}$ arrives at it. Write
-# `mul_backward(a, b, upstream)` that returns the pair of gradients the node passes to
-# its inputs, $\left(\frac{\partial L}{\partial a}, \frac{\partial L}{\partial b}\right)$,
-# from plain numbers (no `Value`, no autograd: the check switches them off). For
-# example $a = 3$, $b = -2$ and an upstream gradient of $0.5$.
-#
-# <details><summary>Hint</summary>
-#
-# Look up the local gradients of `a * b` in the table of section 2: which input's value
-# is the local gradient for the other? Then apply "local times upstream" to each input.
-# </details>
+# Here is a backward pass written to avoid sorting the graph: it starts at the output,
+# then visits the output's parents, then theirs, each node once (a *breadth-first*
+# walk). It gives the right grads for section 1's $L = (x + y)^2 \cdot w$, for
+# $b = a + a$ and for $x \cdot x$, but it has two bugs, each showing on graphs of a
+# different kind.
 
-# %% solution=ex04-by-hand
-def mul_backward(a, b, upstream):
-    """(dL/da, dL/db) for c = a * b, given dL/dc = upstream."""
-    ### BEGIN SOLUTION
-    return b * upstream, a * upstream
-    ### END SOLUTION
+# %%
+def backward_buggy(root):
+    """Backpropagate from root, each node once, from the output down. It has two bugs."""
+    for node in backward_order(root):
+        if node._prev:
+            node.grad = 0.0  # intermediate grads start afresh; leaves keep theirs
+    root.grad = 1.0
+    todo, seen = [root], {id(root)}
+    for node in todo:  # todo grows as the walk goes: the output, its parents, theirs...
+        for parent, local in zip(node._prev, node.local_grads(), strict=True):
+            parent.grad += local * node.grad
+            if id(parent) not in seen:
+                seen.add(id(parent))
+                todo.append(parent)
 
-# %% test=ex04-by-hand-test points=2
-import torch
 
-import minigrad
-import minigrad.value
-from minigrad.course.grading import graded
-
-with graded("Exercise 4.2", hint="each input gets its own local gradient of a * b times "
-            "the upstream gradient") as g:
-    by_hand = ["autograd", minigrad.Value.__init__, minigrad.value._mul_local]
-
-    def check_at(a, b, upstream):
-        got = g.call(mul_backward, a, b, upstream, forbid=by_hand)
-        a_t = torch.tensor(a, dtype=torch.float64, requires_grad=True)
-        b_t = torch.tensor(b, dtype=torch.float64, requires_grad=True)
-        (a_t * b_t).backward(torch.tensor(upstream, dtype=torch.float64))
-        g.check(f"mul_backward({a}, {b}, {upstream})", got, [a_t.grad, b_t.grad])
-
-    check_at(3.0, -2.0, 0.5)
-    ### BEGIN HIDDEN TESTS
-    for args in [(-1.5, 4.0, 2.0), (0.25, 0.25, -3.0), (7.0, 0.0, 1.0), (2.5, -0.4, 1.0),
-                 (-6.0, 1.5, 0.125)]:
-        check_at(*args)
-    ### END HIDDEN TESTS
+xb, yb, wb = minigrad.Value(2.0), minigrad.Value(3.0), minigrad.Value(3.0)
+backward_buggy((xb + yb) ** 2 * wb)
+check_all({"x.grad": (xb.grad, 30.0), "y.grad": (yb.grad, 30.0), "w.grad": (wb.grad, 25.0)},
+          against="by hand")
 
 # %% [markdown]
-# ### Exercise 4.3: a backward that adds (2 points)
-#
-# Fix `backward_assign` from section 4: write `backward_v2(root)` that does what
-# `Value.backward` does, without calling it (or the stepper). It
-#
-# 1. sets the grad of every *intermediate* node of the graph to zero, so that a second
-#    backward pass through the same nodes starts afresh; the leaves keep what they hold,
-#    so their grads accumulate over calls, as in PyTorch;
-# 2. seeds the output: `root.grad` goes up by 1;
-# 3. visits `backward_order(root)` and *adds* local times upstream into every parent.
-#
-# It must get `b = a + a` and `x * x + x` right, and two backward passes through
-# graphs that share nodes.
+# Find the two bugs: run `backward_buggy` and `Value.backward` (or torch) on graphs of
+# your own, in cells of your own, until they disagree, and work out why. Then write
+# `backward_fixed(root)`: the same function with both bugs fixed, doing what
+# `backward_buggy` means to do (intermediate grads start afresh, leaves keep what they
+# hold and add, every node sends local times upstream to its parents). The check runs
+# it on graphs of several kinds, some you do not see, and compares with torch;
+# `Value.backward` and the stepper are switched off while it runs.
 #
 # <details><summary>Hint</summary>
 #
-# Start from `backward_assign`: one character makes the difference in the loop. A
-# `Value` knows whether it is a leaf (`is_leaf`).
+# For each node, ask what its `grad` holds when its turn comes: has every node that
+# uses it already added its share? Try a node used by two nodes at different depths.
+# For the other bug, compare with torch on the smallest graph there is, one that
+# already holds a gradient.
 # </details>
 
-# %% solution=ex04-backward-v2
-def backward_v2(root):
-    """Backpropagate from root, adding every local * upstream into the parents."""
+# %% solution=ex04-find-the-bug
+def backward_fixed(root):
+    """backward_buggy with its two bugs fixed."""
     ### BEGIN SOLUTION
     order = backward_order(root)
-    for v in order:
-        if not v.is_leaf:
-            v.grad = 0.0
+    for node in order:
+        if node._prev:
+            node.grad = 0.0
     root.grad += 1.0
-    for v in order:
-        for p, local in zip(v._prev, v.local_grads(), strict=True):
-            p.grad += local * v.grad
+    for node in order:
+        for parent, local in zip(node._prev, node.local_grads(), strict=True):
+            parent.grad += local * node.grad
     ### END SOLUTION
 
-# %% test=ex04-backward-v2-test points=2
+# %% test=ex04-find-the-bug-test points=3
 import torch
 
 import minigrad
 import minigrad.course.widgets.stepper
 from minigrad.course.grading import graded
 
-with graded("Exercise 4.3", hint="zero the intermediate grads, seed the output, then add "
-            "local times upstream into every parent in backward_order") as g:
+with graded("Exercise 4.2", hint="a node may send its grad on only once every node that "
+            "uses it has added its share; and backward() on a leaf adds to its grad, as "
+            "in torch") as g:
     Value = minigrad.Value
     off = ["autograd", minigrad.course.widgets.stepper.BackwardStepper._plan,
            minigrad.course.widgets.stepper.BackwardStepper.step]
 
-    def leaf(x):
-        return torch.tensor(x, dtype=torch.float64, requires_grad=True)
+    def leaf(x, grad=None):
+        t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+        if grad is not None:
+            t.grad = torch.tensor(grad, dtype=torch.float64)
+        return t
 
-    a = Value(3.0)
-    g.call(backward_v2, a + a, forbid=off)
-    a_t = leaf(3.0)
-    (a_t + a_t).backward()
-    g.check("a.grad for a + a", a.grad, a_t.grad)
-    x = Value(-1.5)
-    g.call(backward_v2, x * x + x, forbid=off)
-    x_t = leaf(-1.5)
-    (x_t * x_t + x_t).backward()
-    g.check("x.grad for x * x + x", x.grad, x_t.grad)
-    # Two passes through the shared node h = p * q: leaves add up, h starts afresh.
-    p, q = Value(0.5), Value(2.0)
-    h = p * q
-    g.call(backward_v2, h.tanh() * 3, forbid=off)
-    g.call(backward_v2, h * h + p, forbid=off)
-    p_t, q_t = leaf(0.5), leaf(2.0)
-    h_t = p_t * q_t
-    h_t.retain_grad()
-    (h_t.tanh() * 3).backward(retain_graph=True)
-    h_t.grad = None  # torch would add h's grads of the two passes
-    (h_t * h_t + p_t).backward()
-    g.check("p.grad after two passes", p.grad, p_t.grad)
-    g.check("q.grad after two passes", q.grad, q_t.grad)
-    g.check("h.grad: the second pass only", h.grad, h_t.grad)
+    x = Value(1.5)
+    x.grad = 0.25
+    g.call(backward_fixed, x, forbid=off)
+    x_t = leaf(1.5, 0.25)
+    x_t.backward()
+    g.check("x.grad after backward on the leaf x", x.grad, x_t.grad)
+    p, q = Value(0.5), Value(-2.0)
+    a = p * q
+    g.call(backward_fixed, a + a.tanh(), forbid=off)
+    p_t, q_t = leaf(0.5), leaf(-2.0)
+    a_t = p_t * q_t
+    (a_t + a_t.tanh()).backward()
+    g.check("p.grad for a + tanh(a), a = p * q", p.grad, p_t.grad)
+    g.check("q.grad for a + tanh(a), a = p * q", q.grad, q_t.grad)
     ### BEGIN HIDDEN TESTS
-    # Reuse at several levels.
+    # A leaf twice, from zero.
+    z = Value(-0.7)
+    g.call(backward_fixed, z, forbid=off)
+    g.call(backward_fixed, z, forbid=off)
+    g.check("z.grad after backward on the leaf z twice", z.grad, 2.0, against="by hand")
+    # Residual steps: v feeds the next step directly and through tanh.
+    u, w = Value(0.3), Value(-0.8)
+    v = u
+    for _ in range(4):
+        v = v + (v * w).tanh()
+    g.call(backward_fixed, v, forbid=off)
+    u_t, w_t = leaf(0.3), leaf(-0.8)
+    v_t = u_t
+    for _ in range(4):
+        v_t = v_t + (v_t * w_t).tanh()
+    v_t.backward()
+    g.check("u.grad, four residual steps", u.grad, u_t.grad)
+    g.check("w.grad, four residual steps", w.grad, w_t.grad)
+    # Reuse at several levels; then a second pass through shared nodes: leaves add up,
+    # the shared node and the output start afresh.
     m, n = Value(0.5), Value(2.0)
     k = m * n
-    g.call(backward_v2, k * k.tanh() + k.exp() * n, forbid=off)
+    s = k * k.tanh() + k.exp() * n
+    g.call(backward_fixed, s, forbid=off)
+    g.call(backward_fixed, (k * m).sigmoid() + k, forbid=off)
     m_t, n_t = leaf(0.5), leaf(2.0)
     k_t = m_t * n_t
-    (k_t * k_t.tanh() + k_t.exp() * n_t).backward()
-    g.check("m.grad, reuse at several levels", m.grad, m_t.grad)
-    g.check("n.grad, reuse at several levels", n.grad, n_t.grad)
-    # The same output twice: the leaves get it twice, the output's grad stays 1.
-    u, v = Value(1.2), Value(-0.7)
-    s = (u * v + u ** 3).sigmoid() * v + (u - v).relu()
-    g.call(backward_v2, s, forbid=off)
-    g.call(backward_v2, s, forbid=off)
-    u_t, v_t = leaf(1.2), leaf(-0.7)
-    s_t = (u_t * v_t + u_t ** 3).sigmoid() * v_t + (u_t - v_t).relu()
-    s_t.retain_grad()
-    s_t.backward(retain_graph=True)
-    s_t.grad = None
-    s_t.backward()
-    g.check("u.grad after two passes of s", u.grad, u_t.grad)
-    g.check("v.grad after two passes of s", v.grad, v_t.grad)
-    g.check("s.grad after two passes of s", s.grad, s_t.grad)
-    # Leaves that already hold a grad, a new graph on them, an exponent that is a Value.
-    w = Value(0.8)
-    w.grad, u.grad = 0.25, -1.0
-    g.call(backward_v2, w ** u + (w * 2).log() * u, forbid=off)
-    w_t = leaf(0.8)
-    u2_t = leaf(1.2)
-    w_t.grad, u2_t.grad = torch.tensor(0.25, dtype=torch.float64), torch.tensor(
-        -1.0, dtype=torch.float64)
-    (w_t ** u2_t + (w_t * 2).log() * u2_t).backward()
-    g.check("w.grad, added to 0.25", w.grad, w_t.grad)
-    g.check("u.grad, added to -1", u.grad, u2_t.grad)
-    # Deeper than the recursion limit.
-    z = Value(0.5)
-    chain = z
+    k_t.retain_grad()
+    (k_t * k_t.tanh() + k_t.exp() * n_t).backward(retain_graph=True)
+    k_t.grad = None
+    ((k_t * m_t).sigmoid() + k_t).backward()
+    g.check("m.grad after two passes", m.grad, m_t.grad)
+    g.check("n.grad after two passes", n.grad, n_t.grad)
+    g.check("k.grad: the second pass only", k.grad, k_t.grad)
+    g.check("s.grad: 1 from its own pass", s.grad, 1.0, against="by hand")
+    # A leaf root after a pass that gave it a gradient.
+    e = Value(0.9)
+    g.call(backward_fixed, e * e.exp(), forbid=off)
+    g.call(backward_fixed, e, forbid=off)
+    e_t = leaf(0.9)
+    (e_t * e_t.exp()).backward()
+    e_t.backward()
+    g.check("e.grad: a pass, then backward on e itself", e.grad, e_t.grad)
+    # Deeper than the recursion limit, the leaf used at every step.
+    c = Value(0.5)
+    chain = c
     for _ in range(5000):
-        chain = chain * 0.9999 + z
-    g.call(backward_v2, chain, forbid=off)
-    z_t = leaf(0.5)
-    chain_t = z_t
+        chain = chain * 0.9999 + (c * chain).tanh() * 1e-3
+    g.call(backward_fixed, chain, forbid=off)
+    c_t = leaf(0.5)
+    chain_t = c_t
     for _ in range(5000):
-        chain_t = chain_t * 0.9999 + z_t
+        chain_t = chain_t * 0.9999 + (c_t * chain_t).tanh() * 1e-3
     chain_t.backward()
-    g.check("z.grad through 5000 steps", z.grad, z_t.grad)
+    g.check("c.grad through 5000 steps", c.grad, c_t.grad, rtol=1e-9)
     ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -448,62 +448,72 @@ with graded("Exercise 5.2", hint="align shape with the last dimensions of grad; 
     ### END HIDDEN TESTS
 
 # %% [markdown]
-# ### Exercise 5.3: a scale per row (1 point)
+# ### Exercise 5.3: a scale per row, by hand (1 point)
 #
-# A matrix `M` of shape `(r, c)` is scaled row by row by a column of factors. Write
-# `row_scale_grad(M, factors)`, where `M` is a float64 minigrad tensor and `factors`
-# a numpy array of shape `(r, 1)`: make `row_scale`, a float64 minigrad tensor holding
-# `factors` that requires gradients, compute `((M * row_scale) ** 2).sum()` with
-# minigrad, call `backward()` on it once, and return `row_scale`, whose `.grad` then
-# holds the gradient. The check calls it with several matrices, torch switched off.
-# For the `M` below and the factors `[[0.5], [-1.0], [2.0]]`: before you run it,
-# which shape will `row_scale.grad` have, and which dimension of the upstream
-# gradient was summed?
+# A matrix $M$ of shape `(r, c)` is scaled row by row: row $i$ is multiplied by its own
+# factor $s_i$, and the factors are held in a column $s$ of shape `(r, 1)`, so that
+# `M * s` broadcasts $s$ along each row. Let
+#
+# $$L = \sum_{ij} (M_{ij}\, s_i)^2,$$
+#
+# in code `((M * s) ** 2).sum()`.
+# Write `row_scale_grad(M, s)` that returns $\frac{\partial L}{\partial s}$ as a numpy
+# array, worked out on paper: numpy only, no autograd (torch is switched off, and so is
+# minigrad's backward). `M` and `s` are float64 numpy arrays; the check uses other
+# shapes and values than the example below. Before you write it: which shape must the
+# result have, and which dimension of the upstream gradient
+# $\frac{\partial L}{\partial (M s)}$ is summed away, and why?
+#
+# For example, $M$ holding $1, \dots, 12$ in three rows of four, and
+# $s = (0.5, -1, 2)$ as a column.
+#
+# <details><summary>Hint</summary>
+#
+# Fix one factor $s_i$: which entries of `M * s` does it touch? Differentiate the sum
+# of their squares with respect to it. Then line the $r$ results up in the shape of
+# $s$, as section 4 did for the column `c`.
+# </details>
 
-# %%
-M = minigrad.tensor(np.arange(1.0, 13.0).reshape(3, 4))
-
-# %% solution=ex05-row-scale
-def row_scale_grad(M, factors):
-    """Return the float64 leaf row_scale, after backward() of ((M * row_scale)**2).sum()."""
+# %% solution=ex05-row-scale-by-hand
+def row_scale_grad(M, s):
+    """dL/ds for L = ((M * s) ** 2).sum(), M of shape (r, c), s of shape (r, 1)."""
     ### BEGIN SOLUTION
-    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
-    loss_rows = ((M * row_scale) ** 2).sum()
-    loss_rows.backward()
-    return row_scale
+    return 2 * s * (M ** 2).sum(axis=1, keepdims=True)
     ### END SOLUTION
 
-# %% test=ex05-row-scale-test points=1
+# %% test=ex05-row-scale-by-hand-test points=1
 import numpy as np
 import torch
 
-import minigrad
+import minigrad.course.grading
 from minigrad.course.grading import graded
 
-with graded("Exercise 5.3", hint="make row_scale from factors as a float64 leaf that "
-            "requires grad, build the loss from M and row_scale, call backward() on the "
-            "loss once and hand back that leaf") as g:
-    def check_row_scale(M_np, factors):
-        before = g.calls.get("minigrad.autograd", 0)
-        rs = g.call(row_scale_grad, minigrad.tensor(M_np), factors.copy(),
-                    forbid="torch.autograd", count="minigrad.autograd")
-        g.require(f"M {M_np.shape}: row_scale is a float64 minigrad leaf holding factors",
-                  type(rs) is minigrad.Tensor and rs.dtype == minigrad.float64
-                  and rs.is_leaf and rs.requires_grad and rs.shape == factors.shape
-                  and np.array_equal(rs.data, factors),
-                  "return the tensor you made from factors (float64, requires_grad=True)")
-        g.require(f"M {M_np.shape}: backward() called once",
-                  g.calls["minigrad.autograd"] - before == 1,
-                  "call backward() once, on the loss")
-        st = torch.tensor(factors, requires_grad=True)
-        ((torch.tensor(M_np) * st) ** 2).sum().backward()
-        g.check(f"M {M_np.shape}: row_scale.grad", rs.grad, st.grad, rtol=1e-12)
+with graded("Exercise 5.3", hint="s_i scales the c entries of row i only; sum what they "
+            "send back along that row, and keep the shape (r, 1) of s") as g:
+    class NoTorch(torch.overrides.TorchFunctionMode):
+        """torch switched off during the call."""
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            raise minigrad.course.grading.Forbidden(f"torch ({getattr(func, '__name__', func)})")
+
+    def check_row_scale(M, s):
+        with NoTorch():
+            got = g.call(row_scale_grad, M.copy(), s.copy(), forbid="autograd")
+        g.require(f"M {M.shape}: dL/ds has the shape of s, {s.shape}",
+                  np.shape(got) == s.shape,
+                  f"got the shape {np.shape(got)}: one partial derivative per factor, in "
+                  "the shape of s")
+        st = torch.tensor(s, requires_grad=True)
+        ((torch.tensor(M) * st) ** 2).sum().backward()
+        g.check(f"M {M.shape}: dL/ds", got, st.grad, rtol=1e-12, atol=1e-12)
 
     check_row_scale(np.arange(1.0, 13.0).reshape(3, 4), np.array([[0.5], [-1.0], [2.0]]))
     ### BEGIN HIDDEN TESTS
     rng = np.random.default_rng(53)
-    for rows, cols in [(2, 5), (4, 1), (1, 3), (3, 4)]:
+    for rows, cols in [(2, 5), (4, 1), (1, 3), (4, 4), (6, 2)]:
         check_row_scale(rng.standard_normal((rows, cols)), rng.standard_normal((rows, 1)))
+    # Large factors: the answer must be exact, not a finite-difference estimate.
+    check_row_scale(rng.standard_normal((3, 2)), rng.standard_normal((3, 1)) * 1e8)
     ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -3,175 +3,158 @@
 from tests.wrong_answers import Wrong
 
 WRONG = {
-    "ex01-central-slope": [
-        Wrong("one-sided difference", "slip", """
-def central_slope(f, x, h=1e-4):
-    return (f(x + h) - f(x)) / h
+    "ex01-value-div": [
+        Wrong("the sign of b's local derivative: +a / b**2", "slip", """
+def div_v1(a, b):
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    return Value_v1(a.data / b.data, ((a, 1 / b.data), (b, a.data / b.data ** 2)))
 """),
-        Wrong("divides by h, not 2h", "slip", """
-def central_slope(f, x, h=1e-4):
-    return (f(x + h) - f(x - h)) / h
+        Wrong("the power rule without the chain: -1 / b**2 for b", "slip", """
+def div_v1(a, b):
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    return Value_v1(a.data / b.data, ((a, 1 / b.data), (b, -1 / b.data ** 2)))
 """),
-        Wrong("backward difference", "slip", """
-def central_slope(f, x, h=1e-4):
-    return (f(x) - f(x - h)) / h
+        Wrong("the two local derivatives swapped", "slip", """
+def div_v1(a, b):
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    return Value_v1(a.data / b.data, ((a, -a.data / b.data ** 2), (b, 1 / b.data)))
 """),
-        Wrong("ignores h: a fixed tiny step", "ignores", """
-def central_slope(f, x, h=1e-4):
-    step = 1e-6
-    return (f(x + step) - f(x - step)) / (2 * step)
+        Wrong("the product's rule: locals b and a", "slip", """
+def div_v1(a, b):
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    return Value_v1(a.data / b.data, ((a, b.data), (b, a.data)))
 """),
-        Wrong("the visible examples hard-coded", "hardcoded", """
-def central_slope(f, x, h=1e-4):
-    return 12.0 if x == 2.0 else 6.0
+        Wrong("a / b as a * b**-1 with the draft's ops: the result is a product node", "bypass", """
+def div_v1(a, b):
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    return a * b ** -1
 """),
-        Wrong("torch's autograd, through an alias taken as a default", "bypass", """
+        Wrong("only a recorded as a parent", "slip", """
+def div_v1(a, b):
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    return Value_v1(a.data / b.data, ((a, 1 / b.data),))
+"""),
+        Wrong("plain numbers not wrapped", "ignores", """
+def div_v1(a, b):
+    return Value_v1(a.data / b.data, ((a, 1 / b.data), (b, -a.data / b.data ** 2)))
+"""),
+        Wrong("ignores a in b's local derivative", "ignores", """
+def div_v1(a, b):
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    return Value_v1(a.data / b.data, ((a, 1 / b.data), (b, -1 / b.data)))
+"""),
+        Wrong("the visible example's numbers hard-coded", "hardcoded", """
+def div_v1(a, b):
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    return Value_v1(a.data / b.data, ((a, -0.5), (b, -0.75)))
+"""),
+        Wrong("torch's autograd for the local derivatives", "bypass", """
 import torch
-def central_slope(f, x, h=1e-4, _backward=torch.Tensor.backward):
-    t = torch.tensor(float(x), dtype=torch.float64, requires_grad=True)
-    _backward(f(t))
-    return t.grad.item()
+def div_v1(a, b):
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    ta = torch.tensor(a.data, dtype=torch.float64, requires_grad=True)
+    tb = torch.tensor(b.data, dtype=torch.float64, requires_grad=True)
+    da, db = torch.autograd.grad(ta / tb, (ta, tb))
+    return Value_v1(a.data / b.data, ((a, da.item()), (b, db.item())))
 """),
-        Wrong("minigrad.Value's backward", "bypass", """
+        Wrong("minigrad.Value's backward for the local derivatives", "bypass", """
 import minigrad
-def central_slope(f, x, h=1e-4):
-    v = minigrad.Value(x)
-    f(v).backward()
-    return v.grad
+def div_v1(a, b):
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    va, vb = minigrad.Value(a.data), minigrad.Value(b.data)
+    (va / vb).backward()
+    return Value_v1(a.data / b.data, ((a, va.grad), (b, vb.grad)))
 """),
-        Wrong("the chapter's torch_slope under another name", "bypass", """
-from minigrad.course.widgets.explorers import torch_slope as _exact
-def central_slope(f, x, h=1e-4):
-    return _exact(f, x)
-"""),
-        Wrong("a lazy number that asks torch when compared", "bypass", """
-from minigrad.course.widgets.explorers import torch_slope as _exact
-class _Lazy(float):
-    def __new__(cls, f, x):
-        obj = super().__new__(cls, 0.0)
-        obj.f, obj.x = f, x
-        return obj
-    def __float__(self):
-        return _exact(self.f, self.x)
-    def __array__(self, dtype=None, copy=None):
-        import numpy as np
-        return np.asarray(_exact(self.f, self.x))
-def central_slope(f, x, h=1e-4):
-    return _Lazy(f, x)
+        Wrong("numeric slopes for the local derivatives", "bypass", """
+def div_v1(a, b, h=1e-6):
+    a = a if isinstance(a, Value_v1) else Value_v1(a)
+    b = b if isinstance(b, Value_v1) else Value_v1(b)
+    da = ((a.data + h) / b.data - (a.data - h) / b.data) / (2 * h)
+    db = (a.data / (b.data + h) - a.data / (b.data - h)) / (2 * h)
+    return Value_v1(a.data / b.data, ((a, da), (b, db)))
 """),
     ],
-    "ex01-value-derivative": [
-        Wrong("backward never called: grad left at 0", "slip", """
-import minigrad
-def p_grad(x0):
-    xp = minigrad.Value(x0)
-    p = xp ** 3 + 2 * xp ** 2 + xp
-    return xp
+    "ex01-error-order": [
+        Wrong("the ratio of the errors, not its exponent", "slip", """
+def error_order(slope, f, df, x, h):
+    big = abs(slope(f, x, h) - df(x))
+    small = abs(slope(f, x, h / 10) - df(x))
+    return big / small
 """),
-        Wrong("a derivative term dropped (2x^2 as 2x)", "slip", """
-import minigrad
-def p_grad(x0):
-    xp = minigrad.Value(x0)
-    p = xp ** 3 + 2 * xp + xp
-    p.backward()
-    return xp
+        Wrong("the natural log of the ratio", "slip", """
+import math
+def error_order(slope, f, df, x, h):
+    big = abs(slope(f, x, h) - df(x))
+    small = abs(slope(f, x, h / 10) - df(x))
+    return math.log(big / small)
 """),
-        Wrong("backward called on the input", "slip", """
-import minigrad
-def p_grad(x0):
-    xp = minigrad.Value(x0)
-    p = xp ** 3 + 2 * xp ** 2 + xp
-    xp.backward()
-    return xp
+        Wrong("the ratio upside down (a negative order)", "slip", """
+import math
+def error_order(slope, f, df, x, h):
+    big = abs(slope(f, x, h) - df(x))
+    small = abs(slope(f, x, h / 10) - df(x))
+    return math.log10(small / big)
 """),
-        Wrong("the visible example's 13.75 hard-coded", "hardcoded", """
-import minigrad
-def p_grad(x0):
-    xp = minigrad.Value(x0)
-    xp.grad = 13.75 if x0 == 1.5 else 0.0
-    return xp
+        Wrong("h and h / 2, read with log10", "slip", """
+import math
+def error_order(slope, f, df, x, h):
+    big = abs(slope(f, x, h) - df(x))
+    small = abs(slope(f, x, h / 2) - df(x))
+    return math.log10(big / small)
 """),
-        Wrong("ignores x0", "ignores", """
-import minigrad
-def p_grad(x0):
-    xp = minigrad.Value(1.5)
-    (xp ** 3 + 2 * xp ** 2 + xp).backward()
-    return xp
+        Wrong("the steps 10h and h instead of h and h / 10", "slip", """
+import math
+def error_order(slope, f, df, x, h):
+    big = abs(slope(f, x, 10 * h) - df(x))
+    small = abs(slope(f, x, h) - df(x))
+    return math.log10(big / small)
 """),
-        Wrong("torch computes the grad, copied into the Value", "bypass", """
-import minigrad, torch
-def p_grad(x0):
-    t = torch.tensor(x0, dtype=torch.float64, requires_grad=True)
-    (t ** 3 + 2 * t ** 2 + t).backward()
-    xp = minigrad.Value(x0)
-    xp.grad = t.grad.item()
-    return xp
+        Wrong("the change of the slope, not its error", "slip", """
+import math
+def error_order(slope, f, df, x, h):
+    return math.log10(abs(slope(f, x, h) / slope(f, x, h / 10)))
 """),
-        Wrong("backward called twice (grad doubled)", "slip", """
-import minigrad
-def p_grad(x0):
-    xp = minigrad.Value(x0)
-    p = xp ** 3 + 2 * xp ** 2 + xp
-    p.backward()
-    p.backward()
-    return xp
+        Wrong("ignores h: a fixed step of 1e-3", "ignores", """
+import math
+def error_order(slope, f, df, x, h):
+    step = 1e-3
+    big = abs(slope(f, x, step) - df(x))
+    small = abs(slope(f, x, step / 10) - df(x))
+    return math.log10(big / small)
 """),
-    ],
-    "ex01-product": [
-        Wrong("q as a sum, (x + 1) + (x + 2)", "slip", """
-import minigrad
-def q(x):
-    return (x + 1) + (x + 2)
-def q_slope(x0):
-    v = minigrad.Value(x0)
-    q(v).backward()
-    return v.grad
+        Wrong("ignores df: a tiny central slope as the exact derivative", "ignores", """
+import math
+def error_order(slope, f, df, x, h):
+    exact = (f(x + 1e-5) - f(x - 1e-5)) / 2e-5
+    big = abs(slope(f, x, h) - exact)
+    small = abs(slope(f, x, h / 10) - exact)
+    return math.log10(big / small)
 """),
-        Wrong("only one factor differentiated: slope x + 2", "slip", """
-import minigrad
-def q(x):
-    return (x + 1) * (x + 2)
-def q_slope(x0):
-    return x0 + 2
+        Wrong("the textbook orders hard-coded by the slope's name", "hardcoded", """
+def error_order(slope, f, df, x, h):
+    return 2.0 if "central" in slope.__name__ else 1.0
 """),
-        Wrong("the visible slope 4.0 hard-coded", "hardcoded", """
-def q(x):
-    return (x + 1) * (x + 2)
-def q_slope(x0):
-    return 4.0
+        Wrong("the orders of the visible checks hard-coded", "hardcoded", """
+def error_order(slope, f, df, x, h):
+    return {(3.0, 0.1): 1.0, (2.0, 0.5): 2.0, (1.0, 0.5): 1.0597682050034898}.get((x, h), 1.0)
 """),
-        Wrong("ignores x0", "ignores", """
-import minigrad
-def q(x):
-    return (x + 1) * (x + 2)
-def q_slope(x0):
-    v = minigrad.Value(0.5)
-    q(v).backward()
-    return v.grad
-"""),
-        Wrong("torch's autograd for the slope", "bypass", """
-import torch
-def q(x):
-    return (x + 1) * (x + 2)
-def q_slope(x0):
-    t = torch.tensor(x0, dtype=torch.float64, requires_grad=True)
-    q(t).backward()
-    return t.grad.item()
-"""),
-        Wrong("the slope formula by hand, no backward", "bypass", """
-def q(x):
-    return (x + 1) * (x + 2)
-def q_slope(x0):
-    return 2 * x0 + 3
-"""),
-        Wrong("q only works on floats (math.prod of a list)", "slip", """
-import math, minigrad
-def q(x):
-    return math.prod([float(x) + 1, float(x) + 2])
-def q_slope(x0):
-    v = minigrad.Value(x0)
-    q(v)
-    return 2 * x0 + 3
+        Wrong("torch's derivative instead of df", "bypass", """
+import math
+from minigrad.course.widgets.explorers import torch_slope as _exact
+def error_order(slope, f, df, x, h):
+    exact = _exact(f, x)
+    big = abs(slope(f, x, h) - exact)
+    small = abs(slope(f, x, h / 10) - exact)
+    return math.log10(big / small)
 """),
     ],
 }

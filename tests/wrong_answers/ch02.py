@@ -70,64 +70,63 @@ def numeric_gradient(fn, point, h=1e-6, _grad=gradient):
     return _grad(fn, *point)
 """),
     ],
-    "ex02-one-pass": [
-        Wrong("backward never called: grads left at 0", "slip", """
-import minigrad
-def q_grad(a, b, c):
-    va, vb, vc = minigrad.Value(a), minigrad.Value(b), minigrad.Value(c)
-    q = va * vb + vb * vc + vc.tanh()
-    return [va.grad, vb.grad, vc.grad]
+    "ex02-slope-along": [
+        Wrong("the direction not made unit: g . d", "slip", """
+def slope_along(fn, point, direction):
+    g = gradient(fn, *point)
+    return sum(gi * di for gi, di in zip(g, direction))
 """),
-        Wrong("tanh forgotten: q = ab + bc + c", "slip", """
-import minigrad
-def q_grad(a, b, c):
-    va, vb, vc = minigrad.Value(a), minigrad.Value(b), minigrad.Value(c)
-    q = va * vb + vb * vc + vc
-    q.backward()
-    return [va.grad, vb.grad, vc.grad]
+        Wrong("the gradient made unit as well: the cosine of the angle", "slip", """
+def slope_along(fn, point, direction):
+    g = gradient(fn, *point)
+    glen = sum(gi * gi for gi in g) ** 0.5
+    dlen = sum(di * di for di in direction) ** 0.5
+    return sum(gi * di for gi, di in zip(g, direction)) / (glen * dlen)
 """),
-        Wrong("one backward() per input (grads pile up)", "slip", """
-import minigrad
-def q_grad(a, b, c):
-    va, vb, vc = minigrad.Value(a), minigrad.Value(b), minigrad.Value(c)
-    q = va * vb + vb * vc + vc.tanh()
-    grads = []
-    for v in (va, vb, vc):
-        q.backward()
-        grads.append(v.grad)
-    return grads
+        Wrong("the steepest slope |g|, whatever the direction", "slip", """
+def slope_along(fn, point, direction):
+    return sum(gi * gi for gi in gradient(fn, *point)) ** 0.5
 """),
-        Wrong("the visible grads hard-coded", "hardcoded", """
-def q_grad(a, b, c):
-    return [-1.0, 2.5, -0.9293491751468356]
+        Wrong("divided by the sum of the direction's entries", "slip", """
+def slope_along(fn, point, direction):
+    g = gradient(fn, *point)
+    return sum(gi * di for gi, di in zip(g, direction)) / sum(abs(di) for di in direction)
 """),
-        Wrong("ignores c: the Values at the visible point's c", "ignores", """
-import minigrad
-def q_grad(a, b, c):
-    va, vb, vc = minigrad.Value(a), minigrad.Value(b), minigrad.Value(2.0)
-    q = va * vb + vb * vc + vc.tanh()
-    q.backward()
-    return [va.grad, vb.grad, vc.grad]
+        Wrong("the partials added up, direction only for its sign", "slip", """
+def slope_along(fn, point, direction):
+    g = gradient(fn, *point)
+    return sum(gi if di > 0 else -gi for gi, di in zip(g, direction))
 """),
-        Wrong("Values made once, outside the function (grads accumulate)", "ignores", """
-import minigrad
-_va, _vb, _vc = minigrad.Value(0.5), minigrad.Value(-1.0), minigrad.Value(2.0)
-def q_grad(a, b, c):
-    (_va * _vb + _vb * _vc + _vc.tanh()).backward()
-    return [_va.grad, _vb.grad, _vc.grad]
+        Wrong("2-D only: the first two components", "ignores", """
+def slope_along(fn, point, direction):
+    g = gradient(fn, *point)
+    dlen = (direction[0] ** 2 + direction[1] ** 2) ** 0.5
+    return (g[0] * direction[0] + g[1] * direction[1]) / dlen
 """),
-        Wrong("torch's autograd", "bypass", """
+        Wrong("ignores the direction: along the first axis", "ignores", """
+def slope_along(fn, point, direction):
+    return gradient(fn, *point)[0]
+"""),
+        Wrong("the visible slopes hard-coded", "hardcoded", """
+def slope_along(fn, point, direction):
+    gradient(fn, *point)  # one backward(), for the count
+    return 4.8 if len(point) == 2 else -2.967844398206081
+"""),
+        Wrong("torch's autograd along the line", "bypass", """
 import torch
-def q_grad(a, b, c):
-    ta, tb, tc = (torch.tensor(v, dtype=torch.float64, requires_grad=True)
-                  for v in (a, b, c))
-    (ta * tb + tb * tc + tc.tanh()).backward()
-    return [ta.grad.item(), tb.grad.item(), tc.grad.item()]
+def slope_along(fn, point, direction):
+    u = torch.tensor(direction, dtype=torch.float64)
+    t = torch.tensor(0.0, dtype=torch.float64, requires_grad=True)
+    fn(*(torch.tensor(point, dtype=torch.float64) + t * u / u.norm())).backward()
+    return t.grad.item()
 """),
-        Wrong("the partials by hand, no backward", "bypass", """
-import math
-def q_grad(a, b, c):
-    return [b, a + c, b + 1 - math.tanh(c) ** 2]
+        Wrong("a numeric slope along the line, no backward", "bypass", """
+def slope_along(fn, point, direction, h=1e-6):
+    dlen = sum(di * di for di in direction) ** 0.5
+    u = [di / dlen for di in direction]
+    plus = [p + h * ui for p, ui in zip(point, u)]
+    minus = [p - h * ui for p, ui in zip(point, u)]
+    return (fn(*plus) - fn(*minus)) / (2 * h)
 """),
     ],
     "ex02-descent": [
@@ -163,8 +162,44 @@ def descent_direction(fn, point):
 """),
         Wrong("the visible example hard-coded", "hardcoded", """
 def descent_direction(fn, point):
-    return [-0.8, -0.6]
+    gradient(fn, *point)  # one backward(), for the count
+    if point == [1.0, 0.0]:
+        return [0.0, 0.0]
+    return [-0.8, -0.6] if len(point) == 2 else [0.2922099972877862, -0.22531142834853957,
+                                                  0.9294342783331229]
 """),
+        Wrong("no stationary point: divides by a zero length", "slip", """
+def descent_direction(fn, point):
+    g = gradient(fn, *point)
+    length = sum(gi * gi for gi in g) ** 0.5
+    return [-gi / length for gi in g]
+"""),
+        Wrong("None at a stationary point", "slip", """
+def descent_direction(fn, point):
+    g = gradient(fn, *point)
+    length = sum(gi * gi for gi in g) ** 0.5
+    if length == 0:
+        return None
+    return [-gi / length for gi in g]
+"""),
+        Wrong("stationary whenever the first partial is zero", "ignores", """
+def descent_direction(fn, point):
+    g = gradient(fn, *point)
+    if g[0] == 0:
+        return [0.0] * len(g)
+    length = sum(gi * gi for gi in g) ** 0.5
+    return [-gi / length for gi in g]
+"""),
+        Wrong("torch's nan at a stationary point", "slip", """
+import math
+def descent_direction(fn, point):
+    g = gradient(fn, *point)
+    length = sum(gi * gi for gi in g) ** 0.5
+    if length == 0:
+        return [math.nan] * len(g)
+    return [-gi / length for gi in g]
+"""),
+
         Wrong("torch's autograd", "bypass", """
 import torch
 def descent_direction(fn, point):

@@ -133,83 +133,72 @@ def unbroadcast(grad, shape):
     return x.grad.data
 """),
     ],
-    "ex05-row-scale": [
-        Wrong("the square left out of the loss", "slip", """
-import minigrad
-def row_scale_grad(M, factors):
-    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
-    (M * row_scale).sum().backward()
-    return row_scale
+    "ex05-row-scale-by-hand": [
+        Wrong("the 2 of the square forgotten", "slip", """
+def row_scale_grad(M, s):
+    return s * (M ** 2).sum(1, keepdims=True)
 """),
-        Wrong("mean instead of sum", "slip", """
-import minigrad
-def row_scale_grad(M, factors):
-    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
-    ((M * row_scale) ** 2).mean().backward()
-    return row_scale
+        Wrong("the factor s forgotten", "slip", """
+def row_scale_grad(M, s):
+    return 2 * (M ** 2).sum(1, keepdims=True)
 """),
-        Wrong("the factors as a row (1, r): broadcast the wrong way", "slip", """
-import minigrad
-def row_scale_grad(M, factors):
-    row_scale = minigrad.tensor(factors.T, dtype=minigrad.float64, requires_grad=True)
-    ((M * row_scale.T) ** 2).sum().backward()
-    return row_scale
+        Wrong("summed over the rows (axis 0) instead of along them", "slip", """
+def row_scale_grad(M, s):
+    return 2 * s * (M ** 2).sum(0, keepdims=True)
 """),
-        Wrong("float32 tensor (the default)", "slip", """
-import minigrad
-def row_scale_grad(M, factors):
-    row_scale = minigrad.tensor(factors.tolist(), requires_grad=True)
-    ((M * row_scale) ** 2).sum().backward()
-    return row_scale
+        Wrong("summed without keepdims: shape (r,) against s (r, 1)", "slip", """
+def row_scale_grad(M, s):
+    return 2 * s * (M ** 2).sum(1)
 """),
-        Wrong("backward called twice", "slip", """
-import minigrad
-def row_scale_grad(M, factors):
-    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
-    loss = ((M * row_scale) ** 2).sum()
-    loss.backward(retain_graph=True)
-    loss.backward()
-    return row_scale
+        Wrong("the upstream gradient not summed: one entry per entry of M", "slip", """
+def row_scale_grad(M, s):
+    return 2 * s * M ** 2
 """),
-        Wrong("ignores factors: the example's column", "ignores", """
-import minigrad
-def row_scale_grad(M, factors):
-    row_scale = minigrad.tensor([[0.5], [-1.0], [2.0]], dtype=minigrad.float64,
-                                requires_grad=True)
-    ((M * row_scale) ** 2).sum().backward()
-    return row_scale
+        Wrong("the square of the row sum, not the sum of the squares", "slip", """
+def row_scale_grad(M, s):
+    return 2 * s * M.sum(1, keepdims=True) ** 2
 """),
-        Wrong("ignores M: the notebook's M", "ignores", """
-import minigrad
-_M = M
-def row_scale_grad(M, factors):
-    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
-    ((_M * row_scale) ** 2).sum().backward()
-    return row_scale
+        Wrong("the sum over axis 0, stood up as a column", "slip", """
+def row_scale_grad(M, s):
+    return 2 * s * (M ** 2).sum(0)[:, None]
 """),
-        Wrong("the visible gradient hard-coded after a real backward()", "hardcoded", """
-import minigrad
-def row_scale_grad(M, factors):
-    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
-    ((M * row_scale) ** 2).sum().backward()
-    row_scale.grad = minigrad.tensor([[30.0], [-348.0], [1784.0]], dtype=minigrad.float64)
-    return row_scale
+        Wrong("ignores s: the factors taken as ones", "ignores", """
+def row_scale_grad(M, s):
+    return 2 * (M ** 2).sum(1, keepdims=True) * np.ones_like(s)
 """),
-        Wrong("torch computes the gradient, copied in", "bypass", """
-import minigrad, torch
-def row_scale_grad(M, factors):
-    st = torch.tensor(factors, requires_grad=True)
-    ((torch.tensor(M.data) * st) ** 2).sum().backward()
-    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
-    row_scale.grad = minigrad.tensor(st.grad.numpy())
-    return row_scale
+        Wrong("ignores M: the example's matrix", "ignores", """
+def row_scale_grad(M, s):
+    example = np.arange(1.0, 13.0).reshape(3, 4)
+    return 2 * s * (example ** 2).sum(1, keepdims=True)
 """),
-        Wrong("the gradient by hand, no backward()", "bypass", """
+        Wrong("the visible gradient hard-coded", "hardcoded", """
+def row_scale_grad(M, s):
+    return np.array([[30.0], [-348.0], [1784.0]])
+"""),
+        Wrong("minigrad's backward", "bypass", """
 import minigrad
-def row_scale_grad(M, factors):
-    row_scale = minigrad.tensor(factors, dtype=minigrad.float64, requires_grad=True)
-    row_scale.grad = minigrad.tensor(2 * (M.data ** 2).sum(1, keepdims=True) * factors)
-    return row_scale
+def row_scale_grad(M, s):
+    st = minigrad.tensor(s, dtype=minigrad.float64, requires_grad=True)
+    ((minigrad.tensor(M) * st) ** 2).sum().backward()
+    return st.grad.numpy()
+"""),
+        Wrong("torch's backward", "bypass", """
+import torch
+def row_scale_grad(M, s):
+    st = torch.tensor(s, requires_grad=True)
+    ((torch.tensor(M) * st) ** 2).sum().backward()
+    return st.grad.numpy()
+"""),
+        Wrong("central differences, one factor at a time", "bypass", """
+def row_scale_grad(M, s, h=1.0):
+    def loss(factors):
+        return ((M * factors) ** 2).sum()
+    grad = np.zeros_like(s)
+    for i in np.ndindex(s.shape):
+        step = np.zeros_like(s)
+        step[i] = h
+        grad[i] = (loss(s + step) - loss(s - step)) / (2 * h)
+    return grad
 """),
     ],
 }
