@@ -579,6 +579,11 @@ CASES = [
      "x = torch.ones(0, requires_grad=True)\ny = x * 1\ny.mul_(y)\ny.sum().backward()"),
     ("fuzz_cross_entropy_of_0d_logits", "torch.nn.functional.cross_entropy(torch.tensor(3), "
      "torch.tensor([[1, 0, -1]]))"),
+    ("fuzz_cross_entropy_empty_int_logits_one_target",
+     "torch.nn.functional.cross_entropy(torch.zeros(0, dtype=torch.int64), torch.tensor(0))"),
+    ("fuzz_cross_entropy_empty_bool_logits_batch",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 0, dtype=torch.bool), "
+     "torch.tensor([0, 0]))"),
     ("fuzz_cross_entropy_empty_int_logits",
      "torch.nn.functional.cross_entropy(torch.zeros(0, dtype=torch.bool), "
      "torch.zeros(2, 3, dtype=torch.int64))"),

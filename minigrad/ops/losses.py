@@ -202,3 +202,7 @@ def _check_cross_entropy(logits, labels):
                            "target.long().")
     if logits.ndim != 2 or labels.ndim != 1:
         raise unsupported
+    if logits.dtype.kind != "f":  # empty int logits: torch's nll_loss kernel refuses
+        raise NotImplementedError(f"\"nll_loss_out_frame\" not implemented for "
+                                  f"'{torch_name(logits.dtype)}'. Fix: make the logits "
+                                  "float, z.float().")
