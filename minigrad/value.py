@@ -91,8 +91,8 @@ class Value:
         out = 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
         return Value(out, "", (self,), "sigmoid", _sigmoid_local)
 
-    def relu(self):  # nan stays nan, as in torch
-        return Value(0.0 if self.data <= 0 else self.data, "", (self,), "relu", _relu_local)
+    def relu(self):  # nan stays nan and -0.0 stays -0.0, as in torch
+        return Value(0.0 if self.data < 0 else self.data, "", (self,), "relu", _relu_local)
 
     # --- derived operations: one line each, built on the primitives ---
 

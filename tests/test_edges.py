@@ -78,6 +78,9 @@ CASES = [
     ("relu_inactive_blocks_inf",
      "x = torch.tensor([-1., 4.], dtype=torch.float64, requires_grad=True)\n"
      "(x.relu() ** 0.5).sum().backward()\nout = [x.grad]"),
+    ("relu_keeps_negative_zero",
+     "x = torch.tensor([3.0, -0.0, -1.0, 0.0], requires_grad=True)\ny = x.relu()\nz = y ** -1\n"
+     "z.sum().backward()\nout = [y, z, x.grad]"),
     ("relu_of_nan",
      "x = torch.tensor([float('nan'), 1.], dtype=torch.float64, requires_grad=True)\n"
      "y = x.relu()\ny.sum().backward()\nout = [y, x.grad]"),
@@ -847,3 +850,9 @@ def test_value_overflow_refusal_says_the_fix(make, phrase, torch_value):
     if torch_value is not None:  # what the message says torch does
         assert "torch would return inf" in message
         assert math.isinf(torch_value().item())
+
+
+def test_value_relu_keeps_negative_zero():
+    r = minigrad.Value(-0.0).relu()
+    rt = torch.relu(torch.tensor(-0.0, dtype=torch.float64))
+    assert math.copysign(1.0, r.data) == math.copysign(1.0, rt.item()) == -1.0
