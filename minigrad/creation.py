@@ -90,6 +90,9 @@ def empty(*size, dtype=None, device=None, requires_grad=False):
 
 
 def _like(t, dtype, device):
+    if not hasattr(t, "grad_fn"):  # torch.zeros_like(2): torch's TypeError
+        raise TypeError("argument 'input' (position 1) must be Tensor, not "
+                        f"{type(t).__name__}. Fix: pass a tensor, or use zeros(shape).")
     check_device(device)
     return t._data.shape, to_dtype(dtype or t._data.dtype)
 

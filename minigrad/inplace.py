@@ -23,6 +23,7 @@ from minigrad.autograd.function import Function, constant
 from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.dtypes import result_type, torch_name
 from minigrad.ops import arithmetic
+from minigrad.ops.checks import alpha_operand, check_overlap
 
 __all__ = ["InplaceMethods", "LEAF_INPLACE"]
 
@@ -49,6 +50,7 @@ class InplaceMethods:
         if self._is_inference and not GRAD_ENABLED.inference:
             raise RuntimeError(INFERENCE_INPLACE)
         other_data = getattr(other, "_data", other)
+        check_overlap(self._data, other_data)
         shape = np.shape(other_data)
         if shape and shape != self._data.shape:
             _check_shape(self._data, other_data)
@@ -73,13 +75,10 @@ class InplaceMethods:
         return self
 
     def add_(self, other, alpha=1):
-        if alpha != 1:
-            other = other * alpha
-        return self._inplace(arithmetic.add, other, np.add)
+        return self._inplace(arithmetic.add, alpha_operand(self, other, alpha), np.add)
 
     def sub_(self, other, alpha=1):
-        if alpha != 1:
-            other = other * alpha
+        other = alpha_operand(self, other, alpha, subtract=True)
         return self._inplace(arithmetic.sub, other, np.subtract)
 
     def mul_(self, other):

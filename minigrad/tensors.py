@@ -106,18 +106,27 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool. Fix: set True or False.")
         if self.grad_fn is not None:
-            if not value:
-                raise RuntimeError(
-                    "you can only change requires_grad flags of leaf variables. Fix: use "
-                    "y.detach() for a copy of a computed tensor that does not require grad.")
-            return
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to "
+                "use a computed variable in a subgraph that doesn't require differentiation "
+                "use var_no_grad = var.detach(). Fix: y.detach() is a copy of a computed "
+                "tensor that does not require grad.")
         if value and self._data.dtype.kind != "f":
             raise RuntimeError(INT_GRAD)
-        self._requires_grad = bool(value)
+        self._requires_grad = value
 
     def requires_grad_(self, requires_grad=True):
-        """Set ``requires_grad`` in place; returns the tensor."""
+        """Set ``requires_grad`` in place; returns the tensor. ``True`` on a computed
+        tensor (which requires grad already) changes nothing, as in torch."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}. Fix: pass True or "
+                            "False.")
+        if requires_grad and self.grad_fn is not None:
+            return self
         self.requires_grad = requires_grad
         return self
 
@@ -252,6 +261,13 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
         return len(self._data)
+
+    def __contains__(self, element):
+        """``x in t``: is any element equal to ``x`` (a number or a tensor), as torch."""
+        if not isinstance(element, Tensor | int | float | np.number | np.bool_):
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you "
+                               f"passed in a {type(element)}. Fix: compare with a number.")
+        return bool(np.any(self._data == getattr(element, "_data", element)))
 
     def __iter__(self):
         if self._data.ndim == 0:

@@ -15,7 +15,7 @@ intermediate nodes restart from zero on every call. The graph is kept after
 Operands are Values or real numbers (a ``bool`` counts as 0 or 1, as in Python and
 PyTorch); anything else raises ``TypeError``. Where Python refuses (``log`` of a
 non-positive number, ``0 ** -1``, division by zero, overflow) so does minigrad, with a
-hint; PyTorch would return ``inf`` or ``nan``.
+hint at the fix; PyTorch would return ``inf`` or ``nan``.
 """
 
 import math
@@ -67,7 +67,13 @@ class Value:
         return Value(_power(self.data, n), "", (self,), f"**{n:g}", _pow_const_local, n)
 
     def exp(self):  # math.exp raises OverflowError past exp(709.78), torch gives inf
-        return Value(math.exp(self.data), "", (self,), "exp", _exp_local)
+        try:
+            out = math.exp(self.data)
+        except OverflowError as exc:
+            raise OverflowError(f"math range error: exp({self.data!r}) is too large for a "
+                                "float; torch would return inf. Keep the input below 709, "
+                                "e.g. (x - x_max).exp() as a stable softmax does") from exc
+        return Value(out, "", (self,), "exp", _exp_local)
 
     def log(self):
         if not self.data > 0 and not math.isnan(self.data):
@@ -85,8 +91,8 @@ class Value:
         out = 1.0 / (1.0 + math.exp(-x)) if x >= 0 else math.exp(x) / (1.0 + math.exp(x))
         return Value(out, "", (self,), "sigmoid", _sigmoid_local)
 
-    def relu(self):  # nan stays nan, as in torch
-        return Value(0.0 if self.data <= 0 else self.data, "", (self,), "relu", _relu_local)
+    def relu(self):  # nan stays nan and -0.0 stays -0.0, as in torch
+        return Value(0.0 if self.data < 0 else self.data, "", (self,), "relu", _relu_local)
 
     # --- derived operations: one line each, built on the primitives ---
 
@@ -221,7 +227,7 @@ def _slope_of_power(x, n):  # d/dx x ** n = n x ** (n - 1), with torch's values 
         return 0.0  # x ** 0 is constant, even at 0
     if x == 0 and n < 1:
         return math.inf  # x ** 0.5 stands vertical at 0
-    return n * x ** (n - 1)
+    return n * _power(x, n - 1)
 
 
 def _power(x, n):  # x ** n as a float, refusing what Python's math.pow refuses
@@ -233,7 +239,13 @@ def _power(x, n):  # x ** n as a float, refusing what Python's math.pow refuses
         raise ValueError(
             f"math domain error: a negative base needs a whole exponent, got "
             f"({x!r}) ** {n!r}; torch would return nan. Use e.g. abs(x) ** n or a whole n")
-    return float(x ** n)
+    try:
+        return float(x ** n)
+    except OverflowError as exc:
+        raise OverflowError(
+            f"{exc.args[-1]}: ({x!r}) ** {n!r} is too large for a float; torch would "
+            "return inf. Keep base and exponent small, e.g. work with logs, "
+            "n * x.log() instead of (x ** n).log()") from exc
 
 
 def _divisor(v):  # the divisor itself, once it is known not to be zero
@@ -245,7 +257,12 @@ def _divisor(v):  # the divisor itself, once it is known not to be zero
 
 def _to_float(data):
     if isinstance(data, Real):
-        return float(data)
+        try:
+            return float(data)
+        except OverflowError as exc:
+            raise OverflowError(f"{exc}; a Value holds a float, at most about 1.8e308. "
+                                "Use a smaller number, e.g. its logarithm, "
+                                "Value(math.log(n))") from exc
     raise TypeError(f"Value() needs a real number, got {type(data).__name__}; convert "
                     "first, e.g. Value(float(s)) or Value(t.item()) for a 1-element tensor")
 

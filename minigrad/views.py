@@ -145,7 +145,8 @@ def write(tensor, result, other=None):
     old = tensor._data
     counter = tensor._version_counter
     saved = node._saved
-    aliased = hasattr(other, "grad_fn") and np.may_share_memory(other._data, old)
+    aliased = hasattr(other, "grad_fn") and (  # the same counter: aliased even when empty
+        other._version_counter is counter or np.may_share_memory(other._data, old))
     checks = []
     for i, counter_i, version, whose in node._checks:
         if saved[i] is result._data:  # the output, saved: from now on it is tensor's array

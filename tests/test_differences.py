@@ -5,6 +5,7 @@ differently without refusing, the test pins the difference so it cannot drift.""
 
 import math
 
+import numpy as np
 import pytest
 import torch
 
@@ -51,6 +52,16 @@ def test_four_dtypes_only():
 def test_cross_entropy_takes_class_indices_only():
     with pytest.raises(RuntimeError, match="class probabilities are not supported"):
         minigrad.nn.functional.cross_entropy(minigrad.zeros(2, 3), minigrad.zeros(2, 3))
+
+
+def test_cross_entropy_takes_a_numpy_array_of_class_indices():
+    labels = np.array([0, 2])
+    with pytest.raises(TypeError, match="must be Tensor, not numpy.ndarray"):
+        torch.nn.functional.cross_entropy(torch.zeros(2, 3), labels)
+    loss = minigrad.nn.functional.cross_entropy(minigrad.zeros(2, 3), labels)
+    assert loss.item() == pytest.approx(math.log(3))
+    with pytest.raises(TypeError, match="argument 'target' .* must be Tensor, not list.*Fix:"):
+        minigrad.nn.functional.cross_entropy(minigrad.zeros(2, 3), [0, 2])
 
 
 def test_value_refuses_where_torch_returns_inf_or_nan():
@@ -120,3 +131,13 @@ def test_no_grad_view_of_a_changed_base_is_not_refused_later():
         else:
             assert not v.requires_grad and v.grad_fn is None
             assert v.tolist() == [2.0]
+
+
+def test_dtype_names_and_numpy_dtypes_are_accepted():
+    with pytest.raises(TypeError, match="argument 'dtype' must be torch.dtype, not str"):
+        torch.zeros(2, dtype="float64")
+    with pytest.raises(RuntimeError, match="Invalid device string: 'float64'"):
+        torch.ones(2).to("float64")
+    for spec in ("float64", np.float64, np.dtype("float64")):
+        assert minigrad.zeros(2, dtype=spec).dtype is minigrad.float64
+        assert minigrad.ones(2).to(spec).dtype is minigrad.float64

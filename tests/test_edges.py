@@ -18,6 +18,8 @@ import minigrad
 from tests.edge_parity import check_snippet
 
 LEAF4 = "x = torch.tensor([1., 2., 3., 4.], dtype=torch.float64, requires_grad=True)\n"
+SPECIAL = ("x = torch.tensor([-0.0, 0.0, -float('inf'), float('inf'), 4.0], "
+           "dtype=torch.float64, requires_grad=True)\n")
 
 CASES = [
     # --- in-place ops through views and detach() aliases ---
@@ -76,6 +78,9 @@ CASES = [
     ("relu_inactive_blocks_inf",
      "x = torch.tensor([-1., 4.], dtype=torch.float64, requires_grad=True)\n"
      "(x.relu() ** 0.5).sum().backward()\nout = [x.grad]"),
+    ("relu_keeps_negative_zero",
+     "x = torch.tensor([3.0, -0.0, -1.0, 0.0], requires_grad=True)\ny = x.relu()\nz = y ** -1\n"
+     "z.sum().backward()\nout = [y, z, x.grad]"),
     ("relu_of_nan",
      "x = torch.tensor([float('nan'), 1.], dtype=torch.float64, requires_grad=True)\n"
      "y = x.relu()\ny.sum().backward()\nout = [y, x.grad]"),
@@ -307,6 +312,295 @@ CASES = [
      "y = (a ** b).log()\ny.backward()\nout = [y, b.grad]"),
     ("fuzz_bool_pow_bad_shapes_first",
      "torch.ones(3, 1, dtype=torch.bool) ** torch.ones(2, 3, dtype=torch.bool)"),
+    # --- silent divergences: -0.0 and -inf in powers, grad modes, None ---
+    ("pow_minus_half_at_signed_zero_and_inf",
+     SPECIAL + "y = x ** -0.5\ny.sum().backward()\nout = [y, x.grad]"),
+    ("pow_minus_half_method_float32",
+     "x = torch.tensor([-0.0, 0.0, -float('inf'), float('inf'), 4.0], requires_grad=True)\n"
+     "y = x.pow(-0.5)\ny.sum().backward()\nout = [y, x.grad]"),
+    ("pow_minus_three_halves_at_signed_zero_and_inf",
+     SPECIAL + "y = x ** -1.5\ny.sum().backward()\nout = [y, x.grad]"),
+    ("pow_half_at_signed_zero_and_inf",
+     SPECIAL + "y = x ** 0.5\ny.sum().backward()\nout = [y, x.grad]"),
+    ("pow_minus_one_and_two_at_signed_zero_and_inf",
+     SPECIAL + "y = x ** -1\nz = x ** -2\n(y + z).sum().backward()\nout = [y, z, x.grad]"),
+    ("pow_minus_half_tensor_exponent",
+     SPECIAL + "y = x ** torch.tensor(-0.5, dtype=torch.float64)\ny.sum().backward()\n"
+     "out = [y, x.grad]"),
+    ("inference_mode_false_inside_no_grad_records",
+     "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n"
+     "    with torch.inference_mode(False):\n        y = x * 2\n"
+     "        g = torch.is_grad_enabled()\n    h = torch.is_grad_enabled()\n"
+     "out = [y.requires_grad, g, h, torch.is_grad_enabled()]"),
+    ("inference_mode_false_inside_inference_mode",
+     "x = torch.ones(2, requires_grad=True)\nwith torch.inference_mode():\n"
+     "    with torch.inference_mode(False):\n        y = x * 2\n"
+     "        g = torch.is_grad_enabled()\n        t = torch.ones(2)\n    z = x * 2\n"
+     "out = [y.requires_grad, g, t.is_inference(), y.is_inference(), z.requires_grad]"),
+    ("inference_mode_false_decorator_under_no_grad",
+     "x = torch.ones(2, requires_grad=True)\n@torch.inference_mode(False)\ndef f():\n"
+     "    return x * 2\nwith torch.no_grad():\n    y = f()\nout = [y.requires_grad]"),
+    ("inference_mode_false_is_not_inference_mode",
+     "with torch.inference_mode():\n    with torch.inference_mode(False):\n"
+     "        a = torch.is_inference_mode_enabled()\n    b = torch.is_inference_mode_enabled()\n"
+     "out = [a, b, torch.is_inference_mode_enabled()]"),
+    ("inference_mode_nested_three_deep",
+     "x = torch.ones(2, requires_grad=True)\nwith torch.inference_mode():\n"
+     "    with torch.inference_mode(False):\n        with torch.inference_mode():\n"
+     "            y = x * 2\n        z = x * 2\n"
+     "out = [y.requires_grad, z.requires_grad, y.is_inference(), z.is_inference()]"),
+    ("contains_number_or_tensor",
+     "t = torch.tensor([1., 2.])\nout = [1 in t, 3 in t, torch.tensor(2.) in t]"),
+    ("contains_none_refused", "None in torch.tensor([1., 2.])"),
+    ("contains_string_refused", "'a' in torch.tensor([1., 2.])"),
+    ("equals_none", "t = torch.tensor([1., 2.])\nout = [t == None, t != None, None == t, "
+     "None != t]"),
+    ("equals_other_objects", "t = torch.tensor([1., 2.])\nout = [t == 'a', t != 'a', "
+     "t == [1., 3.], t == (1., 3.), t != (1., 2.)]"),
+    ("equals_numpy_is_elementwise", "out = [torch.tensor([1., 2.]) == np.array([1., 3.])]"),
+    ("less_than_none_refused", "torch.tensor([1., 2.]) < None"),
+    ("greater_than_string_refused", "torch.tensor([1., 2.]) > 'a'"),
+    # --- values torch refuses ---
+    ("view_two_inferred_sizes", "torch.ones(6).view(-1, -1)"),
+    ("reshape_two_inferred_sizes", "torch.ones(7).reshape(-1, -1, 2)"),
+    ("top_level_reshape_two_inferred_sizes", "torch.reshape(torch.ones(6), (-1, -1))"),
+    ("view_size_not_matching", "torch.ones(6).view(4, 2)"),
+    ("reshape_negative_size", "torch.ones(6).reshape(2, -3)"),
+    ("view_negative_size_after_inferred", "torch.ones(6).view(-1, -2)"),
+    ("view_inferred_size_of_empty_ambiguous", "torch.ones(0).view(-1, 0)"),
+    ("view_inferred_size_of_empty_fine", "out = [torch.ones(0, 3).view(-1, 3)]"),
+    ("view_float_size", "torch.ones(6).view(2.0, 3)"),
+    ("reshape_float_size_in_tuple", "torch.ones(6).reshape((2.0, 3))"),
+    ("reshape_string_size", "torch.ones(6).reshape('a')"),
+    ("view_numpy_and_tensor_int_sizes",
+     "out = [torch.ones(6).view(np.int64(2), 3), torch.ones(6).view(torch.tensor(2), 3)]"),
+    ("reshape_without_sizes", "torch.ones(6).reshape()"),
+    ("view_without_sizes", "torch.ones(6).view()"),
+    ("view_and_reshape_of_sizes_given_otherwise",
+     "out = [torch.ones(1).view(()), torch.ones(6).view([2, 3]), "
+     "torch.ones(6).reshape(torch.ones(2, 3).shape), torch.tensor(1.).flatten()]"),
+    ("slice_step_zero", "torch.ones(6)[::0]"),
+    ("slice_negative_step", "torch.ones(6)[::-1]"),
+    ("slice_negative_step_second_dim", "torch.ones(2, 3)[:, 4:0:-2]"),
+    ("slice_negative_numpy_step_with_a_list", "torch.ones(2, 3)[[0, 1], ::np.int64(-1)]"),
+    ("slice_negative_step_of_empty", "torch.ones(0)[::-1]"),
+    ("slice_steps_fine", "t = torch.arange(5)\nout = [t[::10], t[::np.int64(2)], "
+     "t[::torch.tensor(2)], t[1::None], t[-10:2]]"),
+    ("float_only_ops_on_int_and_bool",
+     "i = torch.tensor([1, 2])\nb = torch.tensor([True, False])\n"
+     "out = [i.exp(), i.log(), i.tanh(), i.sigmoid(), i.reciprocal(), b.exp(), b.tanh(), "
+     "b.reciprocal(), i.relu(), i.sum(), b.sum(), i.max()]"),
+    ("mean_of_int_refused", "torch.tensor([1, 2]).mean()"),
+    ("mean_dim_of_int_refused", "torch.tensor([[1, 2]]).mean(0)"),
+    ("mean_of_bool_refused", "torch.tensor([True]).mean()"),
+    ("mse_loss_of_ints_refused",
+     "torch.nn.functional.mse_loss(torch.tensor([1, 2]), torch.tensor([1, 3]))"),
+    ("mse_loss_of_bool_and_int_refused",
+     "torch.nn.functional.mse_loss(torch.tensor([True]), torch.tensor([1]))"),
+    ("mse_loss_of_int_and_float_promotes",
+     "out = [torch.nn.functional.mse_loss(torch.tensor([1, 2]), torch.tensor([1., 3.], "
+     "dtype=torch.float64)), torch.nn.functional.mse_loss(torch.tensor([1., 2.]), "
+     "torch.tensor([1, 3]))]"),
+    ("cross_entropy_int_logits_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3, dtype=torch.int64), "
+     "torch.tensor([0, 1]))"),
+    ("cross_entropy_int_logits_float_target_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3, dtype=torch.int64), "
+     "torch.tensor([0., 1.]))"),
+    ("cross_entropy_float_target_indices_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor([0., 1.]))"),
+    ("cross_entropy_bool_target_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor([True, False]))"),
+    ("cross_entropy_bool_target_wrong_batch",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor([True, False, True]))"),
+    ("cross_entropy_float_target_wrong_shape",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.zeros(2, 4))"),
+    ("cross_entropy_float_target_wrong_batch",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.zeros(3, 4))"),
+    ("cross_entropy_float_target_0d",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.tensor(1.))"),
+    ("cross_entropy_target_3d_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.zeros(2, 3, 1, "
+     "dtype=torch.int64))"),
+    ("cross_entropy_int_probabilities_refused",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3), torch.zeros(2, 3, "
+     "dtype=torch.int64))"),
+    ("requires_grad_int_refused", "torch.tensor([1.], requires_grad=1)"),
+    ("requires_grad_none_refused", "torch.tensor([1.], requires_grad=None)"),
+    ("requires_grad_numpy_bool_refused", "torch.tensor([1.], requires_grad=np.True_)"),
+    ("zeros_requires_grad_int_refused", "torch.zeros(2, requires_grad=0)"),
+    ("ones_requires_grad_string_refused", "torch.ones(2, requires_grad='yes')"),
+    ("requires_grad_setter_int_refused", "x = torch.ones(2)\nx.requires_grad = 1"),
+    ("requires_grad_setter_numpy_bool_refused", "x = torch.ones(2)\nx.requires_grad = np.True_"),
+    ("requires_grad_method_int_refused", "x = torch.ones(2)\nx.requires_grad_(1)"),
+    ("requires_grad_method_none_refused", "x = torch.ones(2)\nx.requires_grad_(None)"),
+    ("requires_grad_int_on_non_leaf_refused",
+     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.requires_grad = 1"),
+    ("requires_grad_true_on_non_leaf_refused",
+     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.requires_grad = True"),
+    ("requires_grad_false_on_non_leaf_refused",
+     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.requires_grad = False"),
+    ("requires_grad_method_false_on_non_leaf_refused",
+     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.requires_grad_(False)"),
+    ("requires_grad_method_true_on_non_leaf_fine",
+     "x = torch.ones(2, requires_grad=True)\ny = x * 2\ny.requires_grad_(True)\n"
+     "out = [y.requires_grad, y.is_leaf]"),
+    # --- torch's exception types and phrases ---
+    ("index_out_of_range", "torch.ones(3)[5]"),
+    ("index_negative_out_of_range", "torch.ones(2, 3)[-3]"),
+    ("index_out_of_range_second_dim", "torch.ones(2, 3)[:, 3]"),
+    ("index_list_out_of_range", "torch.ones(3)[[0, 5]]"),
+    ("index_tensor_out_of_range", "torch.ones(3)[torch.tensor([-4])]"),
+    ("index_too_many", "torch.ones(3)[0, 0]"),
+    ("index_too_many_with_ellipsis", "torch.ones(2)[..., 0, 0]"),
+    ("index_of_0d", "torch.tensor(1.)[0]"),
+    ("index_float", "torch.ones(3)[1.0]"),
+    ("index_mask_wrong_shape", "torch.ones(3)[torch.tensor([True, False])]"),
+    ("tensor_ragged", "torch.tensor([[1, 2], [3]])"),
+    ("tensor_ragged_longer", "torch.tensor([[1], [3, 4]])"),
+    ("tensor_ragged_deeper", "torch.tensor([[[1, 2]], [[3]]])"),
+    ("tensor_list_where_number", "torch.tensor([1.0, [2.0]])"),
+    ("tensor_number_where_list", "torch.tensor([[1, 2], 3])"),
+    ("tensor_ragged_with_dtype", "torch.tensor([[1, 2], [3]], dtype=torch.float64)"),
+    ("tensor_of_none", "torch.tensor(None)"),
+    ("tensor_with_none", "torch.tensor([1, None])"),
+    ("tensor_with_nested_none", "torch.tensor([[1., None]])"),
+    ("tensor_of_string", "torch.tensor('a')"),
+    ("zeros_negative_size", "torch.zeros(-1)"),
+    ("zeros_negative_size_in_tuple", "torch.zeros((2, -1))"),
+    ("ones_negative_size", "torch.ones(2, -3)"),
+    ("randn_negative_size", "torch.randn(-1)"),
+    ("rand_negative_size", "torch.rand(-2)"),
+    ("zeros_float_size", "torch.zeros(2.0)"),
+    ("arange_zero_step", "torch.arange(0, 5, 0)"),
+    ("arange_zero_float_step", "torch.arange(0., 1., 0.)"),
+    ("arange_step_of_wrong_sign", "torch.arange(0, 5, -1)"),
+    ("arange_to_infinity", "torch.arange(0, float('inf'))"),
+    ("arange_to_nan", "torch.arange(0., float('nan'))"),
+    ("arange_int_dtype_step_truncated_to_zero", "torch.arange(0, 2, 0.5, dtype=torch.int64)"),
+    ("arange_int_dtype_float_bounds",
+     "out = [torch.arange(0.5, 3, 1, dtype=torch.int64), torch.arange(0.5, 3, 1.5, "
+     "dtype=torch.int64), torch.arange(0, 2.5, 1, dtype=torch.int64), "
+     "torch.arange(3, 0.5, -1, dtype=torch.int64), torch.arange(1.7, 9, 2.9, "
+     "dtype=torch.int64), torch.arange(-2.5, 4, 1, dtype=torch.int64)]"),
+    ("tensor_int_past_int64", "torch.tensor([2 ** 63])"),
+    ("tensor_int_far_past_int64", "torch.tensor([1, 2 ** 64])"),
+    ("tensor_int_below_int64", "torch.tensor(-2 ** 63 - 1)"),
+    ("tensor_int64_extremes", "out = [torch.tensor([-2 ** 63, 2 ** 63 - 1])]"),
+    ("tensor_of_a_set", "torch.tensor({1, 2})"),
+    ("tensor_of_a_dict", "torch.tensor({1: 2})"),
+    ("tensor_of_a_generator", "torch.tensor(x for x in range(3))"),
+    ("tensor_of_strings", "torch.tensor(['a', 'b'])"),
+    ("tensor_ragged_after_an_empty_row", "t = torch.tensor([[], [1]])\nout = [t, t.shape[0]]"),
+    ("arange_empty_and_descending",
+     "out = [torch.arange(5, 5, 1), torch.arange(5, 5, -1), torch.arange(5, 0, -1), "
+     "torch.arange(1., 0., -0.25)]"),
+    ("fuzz_linear_of_0d_refused",
+     "torch.nn.functional.linear(torch.tensor(0.0), torch.tensor(0.0))"),
+    ("fuzz_linear_3d_weight_refused",
+     "torch.nn.functional.linear(torch.ones(2, 1, 3), torch.ones(2, 1, 3))"),
+    ("fuzz_linear_vector_weight",
+     "x = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)\n"
+     "w = torch.tensor([0.5, -1.], dtype=torch.float64, requires_grad=True)\n"
+     "b = torch.tensor(0.25, dtype=torch.float64, requires_grad=True)\n"
+     "y = torch.nn.functional.linear(x, w, b)\nz = torch.nn.functional.linear(w, w)\n"
+     "(y.sum() + z).backward()\nout = [y, z, x.grad, w.grad, b.grad]"),
+    ("fuzz_linear_vector_weight_matrix_input_no_bias",
+     "x = torch.tensor([[1., 2.], [3., 4.]], dtype=torch.float64, requires_grad=True)\n"
+     "w = torch.tensor([0.5, -1.], dtype=torch.float64, requires_grad=True)\n"
+     "y = torch.nn.functional.linear(x, w)\ny.sum().backward()\nout = [y, x.grad, w.grad]"),
+    ("fuzz_linear_vector_weight_matrix_input_bias_refused",
+     "torch.nn.functional.linear(torch.ones(2, 2), torch.ones(2), torch.ones(1))"),
+] + [(f"fuzz_bool_matmul_float_batch_{i}", f"torch.matmul({a}, {b})") for i, (a, b) in enumerate([
+    ("torch.ones(1, dtype=torch.bool)", "torch.ones(2, 1, 3, dtype=torch.float64)"),
+    ("torch.ones(3, dtype=torch.bool)", "torch.ones(2, 3, 1, dtype=torch.float64)"),
+    ("torch.ones(2, 1, 3, dtype=torch.bool)", "torch.ones(3, dtype=torch.float64)"),
+    ("torch.ones(1, 3, dtype=torch.bool)", "torch.ones(2, 3, 1, dtype=torch.float64)"),
+    ("torch.ones(2, 1, 3, dtype=torch.bool)", "torch.ones(3, 1, dtype=torch.float64)"),
+    ("torch.ones(2, 3, dtype=torch.bool)", "torch.ones(2, 3, 1).transpose(0, 1)"),
+    ("torch.ones(2, 1, 3, dtype=torch.bool)", "torch.ones(3, 1, requires_grad=True)"),
+    ("torch.ones(1, 3, requires_grad=True)", "torch.ones(2, 3, 1, dtype=torch.bool)"),
+    ("torch.ones(0, 1, 3, dtype=torch.bool)", "torch.ones(3, 1)")])] + [
+    ("fuzz_compare_shapes_not_broadcasting", "torch.ones(3) < torch.ones(0)"),
+    ("fuzz_equal_shapes_not_broadcasting", "torch.ones(6) == torch.ones(2, 1, 3)"),
+    ("fuzz_argmax_of_bool_refused", "torch.tensor([True, False]).argmax(0)"),
+    ("fuzz_argmax_of_empty_refused", "torch.ones(0).argmax()"),
+    ("fuzz_argmax_over_empty_dim_refused", "torch.ones(0, 3).argmax(0)"),
+    ("fuzz_sum_over_a_dim_named_twice", "torch.ones(3).sum((0, -1))"),
+    ("fuzz_sum_of_0d_over_a_dim_named_twice", "torch.tensor(1.).sum((0, -1))"),
+    ("fuzz_mean_over_a_dim_named_twice", "torch.ones(2, 3).mean((1, -1))"),
+    ("fuzz_int_sub_float_alpha_refused",
+     "torch.tensor([1, 2]).sub(torch.tensor([1, 1]), alpha=0.5)"),
+    ("fuzz_int_add_float_alpha_in_place_refused",
+     "t = torch.tensor([1, 2])\nt.add_(torch.tensor([1, 1]), alpha=2.0)"),
+    ("fuzz_sub_bool_with_alpha_refused",
+     "x = torch.tensor(2.5)\nx.sub_(torch.tensor(True), alpha=2)"),
+    ("fuzz_bool_add_alpha_stays_bool",
+     "b = torch.tensor([True, False])\nout = [b.add(b, alpha=2), b.add(b, alpha=0)]"),
+    ("fuzz_alpha_in_the_result_dtype",
+     "s = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)\n"
+     "i = torch.tensor([[3], [-1]])\ny = s.sub(i, alpha=0.5)\nz = s.add(i, alpha=2)\n"
+     "(y + z).sum().backward()\nout = [y, z, s.grad]"),
+    ("fuzz_inplace_partial_overlap_refused",
+     "x = torch.tensor([1., 2., 3.])\nx[0:2].add_(x[1:3])"),
+    ("fuzz_inplace_overlap_through_unsqueeze_refused",
+     "x = torch.tensor([1])\nx.unsqueeze(0).mul_(x)"),
+    ("fuzz_inplace_overlap_through_transpose_refused",
+     "x = torch.tensor([[1., 2.], [3., 4.]])\nx.t().add_(x)"),
+    ("fuzz_inplace_overlap_before_shape_check",
+     "x = torch.tensor([1.])\nx.mul_(x.unsqueeze(1))"),
+    ("fuzz_inplace_same_elements_or_apart_fine",
+     "x = torch.tensor([1., 2., 3., 4.])\nx[0:2].add_(x[2:4])\nx.view(4).mul_(x)\n"
+     "x[::2].add_(x[1::2])\nout = [x]"),
+    ("fuzz_squeeze_of_a_dim_not_1_is_a_view",
+     "x = torch.tensor([[3., 3.], [0., 1.]], requires_grad=True)\nx.squeeze(0).mul_(2)"),
+    ("fuzz_mse_loss_of_empty",
+     "x = torch.zeros(0, requires_grad=True)\nl = torch.nn.functional.mse_loss(x, x * 2)\n"
+     "l.backward()\nout = [l, x.grad]"),
+    ("fuzz_mse_loss_0d_float64_target",
+     "x = torch.tensor([[1.], [3.]], requires_grad=True)\n"
+     "t = torch.tensor(2., dtype=torch.float64, requires_grad=True)\n"
+     "l = torch.nn.functional.mse_loss(x, t)\nl.backward()\nout = [l, x.grad, t.grad]"),
+    ("fuzz_mse_loss_int_target_changed_in_place",
+     "i = torch.tensor([0, 2, 2])\nx = torch.tensor([[1.], [2.], [-2.]], dtype=torch.float64, "
+     "requires_grad=True)\nl = torch.nn.functional.mse_loss(i, x)\ni.add_(i)\nl.backward()"),
+    ("fuzz_mixed_dtype_operand_changed_in_place",
+     "x = torch.tensor([1.0], requires_grad=True)\n"
+     "w = torch.tensor([-1.0, 2.0], dtype=torch.float64, requires_grad=True)\n"
+     "y = x * w\nx.detach().mul_(2)\ny.sum().backward()"),
+    ("fuzz_mixed_dtype_operand_unchanged_fine",
+     "x = torch.tensor([1.0], requires_grad=True)\n"
+     "w = torch.tensor([-1.0, 2.0], dtype=torch.float64, requires_grad=True)\n"
+     "y = x * w\ny.sum().backward()\nout = [y, x.grad, w.grad]"),
+    ("fuzz_mse_loss_shapes_before_dtype",
+     "torch.nn.functional.mse_loss(torch.tensor([1, 2, 3]), torch.zeros(0, dtype=torch.int64))"),
+    ("fuzz_pow_0d_tensor_exponent_at_minus_inf",
+     SPECIAL + "y = x.pow(torch.tensor(0.5, dtype=torch.float64))\n"
+     "z = x ** torch.tensor(1.5, dtype=torch.float64)\n(y + z).sum().backward()\n"
+     "out = [y, z, x.grad]"),
+    ("fuzz_self_times_self_in_place_on_empty",
+     "x = torch.ones(0, requires_grad=True)\ny = x * 1\ny.mul_(y)\ny.sum().backward()"),
+    ("fuzz_cross_entropy_of_0d_logits", "torch.nn.functional.cross_entropy(torch.tensor(3), "
+     "torch.tensor([[1, 0, -1]]))"),
+    ("fuzz_cross_entropy_empty_int_logits_one_target",
+     "torch.nn.functional.cross_entropy(torch.zeros(0, dtype=torch.int64), torch.tensor(0))"),
+    ("fuzz_cross_entropy_empty_bool_logits_batch",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 0, dtype=torch.bool), "
+     "torch.tensor([0, 0]))"),
+    ("fuzz_cross_entropy_empty_int_logits",
+     "torch.nn.functional.cross_entropy(torch.zeros(0, dtype=torch.bool), "
+     "torch.zeros(2, 3, dtype=torch.int64))"),
+    ("fuzz_compare_with_none_then_a_function",
+     "t = torch.tensor([1., 2.])\nb = t != None\ntorch.relu(b)"),
+] + [(f"fuzz_number_where_a_tensor_belongs_{i}", call) for i, call in enumerate([
+    "torch.exp(3)", "torch.sum(2)", "torch.max(True)", "torch.reshape(2, (1,))",
+    "torch.mm(torch.ones(2, 2), 2)", "torch.matmul(2, torch.ones(2))", "torch.zeros_like(2)",
+    "torch.ones_like(None)", "torch.nn.functional.relu(True)",
+    "torch.nn.functional.linear(torch.ones(2, 2), True)",
+    "torch.nn.functional.linear(torch.ones(2, 2), torch.ones(2, 2), 2)",
+    "torch.nn.functional.cross_entropy(True, torch.ones(2))",
+    "torch.nn.functional.cross_entropy(torch.ones(2, 2), 1)",
+    "torch.nn.functional.dropout(2)", "torch.nn.functional.mse_loss(True, torch.ones(2))"])] + [
     # --- elsewhere ---
     ("linear_1d_input_frozen_weight",
      "lin = torch.nn.Linear(3, 2)\nlin.weight.requires_grad_(False)\n"
@@ -352,6 +646,65 @@ PHRASES = {
     "int_inplace_float_refused": "result type Float can't be cast to the desired output type "
                                  "Long",
     "iterate_0d": "iteration over a 0-d tensor",
+    "fuzz_linear_vector_weight_matrix_input_bias_refused": "mat2 must be a matrix, got 1-D "
+                                                           "tensor",
+    "fuzz_linear_of_0d_refused": "both arguments to linear need to be at least 1D, but they "
+                                 "are 0D and 0D",
+    "fuzz_argmax_of_bool_refused": "argmax(): does not support bool input",
+    "fuzz_compare_with_none_then_a_function": "relu(): argument 'input' (position 1) must be "
+                                              "Tensor, not bool",
+    "fuzz_sum_over_a_dim_named_twice": "dim 0 appears multiple times in the list of dims",
+    "fuzz_int_sub_float_alpha_refused": "For integral input tensors, argument alpha must not "
+                                        "be a floating point number",
+    "fuzz_inplace_partial_overlap_refused": "some elements of the input tensor and the "
+                                            "written-to tensor refer to a single memory "
+                                            "location",
+    "view_two_inferred_sizes": "only one dimension can be inferred",
+    "view_size_not_matching": "shape '[4, 2]' is invalid for input of size 6",
+    "reshape_negative_size": "invalid shape dimension -3 at index 1 of shape [2, -3]",
+    "view_inferred_size_of_empty_ambiguous": "the unspecified dimension size -1 can be any "
+                                             "value and is ambiguous",
+    "reshape_float_size_in_tuple": "must be tuple of ints, but found element of type float "
+                                   "at pos 0",
+    "slice_negative_step": "step must be greater than zero",
+    "slice_step_zero": "slice step cannot be zero",
+    "mean_of_int_refused": "mean(): could not infer output dtype. Input dtype must be either "
+                           "a floating point or complex dtype",
+    "mse_loss_of_ints_refused": "\"mse_cpu\" not implemented for 'Long'",
+    "cross_entropy_int_logits_refused": "not implemented for 'Long'",
+    "cross_entropy_float_target_indices_refused": "expected target dtype to be Long or Byte, "
+                                                  "but got Float",
+    "cross_entropy_target_3d_refused": "0D or 1D target tensor expected, multi-target not "
+                                       "supported",
+    "cross_entropy_int_probabilities_refused": "Expected floating point type for target with "
+                                               "class probabilities, got Long",
+    "requires_grad_int_refused": "argument 'requires_grad' must be bool, not int",
+    "zeros_requires_grad_int_refused": "argument 'requires_grad' must be bool, not int",
+    "requires_grad_setter_int_refused": "requires_grad must be a bool",
+    "requires_grad_method_int_refused": "argument 'requires_grad' (position 1) must be bool, "
+                                        "not int",
+    "requires_grad_true_on_non_leaf_refused": "you can only change requires_grad flags of "
+                                              "leaf variables",
+    "index_out_of_range": "index 5 is out of bounds for dimension 0 with size 3",
+    "index_out_of_range_second_dim": "index 3 is out of bounds for dimension 1 with size 3",
+    "index_too_many": "too many indices for tensor of dimension 1",
+    "index_of_0d": "invalid index of a 0-dim tensor",
+    "tensor_ragged": "expected sequence of length 2 at dim 1 (got 1)",
+    "tensor_ragged_deeper": "expected sequence of length 2 at dim 2 (got 1)",
+    "tensor_list_where_number": "must be real number, not list",
+    "tensor_number_where_list": "not a sequence",
+    "tensor_with_none": "Could not infer dtype of NoneType",
+    "zeros_negative_size": "Dimension size must be non-negative",
+    "ones_negative_size": "Trying to create tensor with negative dimension -3: [2, -3]",
+    "zeros_float_size": "argument 'size' (position 1) must be tuple of ints, not float",
+    "arange_zero_step": "step must be nonzero",
+    "arange_to_infinity": "unsupported range: 0 -> inf",
+    "tensor_int_past_int64": "Overflow when unpacking long long",
+    "tensor_of_a_set": "Could not infer dtype of set",
+    "tensor_of_strings": "too many dimensions 'str'",
+    "arange_step_of_wrong_sign": "upper bound and lower bound inconsistent with step sign",
+    "contains_none_refused": "Tensor.__contains__ only supports Tensor or scalar",
+    "less_than_none_refused": "'<' not supported between instances of 'Tensor' and 'NoneType'",
 }
 
 
@@ -424,3 +777,82 @@ def test_gradcheck_names_the_output_that_disagrees():
     x = minigrad.tensor([1.0, 2.0], dtype=minigrad.float64, requires_grad=True)
     with pytest.raises(minigrad.autograd.GradcheckError, match="for output 1 with respect"):
         minigrad.gradcheck(lambda a: (a * 1, Bad.apply(a)), (x,))
+
+
+# --- checkpoint keeps the random state (torch's preserve_rng_state) ----------------
+def _dropout_checkpoint(lib, use_reentrant, preserve_rng_state, checkpointed=True):
+    """A dropout block, checkpointed or not, under seed 0: its output, the input's
+    gradient, and the next numbers the generator gives after the backward."""
+    ck = minigrad.utils.checkpoint.checkpoint if lib is minigrad else (
+        torch.utils.checkpoint.checkpoint)
+    lib.manual_seed(0)
+    w = lib.tensor([1.5] * 64, dtype=lib.float64, requires_grad=True)
+    x = lib.tensor([2.0] * 64, dtype=lib.float64, requires_grad=True)
+
+    def block(a):
+        return lib.nn.functional.dropout(a * w, 0.5).exp()
+
+    if checkpointed:
+        y = ck(block, x, use_reentrant=use_reentrant, preserve_rng_state=preserve_rng_state)
+    else:
+        y = block(x)
+    y.sum().backward()
+    return y.detach().numpy(), x.grad.numpy(), w.grad.numpy(), lib.rand(4).numpy()
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("use_reentrant", [True, False])
+@pytest.mark.parametrize("lib", [torch, minigrad], ids=["torch", "minigrad"])
+def test_checkpoint_replays_the_dropout_mask(lib, use_reentrant):
+    plain = _dropout_checkpoint(lib, use_reentrant, True, checkpointed=False)
+    kept = _dropout_checkpoint(lib, use_reentrant, True)
+    for a, b in zip(plain, kept, strict=True):  # values, gradients, the generator after
+        np.testing.assert_array_equal(a, b)
+    assert 0 < (plain[0] == 1).sum() < 64  # some elements dropped, some kept
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("use_reentrant", [True, False])
+@pytest.mark.parametrize("lib", [torch, minigrad], ids=["torch", "minigrad"])
+def test_checkpoint_without_rng_state_draws_a_new_mask(lib, use_reentrant):
+    plain = _dropout_checkpoint(lib, use_reentrant, True, checkpointed=False)
+    anew = _dropout_checkpoint(lib, use_reentrant, False)
+    np.testing.assert_array_equal(plain[0], anew[0])  # the forward draws the same mask
+    assert (plain[1] != anew[1]).any()  # the recomputation another: gradient differs
+    assert (plain[3] != anew[3]).any()  # and the generator moved on
+
+
+# --- Value (chapters 01-04): Python's overflow refusals say what to do ---------------
+def _slope_overflow():
+    x = minigrad.Value(1e-200)
+    (x ** -1.5).backward()  # the value fits (1e300), its slope does not
+
+
+@pytest.mark.parametrize(("make", "phrase", "torch_value"), [
+    (lambda: minigrad.Value(1000.0).exp(), "math range error",
+     lambda: torch.tensor(1000.0, dtype=torch.float64).exp()),
+    (lambda: minigrad.Value(10.0) ** 400, "out of range",
+     lambda: torch.tensor(10.0, dtype=torch.float64) ** 400),
+    (lambda: minigrad.Value(10.0) ** minigrad.Value(400.0), "out of range",
+     lambda: torch.tensor(10.0, dtype=torch.float64) ** torch.tensor(400.0)),
+    (lambda: 10 ** minigrad.Value(400.0), "out of range",
+     lambda: 10 ** torch.tensor(400.0, dtype=torch.float64)),
+    (lambda: minigrad.Value(1e200) ** 2, "out of range",
+     lambda: torch.tensor(1e200, dtype=torch.float64) ** 2),
+    (_slope_overflow, "out of range", None),
+    (lambda: minigrad.Value(10 ** 400), "int too large to convert to float", None),
+], ids=["exp", "pow_number", "pow_value", "rpow", "square", "slope_in_backward", "big_int"])
+def test_value_overflow_refusal_says_the_fix(make, phrase, torch_value):
+    with pytest.raises(OverflowError) as info:
+        make()
+    message = str(info.value)
+    assert phrase in message and "e.g." in message, message
+    if torch_value is not None:  # what the message says torch does
+        assert "torch would return inf" in message
+        assert math.isinf(torch_value().item())
+
+
+def test_value_relu_keeps_negative_zero():
+    r = minigrad.Value(-0.0).relu()
+    rt = torch.relu(torch.tensor(-0.0, dtype=torch.float64))
+    assert math.copysign(1.0, r.data) == math.copysign(1.0, rt.item()) == -1.0

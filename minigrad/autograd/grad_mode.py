@@ -139,15 +139,15 @@ class enable_grad(_GradMode):  # noqa: N801 - torch's name
 
 class inference_mode(_GradMode):  # noqa: N801 - torch's name
     """``inference_mode()`` records nothing, even under a nested ``enable_grad()``;
-    ``inference_mode(False)`` changes nothing. See the module doc for how it differs."""
+    ``inference_mode(False)`` turns grad mode on and inference mode off, as torch (it
+    records even inside ``no_grad()``). See the module doc for how it differs."""
 
     def __init__(self, mode=True):
         self.enabled = mode
 
     def __enter__(self):
         self._previous = (GRAD_ENABLED.grad, GRAD_ENABLED.inference)
-        if self.enabled:
-            GRAD_ENABLED.set(False, True)
+        GRAD_ENABLED.set(not self.enabled, self.enabled)  # (False): grad on, as torch
 
     def clone(self):
         return type(self)(self.enabled)

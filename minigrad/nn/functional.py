@@ -8,15 +8,20 @@ a random scaled mask (see ``ops/dropout.py``). ``batch_norm``, ``layer_norm``,
 (``functional_losses.py``) are compositions of minigrad's ops.
 """
 
-from minigrad.nn.functional_layers import batch_norm, embedding, layer_norm, linear
-from minigrad.nn.functional_losses import (
-                                           binary_cross_entropy,
-                                           binary_cross_entropy_with_logits,
-                                           cross_entropy,
-)
-from minigrad.ops.activations import relu
-from minigrad.ops.dropout import dropout
+from minigrad.nn import functional_layers, functional_losses
+from minigrad.nn.functional_layers import batch_norm, embedding, layer_norm
+from minigrad.nn.functional_losses import binary_cross_entropy, binary_cross_entropy_with_logits
+from minigrad.ops import activations
+from minigrad.ops import dropout as _dropout
+from minigrad.ops.checks import tensor_arguments
 from minigrad.ops.losses import mse_loss
+
+# A number where a tensor belongs: torch's TypeError (ops/checks.py).
+relu = tensor_arguments("relu", "input")(activations.relu)
+dropout = tensor_arguments("dropout", "input")(_dropout.dropout)
+linear = tensor_arguments("linear", "input", "weight", "bias?")(functional_layers.linear)
+cross_entropy = tensor_arguments("cross_entropy_loss", "input", "target~")(
+    functional_losses.cross_entropy)
 
 __all__ = ["linear", "relu", "dropout", "mse_loss", "cross_entropy", "batch_norm",
            "layer_norm", "embedding", "binary_cross_entropy",

@@ -155,14 +155,20 @@ def cross_entropy(input, target, weight=None, size_average=None,  # noqa: A002
                                   "label_smoothing. Fix: leave them out.")
     labels = target._data if hasattr(target, "grad_fn") else np.asarray(target)
     shape = input._data.shape
-    if labels.dtype.kind not in "iu":  # class probabilities: ops/losses.py's message
-        return losses.cross_entropy(input, target, reduction)
-    if not shape:
-        raise RuntimeError("Expected floating point type for target with class "
-                           f"probabilities, got {torch_name(labels.dtype)}. Fix: logits "
-                           "have a class dimension, (C,) or (N, C).")
+    if labels.dtype.kind not in "iu" or labels.shape == shape:  # torch: probabilities;
+        return losses.cross_entropy(input, target, reduction)  # ops/losses.py's checks
+    if not shape:  # torch: log_softmax over dim 1 of a 0-d tensor
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
+                         "got 1). Fix: logits have a class dimension, (C,) or (N, C).")
+    if input._data.dtype.kind != "f" and input._data.size:  # torch's log_softmax first
+        raise NotImplementedError(f"\"log_softmax_lastdim_kernel_impl\" not implemented for "
+                                  f"'{torch_name(input._data.dtype)}'. Fix: make the logits "
+                                  "float, z.float().")
     if len(shape) == 1:
-        if labels.size != 1 or labels.ndim > 1:
+        if labels.ndim > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported."
+                               " Fix: one class index for one sample.")
+        if labels.size != 1:
             raise ValueError(f"For 1D input, 1D target must have size 1, but got target "
                              f"size: {labels.size}. Fix: one class index for one sample.")
         out = losses.cross_entropy(input.unsqueeze(0), labels.reshape(1), reduction)

@@ -93,7 +93,7 @@ class Sigmoid(Function):
 class Relu(Function):
     @staticmethod
     def forward(ctx, a):
-        out = np.maximum(a, 0)
+        out = np.where(a < 0, np.zeros((), a.dtype), a)  # torch keeps -0.0 (and nan)
         ctx.save_for_backward(out)
         return out
 

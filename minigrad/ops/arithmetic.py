@@ -158,6 +158,9 @@ class Pow(Function):
     def forward(ctx, a, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
+        if exponent == -0.5:  # torch's rsqrt: -inf at -0.0 and nan at -inf, as 1 / sqrt
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return 1 / np.sqrt(a)
         return a ** exponent
 
     @staticmethod
@@ -194,7 +197,7 @@ class PowTensor(Function):
 
     @staticmethod
     def forward(ctx, a, b):
-        out = a ** b if a.dtype.kind == "f" else int_power(a, b)
+        out = _c_power(a, b) if a.dtype.kind == "f" else int_power(a, b)
         ctx.save_for_backward(a, b, out)
         return out
 
@@ -207,7 +210,7 @@ class PowTensor(Function):
             _check_bool_sub(True, 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             if need_a:  # torch: 0 where b == 0, even at a == 0
-                grad_a = np.where(b == 0, 0, grad_output * b * a ** (b - 1))
+                grad_a = np.where(b == 0, 0, grad_output * b * _c_power(a, b - 1))
             if need_b:  # torch: 0 where a == 0 and b >= 0
                 grad_b = grad_output * np.where((a == 0) & (b >= 0), 0, out * np.log(a))
         return grad_a, grad_b
@@ -234,6 +237,14 @@ class PowTensor(Function):
             e = 0 if tb is None else np.where((x == 0) & (y >= 0), 0,
                                               ctx.result * np.log(x)) * tb
         return d + e
+
+
+def _c_power(a, b):
+    """``a ** b`` elementwise as C's ``pow`` (torch's, for a tensor exponent): numpy
+    takes a faster path for a broadcast operand that gives nan for ``(-inf) ** 0.5``."""
+    if a.shape != b.shape:
+        a, b = (np.array(x) for x in np.broadcast_arrays(a, b))
+    return np.power(a, b)
 
 
 class RPow(Function):

@@ -98,8 +98,32 @@ def _plain(key):
     return key
 
 
+def _check_steps(key):
+    """torch's slices go forward: a step of 0 or below is refused."""
+    for part in key if isinstance(key, tuple) else (key,):
+        if isinstance(part, slice) and part.step is not None and part.step <= 0:
+            if part.step == 0:
+                raise ValueError("slice step cannot be zero. Fix: leave the step out, t[a:b], "
+                                 "or give a positive one, t[a:b:2].")
+            raise ValueError("step must be greater than zero. Fix: reverse with "
+                             "t.flip(dim) in torch, or index with a reversed list, "
+                             "t[list(range(n - 1, -1, -1))].")
+
+
+def _torch_message(message, ndim):
+    """numpy's IndexError in torch's words."""
+    message = message.replace("for axis", "for dimension")
+    if message.startswith("too many indices"):
+        if ndim == 0:
+            return ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                    "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        return f"too many indices for tensor of dimension {ndim}"
+    return message
+
+
 def index(a, key):
     tensor_key = key if hasattr(key, "grad_fn") else None
+    _check_steps(key)
     key = _plain(key)
     if isinstance(key, int):
         cls = Select
@@ -112,4 +136,5 @@ def index(a, key):
     try:
         return cls.apply(a, key)
     except IndexError as exc:
-        raise IndexError(f"{exc}. Fix: the tensor has shape {list(a._data.shape)}.") from None
+        raise IndexError(f"{_torch_message(str(exc), a._data.ndim)}. Fix: the tensor has shape "
+                         f"{list(a._data.shape)}.") from None

@@ -73,6 +73,17 @@ class LinearNoBias(Linear):
 
 def linear(x, weight, bias=None):
     """``torch.nn.functional.linear``: ``x @ weight.T + bias``."""
+    if not x._data.ndim or not weight._data.ndim or weight._data.ndim > 2:
+        _refuse_dims(x._data.ndim, weight._data.ndim)
+    if weight._data.ndim == 1:  # torch: x @ weight.t(), the weight a vector
+        from minigrad.ops.matmul import matmul
+
+        if x._data.ndim == 2 and bias is not None:  # torch: addmm
+            raise RuntimeError("mat2 must be a matrix, got 1-D tensor. Fix: the weight is "
+                               "(out_features, in_features), w.reshape(1, -1).")
+
+        out = matmul(x, weight)
+        return out if bias is None else out + bias
     if x._data.shape[-1] != weight._data.shape[-1]:
         rows = "x".join(str(n) for n in x._data.shape)
         cols = "x".join(str(n) for n in weight._data.shape[::-1])
@@ -83,3 +94,12 @@ def linear(x, weight, bias=None):
     if bias is None:
         return LinearNoBias.apply(x, weight, None)
     return Linear.apply(x, weight, bias)
+
+
+def _refuse_dims(x_dims, weight_dims):
+    if weight_dims > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                           f"{weight_dims}D. Fix: the weight is (out_features, in_features).")
+    raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                       f"{x_dims}D and {weight_dims}D. Fix: make a number a vector, "
+                       "t.reshape(1).")

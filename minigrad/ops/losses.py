@@ -19,8 +19,9 @@ import warnings
 import numpy as np
 
 from minigrad.autograd.function import Function, constant, zeros_if_none
-from minigrad.dtypes import Size
+from minigrad.dtypes import Size, result_type, torch_name
 from minigrad.ops.arithmetic import broadcast_error
+from minigrad.ops.promotion import _to
 
 __all__ = ["mse_loss", "cross_entropy"]
 
@@ -43,7 +44,7 @@ class MseLoss(Function):
     def backward(ctx, grad_output):
         x, y = ctx.saved_tensors
         diff = x - y  # the same lines on arrays and on tensors (create_graph)
-        scale = 2 / ctx.count if ctx.reduction == "mean" else 2
+        scale = 2 / max(ctx.count, 1) if ctx.reduction == "mean" else 2  # empty: no grad
         grad = diff * (grad_output * scale)
         need_x, need_y = ctx.needs_input_grad[:2]
         return (grad if need_x else None), (-grad if need_y else None), None
@@ -122,12 +123,25 @@ def _check_reduction(reduction):
 def mse_loss(x, y, reduction="mean"):
     """Mean (or sum, or elementwise) squared difference, as ``F.mse_loss``."""
     _check_reduction(reduction)
+    for t in (y, x):  # torch reads target.size() first
+        if not hasattr(t, "grad_fn"):
+            raise AttributeError(f"'{type(t).__name__}' object has no attribute 'size'. "
+                                 "Fix: mse_loss takes two tensors, minigrad.tensor(x).")
     if x._data.shape != np.shape(getattr(y, "_data", y)):
         warnings.warn(
             f"Using a target size ({Size(np.shape(getattr(y, 'data', y)))!r}) that is "
             f"different to the input size ({Size(x._data.shape)!r}). This will likely lead to "
             "incorrect results due to broadcasting. Please ensure they have the same size.",
             UserWarning, stacklevel=2)
+    error = broadcast_error(x._data, getattr(y, "_data", y))
+    if error is not None:  # shapes first, as torch
+        raise error
+    # torch broadcasts first: a 0-d operand counts as a tensor with dimensions
+    dtype = result_type(*np.broadcast_arrays(x._data, getattr(y, "_data", y)))
+    if dtype.kind != "f":
+        raise NotImplementedError(f"\"mse_cpu\" not implemented for '{torch_name(dtype)}'. "
+                                  "Fix: make the input float, x.float().")
+    x, y = _to(x, dtype), _to(y, dtype)  # a converted copy keeps the version counter
     try:
         return MseLoss.apply(x, y, reduction)
     except ValueError:
@@ -141,16 +155,7 @@ def cross_entropy(logits, target, reduction="mean"):
     """Cross-entropy of ``(N, C)`` logits and ``N`` class indices, as ``F.cross_entropy``."""
     _check_reduction(reduction)
     labels = target._data if hasattr(target, "grad_fn") else np.asarray(target)
-    if logits._data.ndim != 2 or labels.ndim != 1 or labels.dtype.kind not in "iu":
-        raise RuntimeError(
-            "minigrad's cross_entropy takes (N, C) logits and N integer class indices; got "
-            f"shapes {list(logits._data.shape)} and {list(labels.shape)} ({labels.dtype}). "
-            "Fix: pass class indices as an int64 tensor (class probabilities are not "
-            "supported).")
-    if len(labels) != logits._data.shape[0]:
-        raise ValueError(
-            f"Expected input batch_size ({logits._data.shape[0]}) to match target batch_size "
-            f"({len(labels)}). Fix: one class index per row of logits.")
+    _check_cross_entropy(logits._data, labels)
     n_classes = logits._data.shape[1]
     # One check for both ends: a negative int64 viewed as uint64 is huge.
     if len(labels) and labels.view(np.uint64).max() >= n_classes:
@@ -158,3 +163,46 @@ def cross_entropy(logits, target, reduction="mean"):
         raise IndexError(f"Target {bad} is out of bounds. Fix: class indices must lie in "
                          f"[0, {n_classes}).")
     return CrossEntropy.apply(logits, labels, reduction)
+
+
+def _check_cross_entropy(logits, labels):
+    """torch's checks, in torch's order, then minigrad's own limits (README)."""
+    unsupported = RuntimeError(
+        "minigrad's cross_entropy takes (N, C) logits and N integer class indices; got "
+        f"shapes {list(logits.shape)} and {list(labels.shape)} ({labels.dtype}). "
+        "Fix: pass class indices as an int64 tensor (class probabilities are not "
+        "supported).")
+    float_logits = NotImplementedError(
+        f"\"log_softmax_lastdim_kernel_impl\" not implemented for "
+        f"'{torch_name(logits.dtype)}'. Fix: make the logits float, z.float().")
+    if labels.shape == logits.shape:  # torch: class probabilities
+        if labels.dtype.kind != "f":
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {torch_name(labels.dtype)}. Fix: "
+                               "class indices have one dimension less than the logits.")
+        raise float_logits if logits.dtype.kind != "f" else unsupported
+    if logits.ndim == 0:  # torch: log_softmax over dim 1
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
+                         "got 1). Fix: logits are (N, C), one row per example.")
+    if logits.dtype.kind != "f" and logits.size:  # torch's kernel skips an empty input
+        raise float_logits
+    batch = labels.shape[0] if labels.ndim else 0
+    if logits.ndim == 2 and batch != logits.shape[0]:
+        raise ValueError(
+            f"Expected input batch_size ({logits.shape[0]}) to match target batch_size "
+            f"({batch}). Fix: one class index per row of logits.")
+    if logits.ndim != 2:
+        raise unsupported
+    if labels.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported. "
+                           "Fix: one class index per row of logits, a vector.")
+    if labels.dtype.kind not in "iu":
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{torch_name(labels.dtype)}. Fix: class indices are ints, "
+                           "target.long().")
+    if logits.ndim != 2 or labels.ndim != 1:
+        raise unsupported
+    if logits.dtype.kind != "f":  # empty int logits: torch's nll_loss kernel refuses
+        raise NotImplementedError(f"\"nll_loss_out_frame\" not implemented for "
+                                  f"'{torch_name(logits.dtype)}'. Fix: make the logits "
+                                  "float, z.float().")

@@ -131,6 +131,26 @@ def same_dtype(a, b, name="mm"):
             f"{_c_name(b.dtype)}. Fix: convert one, e.g. w.to(x.dtype) or x.double().")
 
 
+def _folds(a, b):
+    """torch's ``should_fold``: does ``matmul`` fold the batch of the larger operand into
+    one matrix (``mm``/``mv``) rather than call ``bmm``? It decides which of their dtype
+    errors a mixed-dtype product raises."""
+    larger, smaller = (a, b) if a._data.ndim >= b._data.ndim else (b, a)
+    shape, strides = list(larger._data.shape), [s // larger._data.itemsize
+                                               for s in larger._data.strides]
+    if larger is b:  # torch folds b.mT
+        shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
+    if not (len(shape) >= 3 and smaller._data.ndim <= 2):
+        return False
+    if smaller._requires_grad:
+        return True
+    if a._data.ndim == 2:
+        return False
+    if not larger._data.size:
+        return True
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
+
+
 def _c_name(dtype):
     return {"float32": "float", "float64": "double", "int64": "long int"}.get(
         str(dtype), str(dtype))
@@ -169,7 +189,8 @@ def matmul(a, b):
             f"shapes cannot be multiplied ({_shape_text(sa)} and {_shape_text(sb)}): the "
             "last dimension of the first must equal the second-to-last of the second (the "
             "only one of a vector). Fix: transpose or reshape one of them.")
+    folded = "addmv" if min(na, nb) == 1 else "mm"  # torch folds a batch into one matrix
     same_dtype(a._data, b._data, "dot" if na == nb == 1 else "addmv" if nb == 1 else
-               "bmm" if max(na, nb) > 2 else "mm")
+               ("bmm" if not _folds(a, b) else folded) if max(na, nb) > 2 else "mm")
     cls = Dot if na == nb == 1 else Mv if (na == 2 and nb == 1) else Matmul
     return cls.apply(a, b)

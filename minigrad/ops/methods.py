@@ -10,6 +10,7 @@ import numpy as np
 from minigrad.autograd.function import constant
 from minigrad.ops import activations, arithmetic, indexing, matmul, reductions
 from minigrad.ops import shape as shape_ops
+from minigrad.ops.checks import alpha_operand
 
 __all__ = ["TensorMethods"]
 
@@ -30,9 +31,25 @@ def _operand(other, op="+"):
                     "number; make a list a tensor first, minigrad.tensor([1.0, 2.0]).")
 
 
-def _compare(op):
+def _compare(op, symbol):
+    """``t < other``: elementwise with a tensor, a number or an array; with anything else
+    (None, a list, a string) ``==`` is False and ``!=`` True, as torch, and an order
+    refused with Python's TypeError."""
+
     def method(self, other):
-        return constant(op(self._data, getattr(other, "_data", other)))
+        if not isinstance(other, TensorMethods | int | float | np.ndarray | np.generic):
+            if symbol in ("==", "!="):
+                return NotImplemented  # Python compares identities: False / True
+            raise TypeError(f"'{symbol}' not supported between instances of 'Tensor' and "
+                            f"'{type(other).__name__}'. Fix: compare with a tensor or a "
+                            "number.")
+        try:
+            return constant(op(self._data, getattr(other, "_data", other)))
+        except ValueError:
+            error = arithmetic.broadcast_error(self._data, getattr(other, "_data", other))
+            if error is None:
+                raise
+            raise error from None
 
     return method
 
@@ -102,10 +119,10 @@ class TensorMethods:
         return self ** exponent
 
     def add(self, other, alpha=1):
-        return self + (_operand(other) * alpha if alpha != 1 else other)
+        return self + alpha_operand(self, _operand(other), alpha)
 
     def sub(self, other, alpha=1):
-        return self - (_operand(other) * alpha if alpha != 1 else other)
+        return self - alpha_operand(self, _operand(other), alpha, subtract=True)
 
     def mul(self, other):
         return self * other
@@ -119,12 +136,12 @@ class TensorMethods:
     def reciprocal(self):
         return arithmetic.reciprocal(self)
 
-    __lt__ = _compare(np.less)
-    __le__ = _compare(np.less_equal)
-    __gt__ = _compare(np.greater)
-    __ge__ = _compare(np.greater_equal)
-    __eq__ = _compare(np.equal)
-    __ne__ = _compare(np.not_equal)
+    __lt__ = _compare(np.less, "<")
+    __le__ = _compare(np.less_equal, "<=")
+    __gt__ = _compare(np.greater, ">")
+    __ge__ = _compare(np.greater_equal, ">=")
+    __eq__ = _compare(np.equal, "==")
+    __ne__ = _compare(np.not_equal, "!=")
 
     def sum(self, dim=None, keepdim=False):
         return reductions.sum(self, dim, keepdim)
@@ -209,5 +226,13 @@ class TensorMethods:
         return constant(self._data.any())
 
     def argmax(self, dim=None, keepdim=False):
+        if self._data.dtype == np.bool_:
+            raise RuntimeError("argmax(): does not support bool input. Fix: t.long().argmax()")
+        if dim is None and not self._data.size:
+            raise IndexError("argmax(): Expected reduction dim to be specified for "
+                             "input.numel() == 0. Fix: an empty tensor has no largest element.")
+        if dim is not None and self._data.ndim and not self._data.shape[dim]:
+            raise IndexError(f"argmax(): Expected reduction dim {dim} to have non-zero size. "
+                             "Fix: reduce over a dimension that is not empty.")
         return constant(np.argmax(self._data, axis=dim, keepdims=keepdim))
 

@@ -32,7 +32,9 @@ def _to(x, target):
     if not hasattr(x, "grad_fn") or x._data.dtype == target:
         return x
     if x._requires_grad:
-        return to_dtype(x, target)
+        converted = to_dtype(x, target)
+        converted._version_counter = x._version_counter  # torch saves x: changes are caught
+        return converted
     converted = constant(x._data.astype(target))
     converted._version_counter = x._version_counter  # as torch saves x: changes are caught
     return converted

@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from minigrad.autograd.function import Function, constant, linear_jvp
+from minigrad.ops.checks import check_unique_dims
 from minigrad.ops.shape import dim_index
 
 __all__ = ["sum", "mean", "max"]
@@ -28,9 +29,11 @@ def _axes(dim, ndim):
     if dim is None or not dims:
         return tuple(range(ndim))
     if not ndim:  # a 0-d tensor accepts dim 0 or -1 and stays as it is
-        dim_index(dims[0], ndim)
+        check_unique_dims([dim_index(d, ndim) for d in dims])
         return None
-    return tuple(sorted(dim_index(d, ndim) for d in dims))
+    axes = [dim_index(d, ndim) for d in dims]
+    check_unique_dims(axes)
+    return tuple(sorted(axes))
 
 
 def _expand(grad_output, axes, keepdim, shape):

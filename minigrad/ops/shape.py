@@ -7,6 +7,8 @@ squeeze the added dimension. ``float()``/``double()`` cast the gradient back to 
 input's dtype. ``clone()`` copies; its gradient passes through.
 """
 
+import operator
+
 import numpy as np
 
 from minigrad.autograd.function import Function, constant, linear_jvp
@@ -107,7 +109,8 @@ class Squeeze(Function):
     @staticmethod
     def forward(ctx, a, axes):
         ctx.in_shape = a.shape
-        return np.squeeze(a, axis=axes)
+        out = np.squeeze(a, axis=axes)
+        return a.view() if out is a else out  # nothing squeezed: still a view, as torch
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -165,19 +168,50 @@ def _dims(args):
     return tuple(args[0]) if len(args) == 1 and isinstance(args[0], tuple | list) else args
 
 
-def reshape(a, *shape):
-    shape = _dims(shape)
-    try:
-        return View.apply(a, shape)
-    except ValueError:
-        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size "
-                           f"{a._data.size}. Fix: the sizes must multiply to the number of "
-                           "elements; one of them may be -1.") from None
+def _sizes(name, shape, numel):
+    """``shape`` as ints, checked as torch's ``infer_size``: whole numbers, at most one
+    -1 (inferred, unless the tensor is empty and it could be anything), none below -1,
+    multiplying to ``numel``."""
+    sizes, inferred, known = [], None, 1
+    for i, size in enumerate(shape):
+        if isinstance(size, bool) or not hasattr(size, "__index__"):
+            raise TypeError(f"{name}(): argument 'shape' (position 1) must be tuple of ints, "
+                            f"but found element of type {type(size).__name__} at pos {i}. "
+                            "Fix: sizes are ints, e.g. t.reshape(2, int(n / 2)).")
+        size = operator.index(size)
+        if size == -1:
+            if inferred is not None:
+                raise RuntimeError("only one dimension can be inferred. Fix: give every "
+                                   "size but one, e.g. t.reshape(-1, 3).")
+            inferred = i
+        elif size < 0:
+            raise RuntimeError(f"invalid shape dimension {size} at index {i} of shape "
+                               f"{list(shape)}. Fix: sizes are positive, or -1 for one "
+                               "inferred size.")
+        else:
+            known *= size
+        sizes.append(size)
+    if numel == known or inferred is not None and known > 0 and numel % known == 0:
+        if inferred is not None and known == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {sizes} "
+                               "because the unspecified dimension size -1 can be any value "
+                               "and is ambiguous. Fix: give that size instead of -1.")
+        return tuple(sizes)
+    raise RuntimeError(f"shape '{sizes}' is invalid for input of size {numel}. Fix: the "
+                       "sizes must multiply to the number of elements; one of them may be "
+                       "-1.")
+
+
+def reshape(a, *shape, name="reshape"):
+    if not shape:
+        raise TypeError(f"{name}() missing 1 required positional arguments: \"shape\". Fix: "
+                        f"give the new sizes, t.{name}(2, 3) or t.{name}(-1).")
+    return View.apply(a, _sizes(name, _dims(shape), a._data.size))
 
 
 def view(a, *shape):
     """``reshape`` that never copies: refused, as torch, where it would have to."""
-    out = reshape(a, *shape)
+    out = reshape(a, *shape, name="view")
     if a._data.size and not np.shares_memory(out._data, a._data):
         raise RuntimeError("view size is not compatible with input tensor's size and stride "
                            "(at least one dimension spans across two contiguous subspaces). "

@@ -9,15 +9,19 @@ more forward of ``f`` per backward.
 As torch's reentrant variant (``CheckpointFunctionBackward``): the inner backward adds
 into the ``.grad`` of the parameters ``f`` uses, so use it with ``backward()``, not with
 ``autograd.grad``. ``use_reentrant=False`` gives the same numbers; torch's graph then
-looks different (no single checkpoint node), minigrad's does not.
+looks different (no single checkpoint node), minigrad's does not. As torch, the random
+state is kept (``preserve_rng_state=True``): a dropout inside draws the same mask when
+recomputed.
 """
 
+import copy
 import warnings
 
 from minigrad import autograd
 from minigrad.autograd import engine
 from minigrad.autograd.function import Function
 from minigrad.autograd.grad_mode import enable_grad, is_grad_enabled, no_grad
+from minigrad.factories import GENERATOR
 from minigrad.tensors import Tensor, make
 
 __all__ = ["checkpoint", "CheckpointFunction"]
@@ -78,7 +82,29 @@ def _one_tensor(out):
     return out
 
 
-def checkpoint(function, *args, use_reentrant=None, **kwargs):
+def _replaying(function, preserve_rng_state):
+    """``function``, whose calls after the first (the recomputations in backward) draw
+    from a copy of the generator as it was before the first: a dropout inside draws the
+    forward's mask again, and the generator outside is left as it was."""
+    if not preserve_rng_state:
+        return function
+    state = copy.deepcopy(GENERATOR[0])
+    calls = []
+
+    def replay(*inputs):
+        if not calls:  # the forward: draws as usual
+            calls.append(True)
+            return function(*inputs)
+        outer, GENERATOR[0] = GENERATOR[0], copy.deepcopy(state)
+        try:
+            return function(*inputs)
+        finally:
+            GENERATOR[0] = outer
+
+    return replay
+
+
+def checkpoint(function, *args, use_reentrant=None, preserve_rng_state=True, **kwargs):
     """``function(*args)``, recomputed in backward instead of remembered.
 
     ``use_reentrant=True``: ``function`` runs without a graph; only ``args`` that require
@@ -86,10 +112,13 @@ def checkpoint(function, *args, use_reentrant=None, **kwargs):
     ``.grad`` is filled by a backward inside the backward. ``use_reentrant=False``:
     ``function`` runs once with a graph to find the parameters it uses, the graph is
     dropped at once, and their gradients flow through the node like any other
-    (``autograd.grad`` works)."""
+    (``autograd.grad`` works). ``preserve_rng_state=True`` (torch's default): the
+    recomputation draws the random numbers of the forward (the same dropout mask);
+    ``False`` draws anew, and the gradient is that of another mask."""
     if use_reentrant is None:
         warnings.warn(REENTRANT_WARNING, UserWarning, stacklevel=2)
         use_reentrant = True
+    function = _replaying(function, preserve_rng_state)
     if kwargs:
         raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs) +
                          ". Fix: pass the function's arguments positionally.")
