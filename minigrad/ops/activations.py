@@ -18,11 +18,14 @@ import numpy as np
 
 from minigrad.autograd.function import Function, constant
 from minigrad.dtypes import DEFAULT_FLOAT
+from minigrad.ops import batching
 
 __all__ = ["exp", "log", "tanh", "sigmoid", "relu"]
 
 
 class Exp(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         out = np.exp(a)
@@ -40,6 +43,8 @@ class Exp(Function):
 
 
 class Log(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -56,6 +61,8 @@ class Log(Function):
 
 
 class Tanh(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         out = np.tanh(a)
@@ -73,6 +80,8 @@ class Tanh(Function):
 
 
 class Sigmoid(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         e = np.exp(-np.abs(a))  # never overflows: exp of a non-positive number
@@ -91,6 +100,8 @@ class Sigmoid(Function):
 
 
 class Relu(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         out = np.maximum(a, 0)

@@ -25,12 +25,15 @@ import math
 import numpy as np
 
 from minigrad.autograd.function import Function, constant, zeros_if_none
+from minigrad.ops import batching
 from minigrad.ops.promotion import check_int_power, int_power, promote
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "rdiv", "neg", "pow", "rpow", "broadcast_error"]
 
 
 class Add(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, b):
         return a + b
@@ -46,6 +49,8 @@ class Add(Function):
 
 
 class Sub(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, b):
         return a - b
@@ -65,6 +70,8 @@ class Rsub(Function):
 
     backward_name = "RsubBackward1"
 
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, number):
         return number - a
@@ -79,6 +86,8 @@ class Rsub(Function):
 
 
 class Mul(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, b):
         # As torch: keep b only if a needs a gradient and a only if b does, so a later
@@ -100,6 +109,8 @@ class Mul(Function):
 
 
 class Div(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, b):
         need_b = (ctx.needs_input_grad or (False, False))[1]
@@ -121,6 +132,8 @@ class Div(Function):
 
 
 class Reciprocal(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         out = 1.0 / a
@@ -138,6 +151,8 @@ class Reciprocal(Function):
 
 
 class Neg(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         return -a
@@ -153,6 +168,8 @@ class Neg(Function):
 
 class Pow(Function):
     """``tensor ** number``."""
+
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, exponent):
@@ -191,6 +208,8 @@ class PowTensor(Function):
     """``tensor ** tensor``."""
 
     backward_name = "PowBackward1"
+
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -240,6 +259,8 @@ class RPow(Function):
     """``number ** tensor``."""
 
     backward_name = "PowBackward2"
+
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, b, base):

@@ -17,6 +17,7 @@ import numpy as np
 
 from minigrad.autograd.function import Function
 from minigrad.dtypes import result_type
+from minigrad.ops import batching
 from minigrad.ops.clamp_tensor import ClampMaxTensor, ClampMinTensor, ClampTensor, clamp_tensors
 from minigrad.ops.promotion import _to
 from minigrad.ops.selection import Where
@@ -38,6 +39,8 @@ class Clamp(Function):
     """``clamp(min, max)`` with number bounds (either may be None)."""
 
     backward_name = "ClampBackward1"
+
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, low, high):

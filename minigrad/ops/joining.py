@@ -15,6 +15,7 @@ import numpy as np
 from minigrad import tensors as tensor_module
 from minigrad.autograd.function import Function
 from minigrad.dtypes import result_type
+from minigrad.ops import batching
 from minigrad.ops.promotion import _to
 from minigrad.ops.shape import dim_index
 
@@ -28,6 +29,8 @@ def _along(dim, index):
 
 class Stack(Function):
     """``Stack.apply(*tensors, dim)``: the dimension last, after the tensors."""
+
+    vmap = batching.Rule(batching.join)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, *args):
@@ -48,6 +51,8 @@ class Stack(Function):
 
 class Cat(Function):
     """``Cat.apply(*tensors, dim)``: the dimension last, after the tensors."""
+
+    vmap = batching.Rule(batching.join)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, *args):

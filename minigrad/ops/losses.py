@@ -20,6 +20,7 @@ import numpy as np
 
 from minigrad.autograd.function import Function, constant, zeros_if_none
 from minigrad.dtypes import Size
+from minigrad.ops import batching
 from minigrad.ops.arithmetic import broadcast_error
 
 __all__ = ["mse_loss", "cross_entropy"]
@@ -28,6 +29,8 @@ REDUCTIONS = ("mean", "sum", "none")
 
 
 class MseLoss(Function):
+    vmap = batching.Rule(batching.mse_loss)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, x, y, reduction):
         diff = x - y
@@ -60,6 +63,8 @@ class MseLoss(Function):
 
 class CrossEntropy(Function):
     backward_name = "NllLossBackward0"
+
+    vmap = batching.Rule(batching.cross_entropy)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, logits, target, reduction):

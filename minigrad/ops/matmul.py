@@ -20,12 +20,15 @@ batches (leading dimensions broadcast; the engine sums them back).
 import numpy as np
 
 from minigrad.autograd.function import Function
+from minigrad.ops import batching
 
 __all__ = ["mm", "matmul"]
 
 
 class Mm(Function):
     """Matrix times matrix, both two-dimensional."""
+
+    vmap = batching.Rule(batching.matmul)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -50,6 +53,8 @@ class Mm(Function):
 
 class Matmul(Function):
     """Any ``a @ b`` numpy accepts: vectors, matrices and batches of matrices."""
+
+    vmap = batching.Rule(batching.matmul)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, b):

@@ -17,6 +17,7 @@ import numpy as np
 from minigrad import tensors
 from minigrad.autograd.function import Function
 from minigrad.dtypes import torch_name
+from minigrad.ops import batching
 from minigrad.ops.activations import _floating
 
 __all__ = ["abs", "sqrt", "sign", "sgn"]
@@ -33,6 +34,8 @@ def sgn(a):
 
 
 class Abs(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -54,6 +57,8 @@ class Abs(Function):
 
 
 class Sqrt(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         with np.errstate(invalid="ignore"):  # sqrt of a negative number is nan, as torch
@@ -74,6 +79,8 @@ class Sqrt(Function):
 
 
 class Sign(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         return sgn(a)

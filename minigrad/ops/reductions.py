@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from minigrad.autograd.function import Function, constant, linear_jvp
+from minigrad.ops import batching
 from minigrad.ops.shape import dim_index
 
 __all__ = ["sum", "mean", "max"]
@@ -51,6 +52,8 @@ def _expand_tensor(grad_output, axes, keepdim, shape):
 
 
 class Sum(Function):
+    vmap = batching.Rule(batching.reduction)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, axes, keepdim):
         ctx.meta = (axes, keepdim, a.shape)
@@ -72,6 +75,8 @@ class SumDim(Sum):
 
 
 class Mean(Function):
+    vmap = batching.Rule(batching.reduction)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, axes, keepdim):
         ctx.meta = (axes, keepdim, a.shape)
@@ -100,6 +105,8 @@ class Max(Function):
     """Maximum of all elements; ties share the gradient evenly."""
 
     backward_name = "MaxBackward1"
+
+    vmap = batching.Rule(batching.whole)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a):
@@ -130,6 +137,8 @@ class MaxDim(Function):
     """Maximum along ``dim``, at the ``indices`` found by argmax."""
 
     backward_name = "MaxBackward0"
+
+    vmap = batching.Rule(batching.max_dim)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, dim, keepdim, indices):

@@ -19,6 +19,7 @@ import numpy as np
 from minigrad import tensors
 from minigrad.autograd.function import Function
 from minigrad.dtypes import result_type, torch_name
+from minigrad.ops import batching
 from minigrad.ops.arithmetic import broadcast_error
 from minigrad.ops.promotion import promote
 
@@ -26,6 +27,8 @@ __all__ = ["where"]
 
 
 class Where(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, condition, a, b, dtype):
         ctx.save_for_backward(condition)

@@ -12,12 +12,15 @@ bool tensor gives a float32 result.
 import numpy as np
 
 from minigrad.autograd.function import Function
+from minigrad.ops import batching
 from minigrad.ops.activations import _floating
 
 __all__ = ["sin", "cos"]
 
 
 class Sin(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -39,6 +42,8 @@ class Sin(Function):
 
 
 class Cos(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)

@@ -18,8 +18,10 @@ minigrad (as torch's ``forward_ad``) does not have.
 import numpy as np
 
 from minigrad import autograd
+from minigrad._functorch.vmap import _flatten, _unflatten
 from minigrad.autograd import forward_ad
 from minigrad.autograd.grad_mode import enable_grad
+from minigrad.func import batched_transforms
 from minigrad.tensors import Tensor, make
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian"]
@@ -83,39 +85,71 @@ def vjp(func, *primals):
     return _result(out, nested), vjp_fn
 
 
-def grad_and_value(func, argnums=0):
-    """``(gradient, value)`` of a function with a one-element tensor output."""
+def grad_and_value(func, argnums=0, has_aux=False):
+    """``(gradient, value)`` of a function with a one-element tensor output; an argument
+    may be a tuple, list or dict of tensors (a model's parameters), its gradient the same
+    structure. Inside ``vmap``: per-sample gradients (``batched_transforms``)."""
 
-    def wrapper(*args):
+    def wrapper(*args, **kwargs):
         single, nums = _argnums(argnums, len(args))
-        chosen = [args[i] for i in nums]
-        _check_floating(chosen, "grad(f)(*args)")
-        nested = any(a._requires_grad for a in chosen) or forward_ad.LEVEL[0] is not None
+        if batched_transforms.active():
+            return batched_transforms.batched_grad_and_value(
+                func, args, kwargs, single, nums, _flatten, _unflatten, has_aux)
         xs = list(args)
+        groups, specs = [], []
+        nested = forward_ad.LEVEL[0] is not None
         for i in nums:
-            xs[i] = _leaf(args[i])
+            flat, spec = _flatten(args[i])
+            _check_floating(flat, "grad(f)(*args)")
+            nested = nested or any(a._requires_grad for a in flat)
+            groups.append(flat)
+            specs.append(spec)
+        for k, i in enumerate(nums):
+            groups[k] = [_leaf(a) for a in groups[k]]
+            xs[i] = _unflatten(groups[k], specs[k])
         with enable_grad():
-            out = func(*xs)
+            out = func(*xs, **kwargs)
+            aux = None
+            if has_aux:
+                if not isinstance(out, tuple) or len(out) != 2:
+                    raise RuntimeError(
+                        "grad_and_value(f)(*args): output of function f should be a tuple: "
+                        "(output, aux) if has_aux is True. Fix: return (loss, aux).")
+                out, aux = out
             if not isinstance(out, Tensor) or out.data.size != 1:
                 raise RuntimeError(
                     "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, "
                     f"got tensor with {getattr(out, 'ndim', 0)} dims. Maybe you wanted to "
                     "use the vjp or jacrev APIs instead? Fix: reduce the output, e.g. .sum().")
-            grads = autograd.grad(out, [xs[i] for i in nums], create_graph=nested,
-                                  allow_unused=True)
-        grads = tuple(_result(g, nested) if g is not None else
-                      make(np.zeros_like(xs[i].data), None) for g, i in zip(grads, nums,
-                                                                            strict=True))
-        return (grads[0] if single else grads), _result(out, nested)
+            flat = [x for group in groups for x in group]
+            grads = autograd.grad(out, flat, create_graph=nested, allow_unused=True) \
+                if out._requires_grad else [None] * len(flat)
+        grads = iter(grads)
+        results = []
+        for group, spec in zip(groups, specs, strict=True):
+            items = []
+            for x in group:
+                g = next(grads)
+                items.append(_result(g, nested) if g is not None else
+                             make(np.zeros_like(x.data), None))
+            results.append(_unflatten(items, spec))
+        grad = results[0] if single else tuple(results)
+        value = _result(out, nested)
+        return (grad, (value, aux)) if has_aux else (grad, value)
 
     return wrapper
 
 
-def grad(func, argnums=0):
+def grad(func, argnums=0, has_aux=False):
     """The gradient of ``func`` (its output a one-element tensor) w.r.t. argument(s)
-    ``argnums``, as a function."""
-    both = grad_and_value(func, argnums)
-    return lambda *args: both(*args)[0]
+    ``argnums``, as a function (with ``has_aux``: ``(gradient, aux)``)."""
+    both = grad_and_value(func, argnums, has_aux)
+
+    def wrapper(*args, **kwargs):
+        g, value = both(*args, **kwargs)
+        return (g, value[1]) if has_aux else g
+
+    return wrapper
 
 
 def jvp(func, primals, tangents):
@@ -137,8 +171,11 @@ def jvp(func, primals, tangents):
 def jacrev(func, argnums=0):
     """The Jacobian by rows: one backward pass per element of ``func``'s output."""
 
-    def wrapper(*args):
+    def wrapper(*args, **kwargs):
         single, nums = _argnums(argnums, len(args))
+        if batched_transforms.active():
+            return batched_transforms.batched_jacrev(func, args, kwargs, single, nums,
+                                                     _flatten, _unflatten)
         chosen = [args[i] for i in nums]
         _check_floating(chosen, "jacrev(f)(*args)")
         nested = any(a._requires_grad for a in chosen) or forward_ad.LEVEL[0] is not None
@@ -147,7 +184,7 @@ def jacrev(func, argnums=0):
             xs[i] = _leaf(args[i])
         wanted = [xs[i] for i in nums]
         with enable_grad():
-            out = func(*xs)
+            out = func(*xs, **kwargs)
         rows = [[] for _ in wanted]
         for k in range(out.data.size):
             onehot = np.zeros(out.data.size, dtype=out.data.dtype)
