@@ -115,7 +115,7 @@ def logical_ndim(t):
 def wrap(value, level):
     """``value`` (its dim 0 the batch) as a BatchedTensor at ``level``."""
     t = object.__new__(BatchedTensor)
-    t.data = np.broadcast_to(np.zeros((), value.data.dtype), value.data.shape[1:])
+    t.data = np.broadcast_to(_zero(value.data.dtype), value.data.shape[1:])
     t._grad = None
     t.grad_fn = None
     t._requires_grad = True  # so code that converts a tensor (promotion) uses an op
@@ -125,6 +125,19 @@ def wrap(value, level):
     t._value = value
     t._level = level
     return t
+
+
+_ZEROS = {}
+
+
+def _zero(dtype):
+    """One read-only zero per dtype behind every stand-in ``data`` (so a reshape of a
+    batched tensor is a view, as the physical one is)."""
+    zero = _ZEROS.get(dtype)
+    if zero is None:
+        zero = _ZEROS[dtype] = np.zeros((), dtype)
+        zero.flags.writeable = False
+    return zero
 
 
 def unwrap(t, level):

@@ -108,7 +108,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     @functools.wraps(func)
     def wrapped(*args, **kwargs):
         name = _name(func)
-        if not isinstance(in_dims, int | tuple) and in_dims is not None:
+        if not isinstance(in_dims, int | tuple):
             raise ValueError(
                 f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` to be "
                 "int or a (potentially nested) tuple matching the structure of inputs, got: "

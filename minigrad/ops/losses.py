@@ -162,4 +162,6 @@ def cross_entropy(logits, target, reduction="mean"):
         bad = labels[(labels < 0) | (labels >= n_classes)][0]
         raise IndexError(f"Target {bad} is out of bounds. Fix: class indices must lie in "
                          f"[0, {n_classes}).")
+    if hasattr(target, "_value"):  # inside vmap: the batched labels, for the rule
+        labels = target
     return CrossEntropy.apply(logits, labels, reduction)
