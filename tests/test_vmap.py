@@ -16,7 +16,7 @@ import minigrad as mg
 import minigrad.nn.functional as MF
 from minigrad._functorch import batched
 from minigrad.autograd.function import Function
-from minigrad.func import functional_call, grad, jacrev, stack_module_state, vmap
+from minigrad.func import functional_call, grad, stack_module_state, vmap
 from tests.tensor_parity import assert_close
 
 LIBS = {"torch": (torch, tfunc), "minigrad": (mg, mg.func)}

@@ -168,38 +168,70 @@ def jvp(func, primals, tangents):
     return value, tangent
 
 
-def jacrev(func, argnums=0):
-    """The Jacobian by rows: one backward pass per element of ``func``'s output."""
+def _with_aux(func, has_aux, store):
+    """``func`` returning only its output; with ``has_aux`` its aux goes to ``store``."""
+    if not has_aux:
+        return func
+
+    def inner(*args, **kwargs):
+        out = func(*args, **kwargs)
+        if not isinstance(out, tuple) or len(out) != 2:
+            raise RuntimeError("jacrev(f, ...)(*args): output of function f should be a tuple: "
+                               "(output, aux) if has_aux is True. Fix: return (output, aux).")
+        store.append(out[1])
+        return out[0]
+
+    return inner
+
+
+def _aux(store):
+    """The aux output, cut from the graph and from tangents (pytrees of tensors)."""
+    leaves, spec = _flatten(store[0])
+    return _unflatten([make(a.data, None) if isinstance(a, Tensor) and
+                       not hasattr(a, "_value") else a for a in leaves], spec)
+
+
+def jacrev(func, argnums=0, *, has_aux=False):
+    """The Jacobian by rows: one backward pass per element of ``func``'s output (with
+    ``has_aux``: ``(jacobian, aux)``)."""
+    store = []
+    plain = _with_aux(func, has_aux, store)
 
     def wrapper(*args, **kwargs):
-        single, nums = _argnums(argnums, len(args))
-        if batched_transforms.active():
-            return batched_transforms.batched_jacrev(func, args, kwargs, single, nums,
-                                                     _flatten, _unflatten)
-        chosen = [args[i] for i in nums]
-        _check_floating(chosen, "jacrev(f)(*args)")
-        nested = any(a._requires_grad for a in chosen) or forward_ad.LEVEL[0] is not None
-        xs = list(args)
-        for i in nums:
-            xs[i] = _leaf(args[i])
-        wanted = [xs[i] for i in nums]
-        with enable_grad():
-            out = func(*xs, **kwargs)
-        rows = [[] for _ in wanted]
-        for k in range(out.data.size):
-            onehot = np.zeros(out.data.size, dtype=out.data.dtype)
-            onehot[k] = 1
-            with enable_grad():
-                grads = autograd.grad(out, wanted, make(onehot.reshape(out.data.shape), None),
-                                      retain_graph=True, create_graph=nested,
-                                      allow_unused=True)
-            for r, g, x in zip(rows, grads, wanted, strict=True):
-                r.append(make(np.zeros_like(x.data), None) if g is None else g)
-        jacobians = tuple(_stack(r, out.data.shape, x.data.shape, nested)
-                          for r, x in zip(rows, wanted, strict=True))
-        return jacobians[0] if single else jacobians
+        store.clear()
+        jac = _jacrev(plain, argnums, args, kwargs)
+        return (jac, _aux(store)) if has_aux else jac
 
     return wrapper
+
+
+def _jacrev(func, argnums, args, kwargs):
+    single, nums = _argnums(argnums, len(args))
+    if batched_transforms.active():
+        return batched_transforms.batched_jacrev(func, args, kwargs, single, nums,
+                                                 _flatten, _unflatten)
+    chosen = [args[i] for i in nums]
+    _check_floating(chosen, "jacrev(f)(*args)")
+    nested = any(a._requires_grad for a in chosen) or forward_ad.LEVEL[0] is not None
+    xs = list(args)
+    for i in nums:
+        xs[i] = _leaf(args[i])
+    wanted = [xs[i] for i in nums]
+    with enable_grad():
+        out = func(*xs, **kwargs)
+    rows = [[] for _ in wanted]
+    for k in range(out.data.size):
+        onehot = np.zeros(out.data.size, dtype=out.data.dtype)
+        onehot[k] = 1
+        with enable_grad():
+            grads = autograd.grad(out, wanted, make(onehot.reshape(out.data.shape), None),
+                                  retain_graph=True, create_graph=nested,
+                                  allow_unused=True)
+        for r, g, x in zip(rows, grads, wanted, strict=True):
+            r.append(make(np.zeros_like(x.data), None) if g is None else g)
+    jacobians = tuple(_stack(r, out.data.shape, x.data.shape, nested)
+                      for r, x in zip(rows, wanted, strict=True))
+    return jacobians[0] if single else jacobians
 
 
 def _stack(rows, out_shape, in_shape, nested):
@@ -228,36 +260,51 @@ def _stack(rows, out_shape, in_shape, nested):
     return out
 
 
-def jacfwd(func, argnums=0):
-    """The Jacobian by columns: one forward pass per element of the input(s)."""
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    """The Jacobian by columns: one forward pass per element of the input(s) (with
+    ``has_aux``: ``(jacobian, aux)``). Inside ``vmap`` the per-sample Jacobians come from
+    the batched reverse pass (the same values)."""
+    store = []
+    plain = _with_aux(func, has_aux, store)
 
-    def wrapper(*args):
-        single, nums = _argnums(argnums, len(args))
-        _check_floating([args[i] for i in nums], "jacfwd(f)(*args)")
-        jacobians = []
-        for i in nums:
-            x = args[i]
-            columns = []
-            out_shape = None
-            for j in range(x.data.size):
-                onehot = np.zeros(x.data.size, dtype=x.data.dtype)
-                onehot[j] = 1
-                tangents = [make(np.zeros_like(a.data), None) if isinstance(a, Tensor) and
-                            a.data.dtype.kind == "f" else None for a in args]
-                tangents[i] = make(onehot.reshape(x.data.shape), None)
-                with forward_ad.dual_level():
-                    duals = [forward_ad.make_dual(a, t) if t is not None else a
-                             for a, t in zip(args, tangents, strict=True)]
-                    out = func(*duals)
-                    _, tangent = forward_ad.unpack_dual(out)
-                    column = (np.zeros_like(out.data) if tangent is None else tangent.data)
-                out_shape = out.data.shape
-                columns.append(column.reshape(-1))
-            data = (np.stack(columns, axis=-1) if columns else np.zeros((0,)))
-            jacobians.append(make(data.reshape(tuple(out_shape or ()) + x.data.shape), None))
-        return jacobians[0] if single else tuple(jacobians)
+    def wrapper(*args, **kwargs):
+        store.clear()
+        if batched_transforms.active():
+            single, nums = _argnums(argnums, len(args))
+            jac = batched_transforms.batched_jacrev(plain, args, kwargs, single, nums,
+                                                    _flatten, _unflatten)
+        else:
+            jac = _jacfwd(plain, argnums, args, kwargs)
+        return (jac, _aux(store[:1])) if has_aux else jac
 
     return wrapper
+
+
+def _jacfwd(func, argnums, args, kwargs):
+    single, nums = _argnums(argnums, len(args))
+    _check_floating([args[i] for i in nums], "jacfwd(f)(*args)")
+    jacobians = []
+    for i in nums:
+        x = args[i]
+        columns = []
+        out_shape = None
+        for j in range(x.data.size):
+            onehot = np.zeros(x.data.size, dtype=x.data.dtype)
+            onehot[j] = 1
+            tangents = [make(np.zeros_like(a.data), None) if isinstance(a, Tensor) and
+                        a.data.dtype.kind == "f" else None for a in args]
+            tangents[i] = make(onehot.reshape(x.data.shape), None)
+            with forward_ad.dual_level():
+                duals = [forward_ad.make_dual(a, t) if t is not None else a
+                         for a, t in zip(args, tangents, strict=True)]
+                out = func(*duals, **kwargs)
+                _, tangent = forward_ad.unpack_dual(out)
+                column = (np.zeros_like(out.data) if tangent is None else tangent.data)
+            out_shape = out.data.shape
+            columns.append(column.reshape(-1))
+        data = (np.stack(columns, axis=-1) if columns else np.zeros((0,)))
+        jacobians.append(make(data.reshape(tuple(out_shape or ()) + x.data.shape), None))
+    return jacobians[0] if single else tuple(jacobians)
 
 
 def hessian(func, argnums=0):
