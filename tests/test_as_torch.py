@@ -26,7 +26,8 @@ SAME = [
     "torch.norm", "torch.zeros_like", "torch.ones_like", "torch.mm", "torch.matmul",
     "torch.sum", "torch.mean", "torch.exp", "torch.tanh", "torch.transpose", "torch.reshape",
     "torch.unsqueeze", "torch.squeeze", "torch.max", "torch.arange", "torch.zeros",
-    "torch.ones", "torch.randn",
+    "torch.ones", "torch.randn", "torch.func.grad", "torch.func.jacrev", "torch.func.jacfwd",
+    "torch.func.hessian", "torch.func.vmap",
 ]
 
 NOT_YET = {
@@ -34,11 +35,6 @@ NOT_YET = {
         "line 10: minigrad '[1.0925, 1.1411]]])', torch '[1.0925, 1.1",
     "torch.autograd.functional.hessian":
         "line 24: minigrad '[0.0000, 0.7922]]]])', torch '[0.0000, 0.",
-    "torch.func.grad": "missing: vmap",
-    "torch.func.jacrev": "missing: vmap",
-    "torch.func.jacfwd": "missing: vmap",
-    "torch.func.hessian": "missing: diag",
-    "torch.func.vmap": "missing: vmap",
     "torch.autograd.graph.saved_tensors_hooks": "missing: saved_tensors_hooks",
     "torch.autograd.function.FunctionCtx.mark_non_differentiable": "missing: once_differentiable",
     "torch.autograd.function.FunctionCtx.set_materialize_grads": "missing: once_differentiable",

@@ -20,7 +20,8 @@ import numpy as np
 from minigrad import tensors
 
 __all__ = ["BatchedTensor", "VmapInfo", "dispatch", "wrap", "unwrap", "is_batched_at",
-           "to_physical", "from_physical", "LEVELS", "maybe_dispatch"]
+           "to_physical", "from_physical", "LEVELS", "maybe_dispatch", "any_batched",
+           "per_sample"]
 
 VmapInfo = namedtuple("VmapInfo", ["batch_size", "randomness"])
 VmapInfo.__doc__ = "What a batching rule learns of its vmap: torch's ``info``."
@@ -211,6 +212,32 @@ def fallback(cls, info, in_dims, values):
     if isinstance(outs[0], tuple):
         return tuple(stack(list(parts)) for parts in zip(*outs, strict=True)), 0
     return stack(outs), 0
+
+
+def any_batched(tree):
+    """Is some tensor of ``tree`` (a tensor, a tuple or list of them, None) batched?"""
+    items = tree if isinstance(tree, tuple | list) else [tree]
+    return any(isinstance(t, BatchedTensor) for t in items)
+
+
+def per_sample(grad, outputs, inputs, grad_outputs, retain_graph, create_graph,
+               allow_unused):
+    """``autograd.grad`` with batched cotangents (``vmap`` of a vector-Jacobian product):
+    one backward pass per sample, the gradients stacked, as torch's fallback would."""
+    from minigrad.ops.joining import stack
+
+    single = not isinstance(grad_outputs, tuple | list)
+    outs = grad_outputs if not single else [grad_outputs]
+    level = max(t._level for t in outs if isinstance(t, BatchedTensor))
+    size = LEVELS[level].batch_size
+    rows = []
+    for b in range(size):
+        picked = [t._value[b] if is_batched_at(t, level) else t for t in outs]
+        rows.append(grad(outputs, inputs, picked[0] if single else picked,
+                         retain_graph=True if b < size - 1 else retain_graph,
+                         create_graph=create_graph, allow_unused=allow_unused))
+    return tuple(None if parts[0] is None else wrap(stack(list(parts)), level)
+                 for parts in zip(*rows, strict=True))
 
 
 def _aligned(pairs):

@@ -19,7 +19,7 @@ from minigrad.ops import batching
 from minigrad.ops.promotion import _to
 from minigrad.ops.shape import dim_index
 
-__all__ = ["stack", "cat", "concat", "concatenate"]
+__all__ = ["stack", "cat", "concat", "concatenate", "unbind"]
 
 
 def _along(dim, index):
@@ -155,3 +155,9 @@ def concat(tensors, dim=0, *, axis=None):
 
 def concatenate(tensors, axis=0):
     return cat(tensors, axis)
+
+
+def unbind(input, dim=0):  # noqa: A002 - torch's argument name
+    """``torch.unbind``: the slices along ``dim``, a tuple of tensors (stack's inverse)."""
+    dim = dim_index(dim, input.data.ndim)
+    return tuple(input[_along(dim, i)] for i in range(input.data.shape[dim]))
