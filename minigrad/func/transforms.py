@@ -10,9 +10,9 @@ Each transform takes a function of tensors and returns a new function:
 - ``hessian(f)(x)``: ``jacfwd(jacrev(f))``, forward-over-reverse.
 
 The Jacobian of ``f: R^n -> R^m`` has shape ``f(x).shape + x.shape``. Transforms
-compose where one of them is reverse mode: ``grad(grad(f))``, ``jacrev(jacrev(f))`` and
-``jacfwd(jacrev(f))`` work; ``jacfwd(jacfwd(f))`` needs nested forward levels, which
-minigrad (as torch's ``forward_ad``) does not have.
+compose: ``grad(grad(f))``, ``jacrev(jacrev(f))``, ``jacfwd(jacrev(f))`` and, with nested
+forward levels (``forward_ad``), ``jacfwd(jacfwd(f))``; inside ``vmap``, ``grad`` and
+``jacrev`` give per-sample derivatives.
 """
 
 import numpy as np
@@ -159,12 +159,14 @@ def jvp(func, primals, tangents):
     if len(primals) != len(tangents):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
                            "the same length. Fix: one tangent per primal.")
-    with forward_ad.dual_level():
+    nested = forward_ad.LEVEL[0] is not None  # inside another jvp: keep its tangents
+    with forward_ad.transform_level():
         duals = [forward_ad.make_dual(p, t) for p, t in zip(primals, tangents, strict=True)]
         out = func(*duals)
         value, tangent = forward_ad.unpack_dual(out)
         tangent = make(np.zeros_like(out.data), None) if tangent is None else tangent
-        value = make(value.data, None)
+        if not nested:
+            value = make(value.data, None)
     return value, tangent
 
 
@@ -283,6 +285,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 def _jacfwd(func, argnums, args, kwargs):
     single, nums = _argnums(argnums, len(args))
     _check_floating([args[i] for i in nums], "jacfwd(f)(*args)")
+    nested = forward_ad.LEVEL[0] is not None  # jacfwd(jacfwd(f)): columns keep tangents
     jacobians = []
     for i in nums:
         x = args[i]
@@ -294,16 +297,25 @@ def _jacfwd(func, argnums, args, kwargs):
             tangents = [make(np.zeros_like(a.data), None) if isinstance(a, Tensor) and
                         a.data.dtype.kind == "f" else None for a in args]
             tangents[i] = make(onehot.reshape(x.data.shape), None)
-            with forward_ad.dual_level():
+            with forward_ad.transform_level():
                 duals = [forward_ad.make_dual(a, t) if t is not None else a
                          for a, t in zip(args, tangents, strict=True)]
                 out = func(*duals, **kwargs)
                 _, tangent = forward_ad.unpack_dual(out)
-                column = (np.zeros_like(out.data) if tangent is None else tangent.data)
+                if nested:
+                    column = (make(np.zeros_like(out.data), None) if tangent is None
+                              else tangent)
+                else:
+                    column = np.zeros_like(out.data) if tangent is None else tangent.data
             out_shape = out.data.shape
             columns.append(column.reshape(-1))
+        shape = tuple(out_shape or ()) + x.data.shape
+        if nested and columns:
+            from minigrad.ops.joining import stack
+            jacobians.append(stack(columns, -1).reshape(shape))
+            continue
         data = (np.stack(columns, axis=-1) if columns else np.zeros((0,)))
-        jacobians.append(make(data.reshape(tuple(out_shape or ()) + x.data.shape), None))
+        jacobians.append(make(data.reshape(shape), None))
     return jacobians[0] if single else tuple(jacobians)
 
 

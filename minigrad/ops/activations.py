@@ -123,6 +123,10 @@ class Relu(Function):
         return grad_output * constant(out.data != 0, grad_output.data.dtype)
 
     @staticmethod
+    def differentiable_jvp(ctx, ta):  # nested forward levels: on tensors
+        return ta * constant(ctx.result.data > 0, ctx.result.data.dtype)
+
+    @staticmethod
     def jvp(ctx, ta):
         return np.where(ctx.result > 0, ta, 0)
 

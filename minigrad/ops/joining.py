@@ -13,7 +13,7 @@ torch does (an int tensor joined to a float one becomes float); as torch's ``cat
 import numpy as np
 
 from minigrad import tensors as tensor_module
-from minigrad.autograd.function import Function
+from minigrad.autograd.function import Function, constant
 from minigrad.dtypes import result_type
 from minigrad.ops import batching
 from minigrad.ops.promotion import _to
@@ -41,6 +41,12 @@ class Stack(Function):
     def backward(ctx, grad_output):
         n = grad_output.shape[ctx.dim]
         return (*[grad_output[_along(ctx.dim, i)] for i in range(n)], None)
+
+    @staticmethod
+    def differentiable_jvp(ctx, *tangents):  # nested forward levels: on tensors
+        *items, dim = ctx.inputs
+        return Stack.apply(*[constant(np.zeros(a.data.shape, a.data.dtype)) if t is None
+                             else t for a, t in zip(items, tangents[:-1], strict=True)], dim)
 
     @staticmethod
     def jvp(ctx, *tangents):
@@ -72,6 +78,12 @@ class Cat(Function):
             grads.append(grad_output[_along(ctx.dim, slice(start, start + size))])
             start += size
         return (*grads, None)
+
+    @staticmethod
+    def differentiable_jvp(ctx, *tangents):  # nested forward levels: on tensors
+        *items, dim = ctx.inputs
+        return Cat.apply(*[constant(np.zeros(a.data.shape, a.data.dtype)) if t is None
+                           else t for a, t in zip(items, tangents[:-1], strict=True)], dim)
 
     @staticmethod
     def jvp(ctx, *tangents):

@@ -52,6 +52,16 @@ class MseLoss(Function):
         return (grad if need_x else None), (-grad if need_y else None), None
 
     @staticmethod
+    def differentiable_jvp(ctx, tx, ty, _):  # nested forward levels: on tensors
+        x, y, _ = ctx.inputs
+        d = (constant(np.zeros(x.data.shape, x.data.dtype)) if tx is None else tx) - (
+            0 if ty is None else ty)
+        each = 2 * (x - y) * d
+        if ctx.reduction == "none":
+            return each
+        return each.mean() if ctx.reduction == "mean" else each.sum()
+
+    @staticmethod
     def jvp(ctx, tx, ty, _):
         x, y, _ = ctx.inputs
         d = zeros_if_none(tx, x) - (0 if ty is None else ty)

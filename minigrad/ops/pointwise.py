@@ -15,7 +15,7 @@ float32.
 import numpy as np
 
 from minigrad import tensors
-from minigrad.autograd.function import Function
+from minigrad.autograd.function import Function, constant
 from minigrad.dtypes import torch_name
 from minigrad.ops import batching
 from minigrad.ops.activations import _floating
@@ -50,6 +50,10 @@ class Abs(Function):
     def differentiable_backward(ctx, grad_output):
         (a,) = ctx.saved_tensors  # its sign is a constant: the second derivative is 0
         return grad_output * tensors.make(sgn(a.data), None)
+
+    @staticmethod
+    def differentiable_jvp(ctx, tangent):  # nested forward levels: on tensors
+        return tangent * constant(sgn(ctx.inputs[0].data))
 
     @staticmethod
     def jvp(ctx, tangent):

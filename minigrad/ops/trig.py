@@ -37,6 +37,10 @@ class Sin(Function):
         return grad_output * Cos.apply(a)
 
     @staticmethod
+    def differentiable_jvp(ctx, tangent):  # nested forward levels: on tensors
+        return tangent * ctx.inputs[0].cos()
+
+    @staticmethod
     def jvp(ctx, tangent):
         return tangent * np.cos(ctx.inputs[0])
 
@@ -58,6 +62,10 @@ class Cos(Function):
     def differentiable_backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
         return -grad_output * Sin.apply(a)
+
+    @staticmethod
+    def differentiable_jvp(ctx, tangent):  # nested forward levels: on tensors
+        return -tangent * ctx.inputs[0].sin()
 
     @staticmethod
     def jvp(ctx, tangent):
