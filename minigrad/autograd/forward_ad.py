@@ -230,7 +230,13 @@ def _propagate_tensors(ctx, args, result, level):
             finally:
                 del ctx.inputs, ctx.result
         if not isinstance(tangent, tensors.Tensor):
-            tangent = constant(np.asarray(tangent))
+            tangent = np.asarray(tangent)
+            if np.any(tangent != 0):  # numpy dropped the outer tangents: refuse, not guess
+                raise NotImplementedError(
+                    f"minigrad has no nested forward-mode rule for {type(ctx).__name__}: its "
+                    "jvp computes with numpy. Fix: give the op a differentiable_jvp (its jvp "
+                    "in minigrad's ops), or use jacfwd(jacrev(f)) for this second derivative.")
+            tangent = constant(tangent)
         if tangent.data.shape != result.data.shape:
             tangent = tangent + constant(np.zeros(result.data.shape, result.data.dtype))
         if tangent.data.dtype != result.data.dtype:

@@ -62,6 +62,13 @@ class Clamp(Function):
         return Where.apply(mask, grad_output, 0.0, grad_output.data.dtype), None, None
 
     @staticmethod
+    def differentiable_jvp(ctx, tangent, *bounds):  # nested forward levels: on tensors
+        a, *limits = ctx.inputs
+        low, high = (limits + [None, None])[:2] if type(ctx) is not ClampMax else (None,
+                                                                                  limits[0])
+        return Where.apply(_inside(a.data, low, high), tangent, 0.0, a.data.dtype)
+
+    @staticmethod
     def jvp(ctx, tangent, t_low, t_high):
         a, low, high = ctx.inputs
         return np.where(_inside(a, low, high), tangent, 0)

@@ -42,6 +42,11 @@ class Dot(Function):
         return (grad_output * b if need_a else None), (grad_output * a if need_b else None)
 
     @staticmethod
+    def differentiable_jvp(ctx, t_a, t_b):  # nested forward levels: on tensors
+        a, b = ctx.inputs
+        return (0 if t_a is None else (t_a * b).sum()) + (0 if t_b is None else (a * t_b).sum())
+
+    @staticmethod
     def jvp(ctx, t_a, t_b):
         a, b = ctx.inputs
         return (0 if t_a is None else np.dot(t_a, b)) + (0 if t_b is None else np.dot(a, t_b))

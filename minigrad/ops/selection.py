@@ -52,6 +52,13 @@ class Where(Function):
         return None, grad_a, grad_b, None
 
     @staticmethod
+    def differentiable_jvp(ctx, t_condition, t_a, t_b, t_dtype):  # nested levels: tensors
+        condition, _, _, dtype = ctx.inputs
+        condition = getattr(condition, "data", condition)
+        return Where.apply(condition, 0.0 if t_a is None else t_a,
+                           0.0 if t_b is None else t_b, dtype)
+
+    @staticmethod
     def jvp(ctx, t_condition, t_a, t_b, t_dtype):
         condition, a, b, dtype = ctx.inputs
         return np.where(condition, 0 if t_a is None else t_a,
