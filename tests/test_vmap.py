@@ -372,3 +372,29 @@ def test_which_ops_have_a_batching_rule():
     assert set(fallback) <= {"AccumulateGrad", "ScatterAdd", "Zero", "CopySlices",
                              "BackwardHookFunction", "CheckpointFunction"}, fallback
     assert MF is not None
+
+
+def test_vmap_over_autograd_grad_cotangents():
+    """torch's vmap docstring: the Jacobian as vmap of a vector-Jacobian product."""
+    x0 = _arrays([(4,)])[0]
+    out = {}
+    for name, (lib, func) in LIBS.items():
+        x = lib.tensor(x0, requires_grad=True)
+        y = x ** 2 * x.sin()
+        eye = lib.eye(4, dtype=lib.float64)
+        rows = [lib.autograd.grad(y, x, v, retain_graph=True)[0] for v in eye.unbind()]
+        out[name] = (func.vmap(lambda v, y=y, x=x, lib=lib: lib.autograd.grad(
+            y, x, v, retain_graph=True))(eye), lib.stack(rows))
+    _compare(out["minigrad"], out["torch"])
+
+
+def test_jacrev_and_jacfwd_with_aux_and_diag():
+    x0 = _arrays([(5,)])[0]
+    out = {}
+    for name, (lib, func) in LIBS.items():
+        x = lib.tensor(x0)
+        jr, aux_r = func.jacrev(lambda v: (v.sin(), v.cos()), has_aux=True)(x)
+        jf, aux_f = func.jacfwd(lambda v: (v.sin(), v.cos()), has_aux=True)(x)
+        out[name] = (jr, aux_r, jf, aux_f, lib.diag(x.cos()), lib.diag(lib.diag(x), 1),
+                     lib.diag(jr, -1))
+    _compare(out["minigrad"], out["torch"])
