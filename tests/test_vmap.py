@@ -398,3 +398,20 @@ def test_jacrev_and_jacfwd_with_aux_and_diag():
         out[name] = (jr, aux_r, jf, aux_f, lib.diag(x.cos()), lib.diag(lib.diag(x), 1),
                      lib.diag(jr, -1))
     _compare(out["minigrad"], out["torch"])
+
+
+def test_randomness_modes():
+    """'error' refuses a random op as torch; 'same' draws once for every sample."""
+    for lib, func in LIBS.values():
+        with pytest.raises(RuntimeError, match="called random operation while in randomness "
+                                               "error mode"):
+            func.vmap(lambda x, lib=lib: lib.nn.functional.dropout(x, 0.5))(lib.ones(3, 8))
+        with pytest.raises(RuntimeError, match="randomness error mode"):
+            func.vmap(lambda x, lib=lib: x + lib.randn(8))(lib.ones(3, 8))
+        out = func.vmap(lambda x, lib=lib: lib.nn.functional.dropout(x, 0.5),
+                        randomness="same")(lib.ones(4, 8))
+        rows = out.numpy() if lib is torch else out.data
+        assert (rows == rows[0]).all() and (rows == 0).any() and (rows == 2).any()
+    with pytest.raises(NotImplementedError, match="Fix: use randomness='same'"):
+        vmap(lambda x: x + mg.randn(8), randomness="different")(mg.ones(3, 8))
+    mg.randn(2)  # the generator is back after vmap

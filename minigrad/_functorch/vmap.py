@@ -180,16 +180,42 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return wrapped
 
 
+RANDOM_ERROR = (
+    "vmap: called random operation while in randomness error mode. Please either use the "
+    "'same' or 'different' randomness flags on vmap or perform the randomness operation out "
+    "of vmap. Fix: vmap(f, randomness='same'), or draw the numbers before vmap.")
+RANDOM_DIFFERENT = (
+    "vmap(randomness='different'): minigrad draws random numbers once for the whole batch. "
+    "Fix: use randomness='same', or draw a batch of numbers before vmap and map over it.")
+
+
+class _NoRandom:
+    """Stands for the generator inside a vmap whose randomness minigrad refuses."""
+
+    def __init__(self, message):
+        self.message = message
+
+    def __getattr__(self, name):
+        raise RuntimeError(self.message) if "error" in self.message else \
+            NotImplementedError(self.message)
+
+
 def _run(func, leaves, dims, spec, kwargs, size, randomness, out_dims, name):
+    from minigrad.factories import GENERATOR
+
     _NEXT[0] += 1
     level = _NEXT[0]
     batched.LEVELS[level] = batched.VmapInfo(size, randomness)
+    generator = GENERATOR[0]
+    if randomness != "same":  # 'same': one draw, the same for every sample
+        GENERATOR[0] = _NoRandom(RANDOM_ERROR if randomness == "error" else RANDOM_DIFFERENT)
     try:
         inputs = [batched.wrap(leaf, level) if d is not None else leaf
                   for leaf, d in zip(leaves, dims, strict=True)]
         out = func(*_unflatten(inputs, spec), **kwargs)
     finally:
         del batched.LEVELS[level]
+        GENERATOR[0] = generator
     out_leaves, out_spec = _flatten(out)
     if not isinstance(out_dims, int) and out_dims is not None and not isinstance(
             out_dims, tuple | list | dict):
