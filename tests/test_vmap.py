@@ -415,3 +415,19 @@ def test_randomness_modes():
     with pytest.raises(NotImplementedError, match="Fix: use randomness='same'"):
         vmap(lambda x: x + mg.randn(8), randomness="different")(mg.ones(3, 8))
     mg.randn(2)  # the generator is back after vmap
+
+
+def test_vmap_of_vjp():
+    arrays = _arrays([(4, 3), (4, 2)])
+    w0 = _arrays([(2, 3)], seed=3)[0]
+    out = {}
+    for name, (lib, func) in LIBS.items():
+        x, u = (lib.tensor(a) for a in arrays)
+        w = lib.tensor(w0)
+
+        def per_sample(v, c, func=func, w=w):
+            value, fn = func.vjp(lambda z: (w @ z).tanh(), v)
+            return value, fn(c)[0]
+
+        out[name] = func.vmap(per_sample)(x, u)
+    _compare(out["minigrad"], out["torch"])

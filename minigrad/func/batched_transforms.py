@@ -15,15 +15,16 @@ from minigrad import autograd, tensors
 from minigrad._functorch import batched
 from minigrad.autograd.grad_mode import enable_grad
 
-__all__ = ["active", "batched_grad_and_value", "batched_jacrev"]
+__all__ = ["active", "batched_grad_and_value", "batched_jacrev", "batched_vjp"]
 
 
 def active():
     return bool(batched.LEVELS)
 
 
-def _leaf(t, levels):
-    """A fresh leaf with every sample of ``t`` at every level, and its batched view."""
+def _spread(t, levels):
+    """``t``'s numbers with a batch dimension for each of ``levels`` (repeated where ``t``
+    is shared), a new array."""
     p, have = batched.to_physical(t)
     arr = p.data
     pos = 0
@@ -32,8 +33,12 @@ def _leaf(t, levels):
             arr = np.expand_dims(arr, pos)
         pos += 1
     sizes = tuple(batched.LEVELS[level].batch_size for level in levels)
-    arr = np.array(np.broadcast_to(arr, sizes + arr.shape[len(levels):]))
-    leaf = tensors.make(arr, None)
+    return np.array(np.broadcast_to(arr, sizes + arr.shape[len(levels):]))
+
+
+def _leaf(t, levels):
+    """A fresh leaf with every sample of ``t`` at every level, and its batched view."""
+    leaf = tensors.make(_spread(t, levels), None)
     leaf.requires_grad_()
     return leaf, batched.from_physical(leaf, levels)
 
@@ -113,3 +118,24 @@ def batched_jacrev(func, args, kwargs, single, nums, flatten, unflatten):
     results = [unflatten([next(it) for _ in group], spec)
                for group, spec in zip(leaves, specs, strict=True)]
     return results[0] if single else tuple(results)
+
+
+def batched_vjp(func, primals):
+    """``vjp`` inside ``vmap``: ``vjp_fn(u)`` gives every sample's ``u^T J`` at once."""
+    levels = sorted(batched.LEVELS)
+    made = [_leaf(p, levels) for p in primals]
+    leaves = [m[0] for m in made]
+    with enable_grad():
+        out = func(*[m[1] for m in made])
+    po, out_levels = batched.to_physical(out)
+
+    def vjp_fn(cotangent):
+        cot = tensors.make(_spread(cotangent, out_levels).astype(po.data.dtype), None)
+        with enable_grad():
+            grads = (autograd.grad(po, leaves, cot, retain_graph=True, allow_unused=True)
+                     if po.requires_grad else [None] * len(leaves))
+        return tuple(batched.from_physical(tensors.make(
+            np.zeros_like(leaf.data) if g is None else g.data, None), levels)
+            for g, leaf in zip(grads, leaves, strict=True))
+
+    return batched.from_physical(tensors.make(po.data, None), out_levels), vjp_fn

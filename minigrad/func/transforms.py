@@ -72,6 +72,8 @@ def _argnums(argnums, n):
 
 def vjp(func, *primals):
     """``(f(*primals), vjp_fn)``; ``vjp_fn(u)`` gives ``u^T J``, one tensor per primal."""
+    if batched_transforms.active():
+        return batched_transforms.batched_vjp(func, primals)
     _check_floating(primals, "vjp(f, *primals)")
     nested = any(p._requires_grad for p in primals) or forward_ad.LEVEL[0] is not None
     xs = [_leaf(p) for p in primals]
