@@ -431,3 +431,14 @@ def test_vmap_of_vjp():
 
         out[name] = func.vmap(per_sample)(x, u)
     _compare(out["minigrad"], out["torch"])
+
+
+def test_vmap_of_jvp_and_jacfwd():
+    arrays = _arrays([(4, 3), (4, 3)])
+    out = {}
+    for name, (lib, func) in LIBS.items():
+        x, v = (lib.tensor(a) for a in arrays)
+        f = lambda z: z.sin() * z.sum()  # noqa: E731
+        out[name] = (func.vmap(lambda a, b, func=func, f=f: func.jvp(f, (a,), (b,)))(x, v),
+                     func.vmap(func.jacfwd(f))(x))
+    _compare(out["minigrad"], out["torch"])

@@ -15,7 +15,7 @@ from minigrad import autograd, tensors
 from minigrad._functorch import batched
 from minigrad.autograd.grad_mode import enable_grad
 
-__all__ = ["active", "batched_grad_and_value", "batched_jacrev", "batched_vjp"]
+__all__ = ["active", "batched_grad_and_value", "batched_jacrev", "batched_vjp", "batched_jvp"]
 
 
 def active():
@@ -139,3 +139,21 @@ def batched_vjp(func, primals):
             for g, leaf in zip(grads, leaves, strict=True))
 
     return batched.from_physical(tensors.make(po.data, None), out_levels), vjp_fn
+
+
+def batched_jvp(func, primals, tangents):
+    """``jvp`` inside ``vmap``: the physical tensors carry the tangents, so each op's
+    batching rule runs the op once with every sample's tangent."""
+    from minigrad.autograd import forward_ad
+
+    levels = sorted(batched.LEVELS)
+    with forward_ad.transform_level():
+        duals = [forward_ad.make_dual(tensors.make(_spread(p, levels), None),
+                                      tensors.make(_spread(t, levels), None))
+                 for p, t in zip(primals, tangents, strict=True)]
+        out = func(*[batched.from_physical(d, levels) for d in duals])
+        po, out_levels = batched.to_physical(out)
+        _, tangent = forward_ad.unpack_dual(po)
+        data = np.zeros_like(po.data) if tangent is None else tangent.data
+    return (batched.from_physical(tensors.make(po.data, None), out_levels),
+            batched.from_physical(tensors.make(data, None), out_levels))

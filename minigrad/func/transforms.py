@@ -165,6 +165,8 @@ def jvp(func, primals, tangents):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
                            "the same length. Fix: one tangent per primal.")
     nested = forward_ad.LEVEL[0] is not None  # inside another jvp: keep its tangents
+    if batched_transforms.active():
+        return batched_transforms.batched_jvp(func, primals, tangents)
     with forward_ad.transform_level():
         duals = [forward_ad.make_dual(p, t) for p, t in zip(primals, tangents, strict=True)]
         out = func(*duals)
