@@ -46,6 +46,8 @@ from minigrad.factories import (
     zeros,
 )
 from minigrad.autograd.function import Function
+from minigrad.func import vmap
+from minigrad.ops.diagonal import diag
 from minigrad.autograd.gradcheck import gradcheck
 from minigrad.autograd.grad_mode import (
     enable_grad,
@@ -126,7 +128,7 @@ __all__ = ["check", "check_all", "show_source",
            "is_inference_mode_enabled",
            "mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid", "relu",
            "reshape", "transpose", "unsqueeze", "squeeze", "return_types",
-           "gradcheck", "autograd", "func", "nn", "optim", "utils",
+           "gradcheck", "autograd", "func", "nn", "optim", "utils", "vmap", "diag",
            "eye", "linspace", "full", "full_like", "empty", "empty_like", "rand_like",
            "randn_like", "device", "linalg", "cuda",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",

@@ -200,8 +200,9 @@ def _pieces(source):
 
 
 def normalise(text):
-    """minigrad's names as torch's, no memory addresses."""
+    """minigrad's names as torch's, torch's C functions as functions, no memory addresses."""
     text = text.replace("minigrad.", "torch.")
+    text = re.sub(r"<built-in method (\w+) of type object", r"<function \1", text)  # torch.dot
     return re.sub(r" at 0x[0-9a-f]+", "", text)
 
 

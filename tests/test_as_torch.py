@@ -16,18 +16,19 @@ from tests.notebook_tools import load_module
 AS_TORCH = load_module("scripts/as_torch.py")
 
 SAME = [
-    "torch.autograd.functional.hvp", "torch.autograd.functional.vhp", "torch.func.jvp",
-    "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.enable_grad",
-    "torch.autograd.grad_mode.set_grad_enabled", "torch.Tensor.register_hook",
-    "torch.nn.Linear", "torch.nn.BatchNorm1d", "torch.nn.MSELoss", "torch.nn.BCELoss",
-    "torch.nn.Dropout", "torch.nn.ReLU", "torch.nn.Tanh", "torch.nn.Sigmoid",
-    "torch.nn.functional.binary_cross_entropy", "torch.stack", "torch.cat", "torch.eye",
-    "torch.linspace", "torch.full", "torch.allclose", "torch.isclose", "torch.where",
-    "torch.clamp", "torch.abs", "torch.sin", "torch.movedim", "torch.dot", "torch.norm",
-    "torch.zeros_like", "torch.ones_like", "torch.mm", "torch.matmul", "torch.sum",
-    "torch.mean", "torch.exp", "torch.tanh", "torch.transpose", "torch.reshape",
-    "torch.unsqueeze", "torch.squeeze", "torch.max", "torch.arange", "torch.zeros",
-    "torch.ones", "torch.randn",
+    "torch.autograd.functional.hvp", "torch.autograd.functional.vhp", "torch.func.grad",
+    "torch.func.jvp", "torch.func.jacrev", "torch.func.jacfwd", "torch.func.hessian",
+    "torch.func.vmap", "torch.autograd.grad_mode.no_grad",
+    "torch.autograd.grad_mode.enable_grad", "torch.autograd.grad_mode.set_grad_enabled",
+    "torch.Tensor.register_hook", "torch.nn.Linear", "torch.nn.BatchNorm1d",
+    "torch.nn.MSELoss", "torch.nn.BCELoss", "torch.nn.Dropout", "torch.nn.ReLU",
+    "torch.nn.Tanh", "torch.nn.Sigmoid", "torch.nn.functional.binary_cross_entropy",
+    "torch.stack", "torch.cat", "torch.eye", "torch.linspace", "torch.full", "torch.allclose",
+    "torch.isclose", "torch.where", "torch.clamp", "torch.abs", "torch.sin", "torch.movedim",
+    "torch.dot", "torch.norm", "torch.zeros_like", "torch.ones_like", "torch.mm",
+    "torch.matmul", "torch.sum", "torch.mean", "torch.exp", "torch.tanh", "torch.transpose",
+    "torch.reshape", "torch.unsqueeze", "torch.squeeze", "torch.max", "torch.arange",
+    "torch.zeros", "torch.ones", "torch.randn",
 ]
 
 NOT_YET = {
@@ -35,11 +36,6 @@ NOT_YET = {
         "line 10: minigrad '[1.0925, 1.1411]]])', torch '[1.0925, 1.1",
     "torch.autograd.functional.hessian":
         "line 24: minigrad '[0.0000, 0.7922]]]])', torch '[0.0000, 0.",
-    "torch.func.grad": "missing: vmap",
-    "torch.func.jacrev": "missing: vmap",
-    "torch.func.jacfwd": "missing: vmap",
-    "torch.func.hessian": "missing: diag",
-    "torch.func.vmap": "missing: vmap",
     "torch.autograd.graph.saved_tensors_hooks": "missing: saved_tensors_hooks",
     "torch.autograd.function.FunctionCtx.mark_non_differentiable": "missing: once_differentiable",
     "torch.autograd.function.FunctionCtx.set_materialize_grads": "missing: once_differentiable",

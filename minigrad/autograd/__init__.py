@@ -56,6 +56,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          allow_unused=False):
     """Gradients of ``outputs`` w.r.t. ``inputs``, returned; ``.grad`` is left as it was.
     With ``create_graph=True`` they carry a graph: differentiate them again."""
+    if batched.LEVELS and batched.any_batched(grad_outputs):  # vmap over the cotangent
+        return batched.per_sample(grad, outputs, inputs, grad_outputs, retain_graph,
+                                  create_graph, allow_unused)
     single = not isinstance(inputs, tuple | list)
     inputs = [inputs] if single else list(inputs)
     saved = [(t._grad, t.grad_fn._retained if t.grad_fn is not None else None) for t in inputs]
@@ -83,5 +86,6 @@ def Variable(data, requires_grad=False):  # noqa: N802 - torch's (deprecated) na
 
 
 # Last: they call grad() above. As torch, autograd.gradcheck is the function.
+from minigrad._functorch import batched  # noqa: E402
 from minigrad.autograd import functional  # noqa: E402
 from minigrad.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402

@@ -132,6 +132,8 @@ class Function:
     @classmethod
     def apply(cls, *args):
         """Run forward on the inputs' data; record the node if a gradient is needed."""
+        if batched.LEVELS and (out := batched.maybe_dispatch(cls, args)) is not None:
+            return out  # vmap: the op's batching rule (minigrad/_functorch/batched.py)
         Tensor = tensors.Tensor
         make = tensors.make
         ctx = cls()
@@ -280,4 +282,5 @@ def _describe(array):
 
 # Imported last: tensors.py imports the ops, and the ops subclass Function.
 from minigrad import tensors, views  # noqa: E402
+from minigrad._functorch import batched  # noqa: E402
 from minigrad.autograd import forward_ad, graph  # noqa: E402

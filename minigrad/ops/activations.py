@@ -18,11 +18,14 @@ import numpy as np
 
 from minigrad.autograd.function import Function, constant
 from minigrad.dtypes import DEFAULT_FLOAT
+from minigrad.ops import batching
 
 __all__ = ["exp", "log", "tanh", "sigmoid", "relu"]
 
 
 class Exp(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         out = np.exp(a)
@@ -40,6 +43,8 @@ class Exp(Function):
 
 
 class Log(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -56,6 +61,8 @@ class Log(Function):
 
 
 class Tanh(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         out = np.tanh(a)
@@ -73,6 +80,8 @@ class Tanh(Function):
 
 
 class Sigmoid(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         e = np.exp(-np.abs(a))  # never overflows: exp of a non-positive number
@@ -91,6 +100,8 @@ class Sigmoid(Function):
 
 
 class Relu(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         out = np.where(a < 0, np.zeros((), a.dtype), a)  # torch keeps -0.0 (and nan)
@@ -110,6 +121,10 @@ class Relu(Function):
     def differentiable_backward(ctx, grad_output):
         (out,) = ctx.saved_tensors
         return grad_output * constant(out._data != 0, grad_output._data.dtype)
+
+    @staticmethod
+    def differentiable_jvp(ctx, ta):  # nested forward levels: on tensors
+        return ta * constant(ctx.result._data > 0, ctx.result._data.dtype)
 
     @staticmethod
     def jvp(ctx, ta):

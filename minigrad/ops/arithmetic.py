@@ -25,12 +25,15 @@ import math
 import numpy as np
 
 from minigrad.autograd.function import Function, constant, zeros_if_none
+from minigrad.ops import batching
 from minigrad.ops.promotion import check_int_power, int_power, promote
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "rdiv", "neg", "pow", "rpow", "broadcast_error"]
 
 
 class Add(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, b):
         return a + b
@@ -46,6 +49,8 @@ class Add(Function):
 
 
 class Sub(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, b):
         return a - b
@@ -65,6 +70,8 @@ class Rsub(Function):
 
     backward_name = "RsubBackward1"
 
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, number):
         return number - a
@@ -79,6 +86,8 @@ class Rsub(Function):
 
 
 class Mul(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, b):
         # As torch: keep b only if a needs a gradient and a only if b does, so a later
@@ -100,6 +109,8 @@ class Mul(Function):
 
 
 class Div(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, b):
         need_b = (ctx.needs_input_grad or (False, False))[1]
@@ -121,6 +132,8 @@ class Div(Function):
 
 
 class Reciprocal(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         out = 1.0 / a
@@ -138,6 +151,8 @@ class Reciprocal(Function):
 
 
 class Neg(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         return -a
@@ -153,6 +168,8 @@ class Neg(Function):
 
 class Pow(Function):
     """``tensor ** number``."""
+
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, exponent):
@@ -195,6 +212,8 @@ class PowTensor(Function):
 
     backward_name = "PowBackward1"
 
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, b):
         out = _c_power(a, b) if a.dtype.kind == "f" else int_power(a, b)
@@ -230,6 +249,19 @@ class PowTensor(Function):
         return grad_a, grad_b
 
     @staticmethod
+    def differentiable_jvp(ctx, ta, tb):  # nested forward levels: on tensors
+        from minigrad.ops.selection import Where
+
+        x, y = ctx.inputs
+        dtype = ctx.result._data.dtype
+        with np.errstate(divide="ignore", invalid="ignore"):
+            d = 0 if ta is None else Where.apply(y._data == 0, 0.0, y * x ** (y - 1) * ta,
+                                                 dtype)
+            e = 0 if tb is None else Where.apply((x._data == 0) & (y._data >= 0), 0.0,
+                                                 ctx.result * x.log(), dtype) * tb
+        return d + e
+
+    @staticmethod
     def jvp(ctx, ta, tb):
         x, y = ctx.inputs
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -251,6 +283,8 @@ class RPow(Function):
     """``number ** tensor``."""
 
     backward_name = "PowBackward2"
+
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, b, base):

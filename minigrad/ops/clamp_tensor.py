@@ -18,6 +18,7 @@ bounds cross, every element is ``max`` and its gradient goes there. Nodes as tor
 import numpy as np
 
 from minigrad.autograd.function import Function
+from minigrad.ops import batching
 from minigrad.ops.arithmetic import broadcast_error
 from minigrad.ops.selection import Where
 
@@ -43,6 +44,8 @@ def _masks(a, low, high):
 class ClampTensor(Function):
     backward_name = "ClampBackward0"
     which = (0, 1, 2)  # forward's inputs among (x, min, max)
+
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, low, high):

@@ -17,6 +17,7 @@ import numpy as np
 
 from minigrad.autograd.function import Function
 from minigrad.dtypes import result_type
+from minigrad.ops import batching
 from minigrad.ops.clamp_tensor import ClampMaxTensor, ClampMinTensor, ClampTensor, clamp_tensors
 from minigrad.ops.promotion import _to
 from minigrad.ops.selection import Where
@@ -39,6 +40,8 @@ class Clamp(Function):
 
     backward_name = "ClampBackward1"
 
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, low, high):
         ctx.save_for_backward(a)
@@ -57,6 +60,13 @@ class Clamp(Function):
         (a,) = ctx.saved_tensors
         mask = _inside(a._data, *ctx.bounds)
         return Where.apply(mask, grad_output, 0.0, grad_output._data.dtype), None, None
+
+    @staticmethod
+    def differentiable_jvp(ctx, tangent, *bounds):  # nested forward levels: on tensors
+        a, *limits = ctx.inputs
+        low, high = (limits + [None, None])[:2] if type(ctx) is not ClampMax else (None,
+                                                                                  limits[0])
+        return Where.apply(_inside(a._data, low, high), tangent, 0.0, a._data.dtype)
 
     @staticmethod
     def jvp(ctx, tangent, t_low, t_high):

@@ -9,12 +9,15 @@ each came from and is zero elsewhere. An index may pick the same element twice
 import numpy as np
 
 from minigrad.autograd.function import Function, linear_jvp
+from minigrad.ops import batching
 
 __all__ = ["index"]
 
 
 class Index(Function):
     """Advanced indexing (lists, arrays, masks): may repeat elements."""
+
+    vmap = batching.Rule(batching.index)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, key):

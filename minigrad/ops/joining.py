@@ -13,12 +13,13 @@ torch does (an int tensor joined to a float one becomes float); as torch's ``cat
 import numpy as np
 
 from minigrad import tensors as tensor_module
-from minigrad.autograd.function import Function
+from minigrad.autograd.function import Function, constant
 from minigrad.dtypes import result_type
+from minigrad.ops import batching
 from minigrad.ops.promotion import _to
 from minigrad.ops.shape import dim_index
 
-__all__ = ["stack", "cat", "concat", "concatenate"]
+__all__ = ["stack", "cat", "concat", "concatenate", "unbind"]
 
 
 def _along(dim, index):
@@ -28,6 +29,8 @@ def _along(dim, index):
 
 class Stack(Function):
     """``Stack.apply(*tensors, dim)``: the dimension last, after the tensors."""
+
+    vmap = batching.Rule(batching.join)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, *args):
@@ -40,6 +43,12 @@ class Stack(Function):
         return (*[grad_output[_along(ctx.dim, i)] for i in range(n)], None)
 
     @staticmethod
+    def differentiable_jvp(ctx, *tangents):  # nested forward levels: on tensors
+        *items, dim = ctx.inputs
+        return Stack.apply(*[constant(np.zeros(a._data.shape, a._data.dtype)) if t is None
+                             else t for a, t in zip(items, tangents[:-1], strict=True)], dim)
+
+    @staticmethod
     def jvp(ctx, *tangents):
         *arrays, dim = ctx.inputs
         return np.stack([np.zeros_like(a) if t is None else t
@@ -48,6 +57,8 @@ class Stack(Function):
 
 class Cat(Function):
     """``Cat.apply(*tensors, dim)``: the dimension last, after the tensors."""
+
+    vmap = batching.Rule(batching.join)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, *args):
@@ -67,6 +78,12 @@ class Cat(Function):
             grads.append(grad_output[_along(ctx.dim, slice(start, start + size))])
             start += size
         return (*grads, None)
+
+    @staticmethod
+    def differentiable_jvp(ctx, *tangents):  # nested forward levels: on tensors
+        *items, dim = ctx.inputs
+        return Cat.apply(*[constant(np.zeros(a._data.shape, a._data.dtype)) if t is None
+                           else t for a, t in zip(items, tangents[:-1], strict=True)], dim)
 
     @staticmethod
     def jvp(ctx, *tangents):
@@ -150,3 +167,9 @@ def concat(tensors, dim=0, *, axis=None):
 
 def concatenate(tensors, axis=0):
     return cat(tensors, axis)
+
+
+def unbind(input, dim=0):  # noqa: A002 - torch's argument name
+    """``torch.unbind``: the slices along ``dim``, a tuple of tensors (stack's inverse)."""
+    dim = dim_index(dim, input._data.ndim)
+    return tuple(input[_along(dim, i)] for i in range(input._data.shape[dim]))

@@ -20,6 +20,7 @@ gradient is only computed when the input needs one (a data batch does not).
 import numpy as np
 
 from minigrad.autograd.function import Function
+from minigrad.ops import batching
 from minigrad.ops.matmul import same_dtype
 
 __all__ = ["linear"]
@@ -29,6 +30,8 @@ class Linear(Function):
     """``x @ weight.T + bias`` in one node, named as torch's ``AddmmBackward0``."""
 
     backward_name = "AddmmBackward0"
+
+    vmap = batching.Rule(batching.linear)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, x, weight, bias):

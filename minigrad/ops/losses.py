@@ -20,6 +20,7 @@ import numpy as np
 
 from minigrad.autograd.function import Function, constant, zeros_if_none
 from minigrad.dtypes import Size, result_type, torch_name
+from minigrad.ops import batching
 from minigrad.ops.arithmetic import broadcast_error
 from minigrad.ops.promotion import _to
 
@@ -29,6 +30,8 @@ REDUCTIONS = ("mean", "sum", "none")
 
 
 class MseLoss(Function):
+    vmap = batching.Rule(batching.mse_loss)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, x, y, reduction):
         diff = x - y
@@ -50,6 +53,16 @@ class MseLoss(Function):
         return (grad if need_x else None), (-grad if need_y else None), None
 
     @staticmethod
+    def differentiable_jvp(ctx, tx, ty, _):  # nested forward levels: on tensors
+        x, y, _ = ctx.inputs
+        d = (constant(np.zeros(x._data.shape, x._data.dtype)) if tx is None else tx) - (
+            0 if ty is None else ty)
+        each = 2 * (x - y) * d
+        if ctx.reduction == "none":
+            return each
+        return each.mean() if ctx.reduction == "mean" else each.sum()
+
+    @staticmethod
     def jvp(ctx, tx, ty, _):
         x, y, _ = ctx.inputs
         d = zeros_if_none(tx, x) - (0 if ty is None else ty)
@@ -61,6 +74,8 @@ class MseLoss(Function):
 
 class CrossEntropy(Function):
     backward_name = "NllLossBackward0"
+
+    vmap = batching.Rule(batching.cross_entropy)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, logits, target, reduction):
@@ -102,6 +117,18 @@ class CrossEntropy(Function):
             return grad * grad_output.unsqueeze(1), None, None
         scale = grad_output / len(target) if ctx.reduction == "mean" else grad_output
         return grad * scale, None, None
+
+    @staticmethod
+    def differentiable_jvp(ctx, tl, _, __):  # nested forward levels: on tensors
+        logits, target, _ = ctx.inputs
+        target = getattr(target, "_data", target)
+        shift = constant(logits._data.max(axis=1, keepdims=True))
+        e = (logits - shift).exp()
+        softmax = e / e.sum(1, keepdim=True)
+        each = (softmax * tl).sum(1) - tl[np.arange(len(target)).tolist(), target.tolist()]
+        if ctx.reduction == "none":
+            return each
+        return each.sum() / len(target) if ctx.reduction == "mean" else each.sum()
 
     @staticmethod
     def jvp(ctx, tl, _, __):
@@ -162,6 +189,8 @@ def cross_entropy(logits, target, reduction="mean"):
         bad = labels[(labels < 0) | (labels >= n_classes)][0]
         raise IndexError(f"Target {bad} is out of bounds. Fix: class indices must lie in "
                          f"[0, {n_classes}).")
+    if hasattr(target, "_value"):  # inside vmap: the batched labels, for the rule
+        labels = target
     return CrossEntropy.apply(logits, labels, reduction)
 
 

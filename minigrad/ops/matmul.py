@@ -20,12 +20,15 @@ batches (leading dimensions broadcast; the engine sums them back).
 import numpy as np
 
 from minigrad.autograd.function import Function
+from minigrad.ops import batching
 
 __all__ = ["mm", "matmul"]
 
 
 class Mm(Function):
     """Matrix times matrix, both two-dimensional."""
+
+    vmap = batching.Rule(batching.matmul)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -50,6 +53,8 @@ class Mm(Function):
 
 class Matmul(Function):
     """Any ``a @ b`` numpy accepts: vectors, matrices and batches of matrices."""
+
+    vmap = batching.Rule(batching.matmul)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -99,6 +104,11 @@ class Matmul(Function):
             grad_b = a2.transpose(-1, -2) @ g
             grad_b = grad_b.squeeze(-1) if b1 else grad_b
         return grad_a, grad_b
+
+    @staticmethod
+    def differentiable_jvp(ctx, ta, tb):  # nested forward levels: on tensors
+        a, b = ctx.inputs
+        return (0 if ta is None else ta @ b) + (0 if tb is None else a @ tb)
 
     @staticmethod
     def jvp(ctx, ta, tb):

@@ -189,6 +189,11 @@ class TensorMethods:
     def squeeze(self, dim=None):
         return shape_ops.squeeze(self, dim)
 
+    def unbind(self, dim=0):
+        from minigrad.ops.joining import unbind
+
+        return unbind(self, dim)
+
     def flatten(self):
         if self._data.ndim == 1:  # as torch: the tensor itself
             return self

@@ -19,6 +19,7 @@ import numpy as np
 from minigrad import tensors
 from minigrad.autograd.function import Function
 from minigrad.dtypes import torch_name
+from minigrad.ops import batching
 from minigrad.ops.pointwise import sgn
 from minigrad.ops.reductions import _axes, _expand
 from minigrad.ops.selection import Where
@@ -27,6 +28,8 @@ __all__ = ["dot", "vector_norm", "norm"]
 
 
 class Dot(Function):
+    vmap = batching.Rule(batching.dot)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
@@ -37,6 +40,11 @@ class Dot(Function):
         a, b = ctx.saved_tensors
         need_a, need_b = ctx.needs_input_grad
         return (grad_output * b if need_a else None), (grad_output * a if need_b else None)
+
+    @staticmethod
+    def differentiable_jvp(ctx, t_a, t_b):  # nested forward levels: on tensors
+        a, b = ctx.inputs
+        return (0 if t_a is None else (t_a * b).sum()) + (0 if t_b is None else (a * t_b).sum())
 
     @staticmethod
     def jvp(ctx, t_a, t_b):
@@ -70,6 +78,8 @@ def _kept_shape(shape, axes):
 
 
 class LinalgVectorNorm(Function):
+    vmap = batching.Rule(batching.vector_norm)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, ord, axes, keepdim):  # noqa: A002 - torch's name
         ctx.meta = (ord, axes, keepdim)

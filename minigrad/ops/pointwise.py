@@ -15,8 +15,9 @@ float32.
 import numpy as np
 
 from minigrad import tensors
-from minigrad.autograd.function import Function
+from minigrad.autograd.function import Function, constant
 from minigrad.dtypes import torch_name
+from minigrad.ops import batching
 from minigrad.ops.activations import _floating
 
 __all__ = ["abs", "sqrt", "sign", "sgn"]
@@ -33,6 +34,8 @@ def sgn(a):
 
 
 class Abs(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -49,11 +52,17 @@ class Abs(Function):
         return grad_output * tensors.make(sgn(a._data), None)
 
     @staticmethod
+    def differentiable_jvp(ctx, tangent):  # nested forward levels: on tensors
+        return tangent * constant(sgn(ctx.inputs[0]._data))
+
+    @staticmethod
     def jvp(ctx, tangent):
         return tangent * sgn(ctx.inputs[0])
 
 
 class Sqrt(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         with np.errstate(invalid="ignore"):  # sqrt of a negative number is nan, as torch
@@ -74,6 +83,8 @@ class Sqrt(Function):
 
 
 class Sign(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         return sgn(a)

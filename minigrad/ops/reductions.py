@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from minigrad.autograd.function import Function, constant, linear_jvp
+from minigrad.ops import batching
 from minigrad.ops.checks import check_unique_dims
 from minigrad.ops.shape import dim_index
 
@@ -54,6 +55,8 @@ def _expand_tensor(grad_output, axes, keepdim, shape):
 
 
 class Sum(Function):
+    vmap = batching.Rule(batching.reduction)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, axes, keepdim):
         ctx.meta = (axes, keepdim, a.shape)
@@ -75,6 +78,8 @@ class SumDim(Sum):
 
 
 class Mean(Function):
+    vmap = batching.Rule(batching.reduction)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, axes, keepdim):
         ctx.meta = (axes, keepdim, a.shape)
@@ -104,6 +109,8 @@ class Max(Function):
 
     backward_name = "MaxBackward1"
 
+    vmap = batching.Rule(batching.whole)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         out = np.max(a)
@@ -123,6 +130,12 @@ class Max(Function):
         return grad_output * constant(mask / mask.sum(), a._data.dtype)
 
     @staticmethod
+    def differentiable_jvp(ctx, ta):  # nested forward levels: on tensors
+        a, out = ctx.inputs[0]._data, ctx.result._data
+        mask = np.isnan(a) if np.isnan(out) else a == out
+        return (ta * constant(mask / mask.sum(), a.dtype)).sum()
+
+    @staticmethod
     def jvp(ctx, ta):
         a, out = ctx.inputs[0], ctx.result
         mask = np.isnan(a) if np.isnan(out) else a == out
@@ -133,6 +146,8 @@ class MaxDim(Function):
     """Maximum along ``dim``, at the ``indices`` found by argmax."""
 
     backward_name = "MaxBackward0"
+
+    vmap = batching.Rule(batching.max_dim)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, dim, keepdim, indices):

@@ -19,6 +19,7 @@ import numpy as np
 from minigrad import tensors
 from minigrad.autograd.function import Function
 from minigrad.dtypes import result_type, torch_name
+from minigrad.ops import batching
 from minigrad.ops.arithmetic import broadcast_error
 from minigrad.ops.promotion import promote
 
@@ -26,6 +27,8 @@ __all__ = ["where"]
 
 
 class Where(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, condition, a, b, dtype):
         ctx.save_for_backward(condition)
@@ -47,6 +50,13 @@ class Where(Function):
         grad_a = Where.apply(condition, grad_output, 0.0, dtype) if need_a else None
         grad_b = Where.apply(condition, 0.0, grad_output, dtype) if need_b else None
         return None, grad_a, grad_b, None
+
+    @staticmethod
+    def differentiable_jvp(ctx, t_condition, t_a, t_b, t_dtype):  # nested levels: tensors
+        condition, _, _, dtype = ctx.inputs
+        condition = getattr(condition, "_data", condition)
+        return Where.apply(condition, 0.0 if t_a is None else t_a,
+                           0.0 if t_b is None else t_b, dtype)
 
     @staticmethod
     def jvp(ctx, t_condition, t_a, t_b, t_dtype):

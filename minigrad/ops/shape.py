@@ -13,6 +13,7 @@ import numpy as np
 
 from minigrad.autograd.function import Function, constant, linear_jvp
 from minigrad.dtypes import from_numpy
+from minigrad.ops import batching
 
 __all__ = ["dim_index", "reshape", "view", "transpose", "t", "permute_all", "unsqueeze", "squeeze",
            "to_dtype", "clone"]
@@ -22,6 +23,8 @@ class View(Function):
     """``reshape`` and ``view``: the same numbers in a new shape."""
 
     is_view = True
+
+    vmap = batching.Rule(batching.view)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, shape):
@@ -37,6 +40,8 @@ class View(Function):
 
 class Transpose(Function):
     is_view = True
+
+    vmap = batching.Rule(batching.transpose)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, dim0, dim1):
@@ -64,6 +69,8 @@ class Permute(Function):
     is_view = True
     dims = None
 
+    vmap = batching.Rule(batching.permute)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, dims=None):
         if dims is None:
@@ -89,6 +96,8 @@ class Permute(Function):
 class Unsqueeze(Function):
     is_view = True
 
+    vmap = batching.Rule(batching.unsqueeze)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, dim):
         ctx.dim = dim
@@ -105,6 +114,8 @@ class Squeeze(Function):
     """``squeeze()``: drop every dimension of size 1."""
 
     is_view = True
+
+    vmap = batching.Rule(batching.squeeze)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, a, axes):
@@ -126,6 +137,8 @@ class SqueezeDim(Squeeze):
 
 
 class ToCopy(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.in_dtype = a.dtype
@@ -143,6 +156,8 @@ class ToCopy(Function):
 
 
 class Clone(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         return a.copy()

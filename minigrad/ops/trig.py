@@ -12,12 +12,15 @@ bool tensor gives a float32 result.
 import numpy as np
 
 from minigrad.autograd.function import Function
+from minigrad.ops import batching
 from minigrad.ops.activations import _floating
 
 __all__ = ["sin", "cos"]
 
 
 class Sin(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -34,11 +37,17 @@ class Sin(Function):
         return grad_output * Cos.apply(a)
 
     @staticmethod
+    def differentiable_jvp(ctx, tangent):  # nested forward levels: on tensors
+        return tangent * ctx.inputs[0].cos()
+
+    @staticmethod
     def jvp(ctx, tangent):
         return tangent * np.cos(ctx.inputs[0])
 
 
 class Cos(Function):
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
     @staticmethod
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -53,6 +62,10 @@ class Cos(Function):
     def differentiable_backward(ctx, grad_output):
         (a,) = ctx.saved_tensors
         return -grad_output * Sin.apply(a)
+
+    @staticmethod
+    def differentiable_jvp(ctx, tangent):  # nested forward levels: on tensors
+        return -tangent * ctx.inputs[0].sin()
 
     @staticmethod
     def jvp(ctx, tangent):

@@ -1,0 +1,159 @@
+r"""``grad`` and ``jacrev`` inside ``vmap``: per-sample derivatives (chapter 15).
+
+Inside ``vmap`` the arguments are batched tensors. Each argument that is differentiated
+becomes one leaf holding every sample (its batch dimensions at the front, one per running
+``vmap``; an argument shared by the samples is repeated, so each sample has its own copy),
+the function runs on the whole batch (the ops' batching rules record one graph), and one
+backward pass from the sum of the per-sample outputs gives every sample's gradient at
+once: the samples never mix, so the gradient of the sum is each one's own gradient. This is
+``vmap(grad(f))`` of torch's per-sample-gradients tutorial.
+"""
+
+import numpy as np
+
+from minigrad import autograd, tensors
+from minigrad._functorch import batched
+from minigrad.autograd.grad_mode import enable_grad
+
+__all__ = ["active", "batched_grad_and_value", "batched_jacrev", "batched_vjp", "batched_jvp"]
+
+
+def active():
+    return bool(batched.LEVELS)
+
+
+def _spread(t, levels):
+    """``t``'s numbers with a batch dimension for each of ``levels`` (repeated where ``t``
+    is shared), a new array."""
+    p, have = batched.to_physical(t)
+    arr = p._data
+    pos = 0
+    for level in levels:
+        if level not in have:
+            arr = np.expand_dims(arr, pos)
+        pos += 1
+    sizes = tuple(batched.LEVELS[level].batch_size for level in levels)
+    return np.array(np.broadcast_to(arr, sizes + arr.shape[len(levels):]))
+
+
+def _leaf(t, levels):
+    """A fresh leaf with every sample of ``t`` at every level, and its batched view."""
+    leaf = tensors.make(_spread(t, levels), None)
+    leaf.requires_grad_()
+    return leaf, batched.from_physical(leaf, levels)
+
+
+def _run(func, args, kwargs, nums, flatten, unflatten):
+    levels = sorted(batched.LEVELS)
+    args = list(args)
+    leaves, specs = [], []
+    for i in nums:
+        flat, spec = flatten(args[i])
+        made = [_leaf(t, levels) for t in flat]
+        leaves.append([m[0] for m in made])
+        specs.append(spec)
+        args[i] = unflatten([m[1] for m in made], spec)
+    with enable_grad():
+        out = func(*args, **kwargs)
+    return levels, leaves, specs, out
+
+
+def batched_grad_and_value(func, args, kwargs, single, nums, flatten, unflatten, has_aux):
+    levels, leaves, specs, out = _run(func, args, kwargs, nums, flatten, unflatten)
+    aux = None
+    if has_aux:
+        out, aux = out
+    po, out_levels = batched.to_physical(out)
+    if int(np.prod(po._data.shape[len(out_levels):])) != 1:
+        raise RuntimeError(
+            "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
+            f"tensor with {out.ndim} dims. Maybe you wanted to use the vjp or jacrev APIs "
+            "instead? Fix: reduce the output, e.g. .sum().")
+    flat = [leaf for group in leaves for leaf in group]
+    with enable_grad():
+        grads = autograd.grad(po.sum(), flat, allow_unused=True) if po.requires_grad \
+            else [None] * len(flat)
+    grads = iter(grads)
+    results = []
+    for group, spec in zip(leaves, specs, strict=True):
+        items = []
+        for leaf in group:
+            g = next(grads)
+            g = tensors.make(np.zeros_like(leaf._data) if g is None else g._data, None)
+            items.append(batched.from_physical(g, levels))
+        results.append(unflatten(items, spec))
+    value = batched.from_physical(tensors.make(po._data, None), out_levels)
+    grad = results[0] if single else tuple(results)
+    return (grad, (value, aux)) if has_aux else (grad, value)
+
+
+def batched_jacrev(func, args, kwargs, single, nums, flatten, unflatten):
+    """One backward per element of a sample's output: every sample's row at once."""
+    levels, leaves, specs, out = _run(func, args, kwargs, nums, flatten, unflatten)
+    po, out_levels = batched.to_physical(out)
+    if out_levels != levels:  # an output shared by the samples: repeat it
+        po, _ = _leaf(out, levels)
+        po = po.detach()
+    nb = len(levels)
+    out_shape = po._data.shape[nb:]
+    size = int(np.prod(out_shape))
+    rows = po.reshape(po._data.shape[:nb] + (size,))
+    flat = [leaf for group in leaves for leaf in group]
+    per_leaf = [[] for _ in flat]
+    for k in range(size):
+        with enable_grad():
+            picked = rows[(slice(None),) * nb + (k,)].sum()
+            grads = (autograd.grad(picked, flat, retain_graph=True, allow_unused=True)
+                     if picked.requires_grad else [None] * len(flat))
+        for store, g, leaf in zip(per_leaf, grads, flat, strict=True):
+            store.append(np.zeros_like(leaf._data) if g is None else g._data)
+    jacobians = []
+    for store, leaf in zip(per_leaf, flat, strict=True):
+        in_shape = leaf._data.shape[nb:]
+        data = (np.stack(store, axis=nb) if store else
+                np.zeros(leaf._data.shape[:nb] + (0,) + in_shape))
+        data = data.reshape(leaf._data.shape[:nb] + out_shape + in_shape)
+        jacobians.append(batched.from_physical(tensors.make(data, None), levels))
+    it = iter(jacobians)
+    results = [unflatten([next(it) for _ in group], spec)
+               for group, spec in zip(leaves, specs, strict=True)]
+    return results[0] if single else tuple(results)
+
+
+def batched_vjp(func, primals):
+    """``vjp`` inside ``vmap``: ``vjp_fn(u)`` gives every sample's ``u^T J`` at once."""
+    levels = sorted(batched.LEVELS)
+    made = [_leaf(p, levels) for p in primals]
+    leaves = [m[0] for m in made]
+    with enable_grad():
+        out = func(*[m[1] for m in made])
+    po, out_levels = batched.to_physical(out)
+
+    def vjp_fn(cotangent):
+        cot = tensors.make(_spread(cotangent, out_levels).astype(po._data.dtype), None)
+        with enable_grad():
+            grads = (autograd.grad(po, leaves, cot, retain_graph=True, allow_unused=True)
+                     if po.requires_grad else [None] * len(leaves))
+        return tuple(batched.from_physical(tensors.make(
+            np.zeros_like(leaf._data) if g is None else g._data, None), levels)
+            for g, leaf in zip(grads, leaves, strict=True))
+
+    return batched.from_physical(tensors.make(po._data, None), out_levels), vjp_fn
+
+
+def batched_jvp(func, primals, tangents):
+    """``jvp`` inside ``vmap``: the physical tensors carry the tangents, so each op's
+    batching rule runs the op once with every sample's tangent."""
+    from minigrad.autograd import forward_ad
+
+    levels = sorted(batched.LEVELS)
+    with forward_ad.transform_level():
+        duals = [forward_ad.make_dual(tensors.make(_spread(p, levels), None),
+                                      tensors.make(_spread(t, levels), None))
+                 for p, t in zip(primals, tangents, strict=True)]
+        out = func(*[batched.from_physical(d, levels) for d in duals])
+        po, out_levels = batched.to_physical(out)
+        _, tangent = forward_ad.unpack_dual(po)
+        data = np.zeros_like(po._data) if tangent is None else tangent._data
+    return (batched.from_physical(tensors.make(po._data, None), out_levels),
+            batched.from_physical(tensors.make(data, None), out_levels))
