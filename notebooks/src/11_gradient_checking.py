@@ -880,7 +880,7 @@ with graded("Exercise 11.3", hint="compare your gradient with gradcheck's numeri
     def through_minigrad(x0, grad_output):
         x = minigrad.tensor(x0.copy(), requires_grad=True)
         Normalize.apply(x).backward(minigrad.tensor(grad_output.copy()))
-        return x.grad.data.copy()
+        return x.grad.numpy().copy()
 
     def check_normalize(x0, up, label):
         up_given = up.copy()

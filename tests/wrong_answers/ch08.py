@@ -329,7 +329,7 @@ def train_skipping(model, batches, lr, max_loss):
         loss.backward()
         optimizer.step()
     for p, c in zip(params, copies):
-        p.data[...] = c.detach().numpy()
+        p.data = minigrad.tensor(c.detach().numpy())
     return losses
 """),
     ],

@@ -278,7 +278,7 @@ def train_frozen(model, frozen, batches, lr):
 import minigrad
 def train_frozen(model, frozen, batches, lr):
     fixed = [p for m in frozen for p in m.parameters()]
-    saved = [p.data.copy() for p in fixed]
+    saved = [p.detach().clone() for p in fixed]
     opt = minigrad.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
     losses = []
     for x, y in batches:
@@ -288,7 +288,7 @@ def train_frozen(model, frozen, batches, lr):
         opt.step()
         losses.append(loss.item())
     for p, v in zip(fixed, saved):
-        p.data[...] = v
+        p.data = v
         p.grad = None
         p.requires_grad_(False)
     return losses
@@ -314,7 +314,7 @@ def train_frozen(model, frozen, batches, lr):
         opt.step()
         losses.append(loss.item())
     for p, c in zip(params, copies):
-        p.data[...] = c.detach().numpy()
+        p.data = minigrad.tensor(c.detach().numpy())
         if id(p) in fixed:
             p.requires_grad_(False)
     return losses

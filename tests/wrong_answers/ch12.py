@@ -207,7 +207,7 @@ def train_fixed(model, batches, lr, lam):
         optimizer.step()
         losses.append(loss.item())
     for p, c in zip(params, copies):
-        p.data[...] = c.detach().numpy()
+        p.data = minigrad.tensor(c.detach().numpy())
     return losses
 """),
     ],
