@@ -25,10 +25,10 @@ with ``next_functions`` pointing at the inputs' nodes (a leaf's node is its
 :class:`AccumulateGrad`). A backward may return a gradient in the shape of the
 broadcast result; the engine (``engine.py``) reduces it to the input's shape.
 
-minigrad differs from torch in two ways here: ``forward`` and ``backward`` see numpy
-arrays, not tensors (code that only uses operators, ``x ** 2``, ``grad_output * 2 * x``,
-runs unchanged in both), and ``next_functions`` holds the nodes themselves where torch
-holds pairs ``(node, 0)``.
+That numpy fast path is for minigrad's own ops. A subclass defined anywhere else (a
+user's Function) gets tensors in ``forward`` and ``backward``, exactly as torch's:
+``custom_function.py``. minigrad differs from torch in that ``next_functions`` holds the
+nodes themselves where torch holds pairs ``(node, 0)``.
 """
 
 import weakref
@@ -38,7 +38,7 @@ import numpy as np
 from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.dtypes import from_numpy
 
-__all__ = ["Function", "AccumulateGrad", "accumulator", "constant", "linear_jvp",
+__all__ = ["Function", "FunctionCtx", "once_differentiable", "AccumulateGrad", "accumulator", "constant", "linear_jvp",
            "zeros_if_none"]
 
 FREED = (
@@ -69,7 +69,27 @@ class Function:
     _fw_in = _fw_out = None  # forward mode: the inputs' and output's tangents (recorded)
     _hooks = None  # register_hook on the tensor this node makes (graph.py)
     _post_hooks = None  # a leaf's register_post_accumulate_grad_hook
+    _packed = None  # saved_tensors_hooks' pair, when what forward saved went through it
+    _custom = False  # a user's Function (custom_function.py): tensors, not arrays
+    _n_outputs = 1  # a user's Function may return several tensors
+    _input_nrs = None  # which output of its node each input is, once MULTI
     next_functions = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._custom = not cls.__module__.startswith("minigrad.")
+
+    def __call__(self, *args):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please "
+            "use new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function) Fix: "
+            "call the class's apply: MyFunction.apply(x).")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented. Fix: define "
+                                  "forward(ctx, *args), or forward(*args) with setup_context.")
 
     @staticmethod
     def forward(ctx, *args):
@@ -88,6 +108,8 @@ class Function:
 
     def name(self):
         """The node's name, as torch's: ``MulBackward0``."""
+        if self._custom:  # torch: a custom Function's node has no 0
+            return type(self).__name__ + "Backward"
         return self.backward_name or type(self).__name__ + "Backward0"
 
     def __repr__(self):
@@ -103,11 +125,29 @@ class Function:
         records that tensor's version, and backward refuses if it has changed since."""
         self._saved = arrays
 
+    def save_for_forward(self, *tensors):
+        """A user's Function: keep tensors for ``jvp`` (its ``ctx.saved_tensors``)."""
+        self._saved_forward = tensors
+
+    def mark_non_differentiable(self, *outputs):
+        """These outputs get no grad_fn; backward receives zeros for them."""
+        self._non_differentiable = outputs
+
+    def mark_dirty(self, *tensors):
+        """forward changed these inputs in place (and returns them)."""
+        self._dirty = tensors
+
+    def set_materialize_grads(self, value):
+        """False: an output nothing used gives backward None, not zeros."""
+        self._materialize = bool(value)
+
     @property
     def saved_tensors(self):
         """The saved arrays; raises if they were freed or changed in place since."""
         if self._unpacked is not None:
             return self._unpacked
+        if self._custom:
+            return custom_function.unpack(self)
         if self._freed:
             raise RuntimeError(FREED)
         for i, counter, version, _ in self._checks:
@@ -121,6 +161,8 @@ class Function:
                     "it after backward (as optimizer.step() does), or build a new one "
                     f"(x = x + 1, or a clone()); {self.name()} needed its old value."
                 )
+        if self._packed is not None:
+            return saved_hooks.unpack_arrays(self)
         return self._saved
 
     def release(self):
@@ -128,10 +170,13 @@ class Function:
         self._saved = ()
         self._checks = ()
         self._freed = True
+        self._packed = None
 
     @classmethod
     def apply(cls, *args):
         """Run forward on the inputs' data; record the node if a gradient is needed."""
+        if cls._custom:
+            return custom_function.apply(cls, args)
         Tensor = tensors.Tensor
         make = tensors.make
         ctx = cls()
@@ -147,6 +192,8 @@ class Function:
                  (a._accumulator or accumulator(a)) if a._requires_grad else None)
                 if isinstance(a, Tensor) else None
                 for a in args])
+            if custom_function.MULTI[0]:  # an input may be output k of a user's Function
+                ctx._input_nrs = tuple([getattr(a, "_output_nr", 0) for a in args])
         out = cls.forward(ctx, *[a.data if isinstance(a, Tensor) else a for a in args])
         if type(out) is not np.ndarray:
             array = np.asarray(out.data if isinstance(out, Tensor) else out)
@@ -165,6 +212,10 @@ class Function:
         ctx.out_dtype = out.dtype
         if ctx._saved:
             ctx._checks = _version_checks(ctx._saved, args, result, Tensor)
+            if saved_hooks.STACK:
+                saved_hooks.pack_arrays(ctx, saved_hooks.STACK[-1], args, result)
+        if anomaly_mode.ANOMALY[0]:
+            anomaly_mode.record(ctx)
         return result
 
 
@@ -280,4 +331,13 @@ def _describe(array):
 
 # Imported last: tensors.py imports the ops, and the ops subclass Function.
 from minigrad import tensors, views  # noqa: E402
-from minigrad.autograd import forward_ad, graph  # noqa: E402
+from minigrad.autograd import (  # noqa: E402
+    anomaly_mode,
+    custom_function,
+    forward_ad,
+    graph,
+    saved_hooks,
+)
+from minigrad.autograd.custom_function import once_differentiable  # noqa: E402
+
+FunctionCtx = Function  # torch's name for the ctx type: here the node itself

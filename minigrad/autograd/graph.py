@@ -8,6 +8,11 @@ scale it), ``None`` keeps it. On a leaf the hook runs before the gradient is add
 ``handle.remove()`` takes one away. ``register_post_accumulate_grad_hook(fn)`` (leaves
 only) calls ``fn(t)`` after ``.grad`` has been updated.
 
+``saved_tensors_hooks(pack_hook, unpack_hook)``: what ops save for backward goes
+through ``pack_hook`` when saved and ``unpack_hook`` when backward reads it (the stack
+lives in ``saved_hooks.py``); ``save_on_cpu()`` is such a pair, a no-op on a CPU-only
+library, as torch's on CPU.
+
 And what a node saved, seen by a backward that is recorded (``create_graph=True``,
 chapter 15): :func:`unpack_saved` turns the saved arrays back into tensors of the graph.
 """
@@ -17,10 +22,11 @@ import itertools
 import numpy as np
 
 from minigrad import tensors
-from minigrad.autograd import forward_ad
+from minigrad.autograd import forward_ad, saved_hooks
 from minigrad.autograd.function import AccumulateGrad, accumulator, constant
 
-__all__ = ["RemovableHandle", "register_hook", "run_hooks", "unpack_saved"]
+__all__ = ["RemovableHandle", "register_hook", "run_hooks", "unpack_saved",
+           "saved_tensors_hooks", "save_on_cpu"]
 
 _ids = itertools.count()
 
@@ -39,6 +45,28 @@ class RemovableHandle:
 
     def __exit__(self, *exc):
         self.remove()
+
+
+class saved_tensors_hooks:  # noqa: N801 - torch's name
+    """Context manager: ``pack_hook(tensor)`` on every tensor an op saves for backward,
+    ``unpack_hook(packed)`` when backward reads it. The innermost pair wins."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self):
+        saved_hooks.STACK.append((self.pack_hook, self.unpack_hook))
+
+    def __exit__(self, *exc):
+        saved_hooks.STACK.pop()
+        return False
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
+    """torch's: saved tensors kept on the CPU until backward. minigrad is on the CPU."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        super().__init__(lambda t: (t.device, t), lambda packed: packed[1])
 
 
 def register_hook(tensor, fn, kind="_hooks"):

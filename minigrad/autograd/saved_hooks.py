@@ -1,0 +1,41 @@
+r"""The stack of saved-tensor hooks (chapter 16), read by every op that saves for backward.
+
+``graph.saved_tensors_hooks(pack_hook, unpack_hook)`` pushes a pair: while it is open,
+each tensor an op saves goes through ``pack_hook(tensor)`` at once (what it returns is
+kept instead), and ``unpack_hook(packed)`` gives the tensor back when backward reads it.
+Pairs nest: the innermost one is used, as torch's.
+"""
+
+__all__ = ["STACK", "current", "pack_arrays"]
+
+STACK = []  # (pack_hook, unpack_hook) pairs, innermost last
+
+
+def current():
+    """The innermost pair, or None."""
+    return STACK[-1] if STACK else None
+
+
+def pack_arrays(ctx, hooks, args, result):
+    """A built-in op's saved arrays through ``pack_hook``: each is given as the tensor it
+    is (an input, the output) or a new one; ``ctx._saved`` then holds the packed values
+    and ``ctx._packed`` the pair, so ``saved_tensors`` unpacks them."""
+    from minigrad import tensors
+
+    whose = {i: k for i, _, _, k in ctx._checks}
+    packed = []
+    for i, array in enumerate(ctx._saved):
+        k = whose.get(i)
+        if not hasattr(array, "shape") or getattr(array, "dtype", None) is None:
+            packed.append((False, array))  # a shape, an axis: not a tensor
+            continue
+        t = result if k == -1 else args[k] if k is not None else tensors.make(array, None)
+        packed.append((True, hooks[0](t)))
+    ctx._saved = tuple(packed)
+    ctx._packed = hooks
+
+
+def unpack_arrays(ctx):
+    """The saved arrays again, each from ``unpack_hook``."""
+    unpack = ctx._packed[1]
+    return tuple([unpack(v).data if is_tensor else v for is_tensor, v in ctx._saved])
