@@ -69,20 +69,6 @@ def test_tensor_of_sizes_is_zeros_and_takes_requires_grad():
     assert minigrad.Tensor([1.0], requires_grad=True).requires_grad  # torch: TypeError
 
 
-def test_custom_function_node_name_keeps_the_0():
-    class Square(minigrad.autograd.Function):
-        @staticmethod
-        def forward(ctx, a):
-            return a * a
-
-        @staticmethod
-        def backward(ctx, g):
-            return g
-
-    y = Square.apply(minigrad.ones(1, requires_grad=True))
-    assert y.grad_fn.name() == "SquareBackward0"  # torch: "SquareBackward"
-
-
 def test_view_grad_fn_after_inplace_keeps_the_view_op_name():
     x = minigrad.ones(4, requires_grad=True)
     y = x * 2

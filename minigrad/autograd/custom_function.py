@@ -138,6 +138,7 @@ def _pack(ctx, args, outputs):
         else:
             entries.append(("in", t, counter[0]))
     ctx._saved = tuple(entries)
+    ctx._packed_entries = True
 
 
 def unpack(ctx):
@@ -145,6 +146,8 @@ def unpack(ctx):
     from minigrad.autograd.function import FREED
     if ctx._freed:
         raise RuntimeError(FREED)
+    if not ctx.__dict__.get("_packed_entries"):  # forward called directly, not by apply
+        return tuple(ctx._saved)
     out = []
     for entry in ctx._saved:
         if entry is None:
@@ -219,11 +222,13 @@ def _forward_mode(ctx, args, outputs):
     if type(ctx).jvp is Function.jvp:
         Function.jvp(ctx)  # the base class's error: no forward-mode rule
     ctx._unpacked = ctx.__dict__.get("_saved_forward", ())
-    try:
+    ctx.inputs, ctx.result = tuple(args), outputs[0] if len(outputs) == 1 else tuple(outputs)
+    try:  # ctx.inputs / ctx.result: minigrad's own ops' jvp protocol, kept while it runs
         with no_grad():
             result = type(ctx).jvp(ctx, *tangents)
     finally:
         ctx._unpacked = None
+        del ctx.inputs, ctx.result
     results = result if isinstance(result, tuple) else (result,)
     for o, t in zip(outputs, results, strict=False):
         if isinstance(o, Tensor) and t is not None:
