@@ -26,7 +26,10 @@ SAME = [
     "torch.norm", "torch.zeros_like", "torch.ones_like", "torch.mm", "torch.matmul",
     "torch.sum", "torch.mean", "torch.exp", "torch.tanh", "torch.transpose", "torch.reshape",
     "torch.unsqueeze", "torch.squeeze", "torch.max", "torch.arange", "torch.zeros",
-    "torch.ones", "torch.randn",
+    "torch.ones", "torch.randn", "torch.autograd.graph.saved_tensors_hooks",
+    "torch.autograd.function.FunctionCtx.mark_non_differentiable",
+    "torch.autograd.function.FunctionCtx.set_materialize_grads",
+    "torch.autograd.function.FunctionCtx.save_for_backward",
 ]
 
 NOT_YET = {
@@ -39,10 +42,6 @@ NOT_YET = {
     "torch.func.jacfwd": "missing: vmap",
     "torch.func.hessian": "missing: diag",
     "torch.func.vmap": "missing: vmap",
-    "torch.autograd.graph.saved_tensors_hooks": "missing: saved_tensors_hooks",
-    "torch.autograd.function.FunctionCtx.mark_non_differentiable": "missing: once_differentiable",
-    "torch.autograd.function.FunctionCtx.set_materialize_grads": "missing: once_differentiable",
-    "torch.autograd.function.FunctionCtx.save_for_backward": "missing: once_differentiable",
     "torch.nn.LayerNorm": "line 220: minigrad 'grad_fn=<AddBackward0>)', torch 'grad_fn",
     "torch.nn.Embedding": "TypeError: minigrad does not support item assignment (t[i] =",
     "torch.nn.CrossEntropyLoss": "missing: random_",

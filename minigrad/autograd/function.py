@@ -70,6 +70,7 @@ class Function:
     _hooks = None  # register_hook on the tensor this node makes (graph.py)
     _post_hooks = None  # a leaf's register_post_accumulate_grad_hook
     _packed = None  # saved_tensors_hooks' pair, when what forward saved went through it
+    _pack_order = None  # the order torch saves in, if not forward's (Mul: other, then self)
     _custom = False  # a user's Function (custom_function.py): tensors, not arrays
     _n_outputs = 1  # a user's Function may return several tensors
     _input_nrs = None  # which output of its node each input is, once MULTI

@@ -23,14 +23,15 @@ def pack_arrays(ctx, hooks, args, result):
     from minigrad import tensors
 
     whose = {i: k for i, _, _, k in ctx._checks}
-    packed = []
-    for i, array in enumerate(ctx._saved):
+    packed = list(ctx._saved)
+    for i in ctx._pack_order or range(len(packed)):  # torch's order of saving
+        array = packed[i]
         k = whose.get(i)
         if not hasattr(array, "shape") or getattr(array, "dtype", None) is None:
-            packed.append((False, array))  # a shape, an axis: not a tensor
+            packed[i] = (False, array)  # a shape, an axis: not a tensor
             continue
         t = result if k == -1 else args[k] if k is not None else tensors.make(array, None)
-        packed.append((True, hooks[0](t)))
+        packed[i] = (True, hooks[0](t))
     ctx._saved = tuple(packed)
     ctx._packed = hooks
 
@@ -38,4 +39,8 @@ def pack_arrays(ctx, hooks, args, result):
 def unpack_arrays(ctx):
     """The saved arrays again, each from ``unpack_hook``."""
     unpack = ctx._packed[1]
-    return tuple([unpack(v).data if is_tensor else v for is_tensor, v in ctx._saved])
+    out = [v for _, v in ctx._saved]
+    for i in ctx._pack_order or range(len(out)):
+        if ctx._saved[i][0]:
+            out[i] = unpack(out[i]).data
+    return tuple(out)

@@ -79,6 +79,8 @@ class Rsub(Function):
 
 
 class Mul(Function):
+    _pack_order = (1, 0)  # torch saves other, then self (saved_tensors_hooks see it)
+
     @staticmethod
     def forward(ctx, a, b):
         # As torch: keep b only if a needs a gradient and a only if b does, so a later
