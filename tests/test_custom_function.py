@@ -91,8 +91,8 @@ def test_several_outputs_come_back_as_a_tuple_each_with_the_node(use):
     for name, lib, x in (("torch", torch, tx), ("minigrad", minigrad, mx)):
         s, c = _two_outputs(lib).apply(x)
         assert s.grad_fn is c.grad_fn
-        loss = {"both": lambda: (s * s).sum() + (3 * c).sum(), "first": lambda: s.sum(),
-                "second": lambda: c.sum(), "crossed": lambda: (s * c).sum()}[use]()
+        loss = {"both": (s * s).sum() + (3 * c).sum(), "first": s.sum(),
+                "second": c.sum(), "crossed": (s * c).sum()}[use]
         loss.backward()
         out[name] = (s, c, x.grad, s.grad_fn.grads)
     assert_close(out["minigrad"][0], out["torch"][0])
@@ -299,8 +299,9 @@ def _once(lib, decorator):
 
 
 def test_once_differentiable_runs_without_grad_and_refuses_a_second_derivative():
-    from minigrad.autograd.function import once_differentiable as mine
     from torch.autograd.function import once_differentiable as theirs
+
+    from minigrad.autograd.function import once_differentiable as mine
 
     (tx,), (mx,) = make_inputs([(3,)])
     out = {}
@@ -377,8 +378,16 @@ def test_saved_tensors_hooks_nest_and_save_on_cpu_is_a_no_op():
         seen = []
         graph = lib.autograd.graph
         x = lib.tensor([0.5, 1.5], dtype=lib.float64, requires_grad=True)
-        with graph.saved_tensors_hooks(lambda t: seen.append("outer") or t, lambda t: t):
-            with graph.saved_tensors_hooks(lambda t: seen.append("inner") or t, lambda t: t):
+        def outer(t, seen=seen):
+            seen.append("outer")
+            return t
+
+        def inner(t, seen=seen):
+            seen.append("inner")
+            return t
+
+        with graph.saved_tensors_hooks(outer, lambda t: t):
+            with graph.saved_tensors_hooks(inner, lambda t: t):
                 y = x.sin()
             z = y.cos()
         with graph.save_on_cpu():
@@ -409,8 +418,8 @@ def test_detect_anomaly_names_the_node_and_the_forward_line():
     assert ours[1][0] == theirs[1][0]  # "Anomaly Detection has been enabled..."
     head = "Error detected in PowBackward0. Traceback of forward call that caused the error:"
     assert theirs[1][-1].startswith(head) and ours[1][-1].startswith(head)
-    assert re.search(r'test_custom_function.py", line \d+, in _nan_backward\n    y = \(x \*\* 0.5\)',
-                     ours[1][-1])
+    where = r'test_custom_function.py", line \d+, in _nan_backward\n    y = \(x \*\* 0.5\)'
+    assert re.search(where, ours[1][-1])
 
 
 def test_set_detect_anomaly_and_no_nan_no_error():
@@ -423,3 +432,77 @@ def test_set_detect_anomaly_and_no_nan_no_error():
             (x ** 0.5).sum().backward()  # inf is not nan: no error
             assert x.grad.tolist()[0] == float("inf")
         assert not enabled[lib]()
+
+
+def _identity(lib, with_backward=True):
+    class Identity(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x, 3
+
+    if with_backward:
+        def backward(ctx, g, g_int):
+            ctx.seen = g_int
+            return g * 2
+        Identity.backward = staticmethod(backward)
+    return Identity
+
+
+def test_an_input_returned_as_is_is_a_new_tensor_and_a_number_output_gets_none():
+    (tx,), (mx,) = make_inputs([(2,)])
+    (ty, tk), (my, mk) = _identity(torch).apply(tx), _identity(minigrad).apply(mx)
+    assert ty is not tx and my is not mx and mk == tk == 3
+    assert my.grad_fn.name() == ty.grad_fn.name() == "IdentityBackward"
+    ty.sum().backward()
+    my.sum().backward()
+    assert my.grad_fn.seen is None and ty.grad_fn.seen is None
+    assert_close(mx.grad, tx.grad)
+    theirs = _error(lambda: ty.grad_fn.saved_tensors)  # freed by the backward
+    ours = _error(lambda: my.grad_fn.saved_tensors)
+    assert ours[0] is theirs[0] is RuntimeError
+    assert ours[1].startswith(theirs[1][:60]) and "a second time" in ours[1]
+
+
+def test_no_backward_and_no_jvp_raise_torchs_errors():
+    (tx,), (mx,) = make_inputs([(2,)])
+    theirs = _error(lambda: _identity(torch, False).apply(tx)[0].sum().backward())
+    ours = _error(lambda: _identity(minigrad, False).apply(mx)[0].sum().backward())
+    assert ours[0] is theirs[0] is NotImplementedError and ours[1].startswith(theirs[1])
+    out = {}
+    for name, lib in LIBS.items():
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            d = fw.make_dual(lib.ones(2, dtype=lib.float64), lib.ones(2, dtype=lib.float64))
+            out[name] = _error(lambda d=d, lib=lib: _identity(lib).apply(d))
+    assert out["minigrad"][0] is out["torch"][0] is NotImplementedError
+    assert out["minigrad"][1].startswith(out["torch"][1])
+
+
+def test_anomaly_names_a_custom_function_that_returns_nan():
+    def make(lib):
+        class Log(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x.log()
+
+            @staticmethod
+            def backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                return g / x * 0 * float("nan")
+
+        return Log
+
+    messages = {}
+    for name, lib in LIBS.items():
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with lib.autograd.set_detect_anomaly(True):
+                y = make(lib).apply(x)
+                err = _error(lambda y=y: y.sum().backward())
+        messages[name] = (err, str(caught[-1].message).splitlines()[0])
+    assert messages["minigrad"][0][1].startswith(messages["torch"][0][1])
+    assert messages["torch"][0][1].startswith("Function 'LogBackward' returned nan values")
+    assert messages["minigrad"][1] == messages["torch"][1]

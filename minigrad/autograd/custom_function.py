@@ -35,7 +35,7 @@ MULTI = [False]  # set once a Function returns several tensors: ops then note ou
 
 def _has_setup_context(cls):
     from minigrad.autograd.function import Function
-    return getattr(cls, "setup_context", None) is not getattr(Function, "setup_context")
+    return getattr(cls, "setup_context", None) is not Function.setup_context
 
 
 def apply(cls, args):
@@ -220,7 +220,9 @@ def _forward_mode(ctx, args, outputs):
                              else np.zeros_like(a.data), None) for a in args]
     from minigrad.autograd.function import Function
     if type(ctx).jvp is Function.jvp:
-        Function.jvp(ctx)  # the base class's error: no forward-mode rule
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it "
+            "with forward mode AD. Fix: define jvp(ctx, *grad_inputs) as a staticmethod.")
     ctx._unpacked = ctx.__dict__.get("_saved_forward", ())
     ctx.inputs, ctx.result = tuple(args), outputs[0] if len(outputs) == 1 else tuple(outputs)
     try:  # ctx.inputs / ctx.result: minigrad's own ops' jvp protocol, kept while it runs

@@ -38,8 +38,8 @@ import numpy as np
 from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.dtypes import from_numpy
 
-__all__ = ["Function", "FunctionCtx", "once_differentiable", "AccumulateGrad", "accumulator", "constant", "linear_jvp",
-           "zeros_if_none"]
+__all__ = ["Function", "FunctionCtx", "once_differentiable", "AccumulateGrad", "accumulator",
+           "constant", "linear_jvp", "zeros_if_none"]
 
 FREED = (
     "Trying to backward through the graph a second time (or directly access saved "
@@ -97,8 +97,11 @@ class Function:
         raise NotImplementedError
 
     @staticmethod
-    def backward(ctx, grad_output):
-        raise NotImplementedError
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD. Fix: define "
+            "backward(ctx, *grad_outputs) as a staticmethod.")
 
     @staticmethod
     def jvp(ctx, *tangents):
