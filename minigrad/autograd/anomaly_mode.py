@@ -14,6 +14,8 @@ import warnings
 
 import numpy as np
 
+from minigrad.autograd.saved_hooks import refresh
+
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled", "ANOMALY", "record", "run_node"]
 
@@ -40,19 +42,23 @@ class detect_anomaly:  # noqa: N801 - torch's name
     def __enter__(self):
         self.prev = ANOMALY[:]
         ANOMALY[:] = [True, self.check_nan]
+        refresh()
 
     def __exit__(self, *exc):
         ANOMALY[:] = self.prev
+        refresh()
         return False
 
     def __call__(self, fn):
         def wrapper(*args, **kwargs):
             prev = ANOMALY[:]
             ANOMALY[:] = [True, self.check_nan]
+            refresh()
             try:
                 return fn(*args, **kwargs)
             finally:
                 ANOMALY[:] = prev
+                refresh()
         return wrapper
 
 
@@ -62,12 +68,14 @@ class set_detect_anomaly:  # noqa: N801 - torch's name
     def __init__(self, mode, check_nan=True):
         self.prev = ANOMALY[:]
         ANOMALY[:] = [bool(mode), check_nan]
+        refresh()
 
     def __enter__(self):
         pass
 
     def __exit__(self, *exc):
         ANOMALY[:] = self.prev
+        refresh()
         return False
 
 

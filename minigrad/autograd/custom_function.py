@@ -28,9 +28,10 @@ from minigrad import tensors
 from minigrad.autograd import anomaly_mode, forward_ad, saved_hooks
 from minigrad.autograd.grad_mode import GRAD_ENABLED, enable_grad, no_grad
 
-__all__ = ["apply", "backward", "unpack", "once_differentiable", "MULTI"]
+__all__ = ["apply", "backward", "unpack", "once_differentiable", "MULTI", "SEEN"]
 
 MULTI = [False]  # set once a Function returns several tensors: ops then note output_nr
+SEEN = [False]  # set once a user's Function is recorded: the engine then looks for one
 
 
 def _has_setup_context(cls):
@@ -47,6 +48,9 @@ def apply(cls, args):
     ctx.next_functions = tuple([_edge(a) if record and isinstance(a, Tensor) else None
                                 for a in args])
     ctx._not_tensor = tuple([not isinstance(a, Tensor) for a in args])
+    if record and not SEEN[0]:
+        SEEN[0] = True
+        saved_hooks.refresh()
     if record and MULTI[0]:
         ctx._input_nrs = tuple([getattr(a, "_output_nr", 0) for a in args])
     level = forward_ad.LEVEL[0]
@@ -260,7 +264,7 @@ class _DelayedError:
     raises torch's error."""
 
     _hooks = _retained = None
-    _custom = False
+    _custom = True  # the engine calls its backward as a user's: it raises
     _n_outputs = 1
     _input_nrs = None
 

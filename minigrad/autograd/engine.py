@@ -25,6 +25,7 @@ from minigrad import tensors
 from minigrad.autograd import anomaly_mode, custom_function, graph
 from minigrad.autograd.function import AccumulateGrad, accumulator, constant
 from minigrad.autograd.grad_mode import enable_grad
+from minigrad.autograd.saved_hooks import EXTRAS
 from minigrad.dtypes import Size, from_numpy
 
 __all__ = ["backward", "run_backward", "topological_order", "sum_to_shape",
@@ -139,11 +140,12 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
     wanted = {t.grad_fn: t for t in inputs if t.grad_fn is not None} if inputs else None
     root = next(iter(grads)) if len(grads) == 1 else _Roots(tuple(grads))
     leaves = {}  # AccumulateGrad -> the sum of what reached it, added into .grad once
+    extras = EXTRAS[0]  # a user's Function, saved-tensor hooks, anomaly mode: slow road
     for node in topological_order(root):
         grad_output = grads.pop(node, None)
         if grad_output is None:
             continue
-        if node._n_outputs > 1:  # a list: one gradient per output
+        if extras and node._n_outputs > 1:  # a list: one gradient per output
             pass
         else:
             if node._hooks:  # register_hook on the tensor this node made
@@ -152,7 +154,7 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
                 _retain(node, grad_output)
             if wanted and node in wanted and wanted[node].grad_fn._retained is None:
                 _store(wanted[node], grad_output)
-        if node._custom or anomaly_mode.ANOMALY[0]:
+        if extras and (node._custom or anomaly_mode.ANOMALY[0]):
             results = _call(node, grad_output, create_graph)
         elif create_graph:
             results = recorded_backward(node, grad_output)
@@ -167,7 +169,7 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
         for i, (parent, grad) in enumerate(zip(node.next_functions, results, strict=True)):
             if parent is None or grad is None:
                 continue
-            if parent._n_outputs > 1:
+            if extras and parent._n_outputs > 1:
                 _to_slot(node, i, parent, grad, grads, create_graph)
                 continue
             if create_graph:

@@ -36,6 +36,7 @@ import weakref
 import numpy as np
 
 from minigrad.autograd.grad_mode import GRAD_ENABLED
+from minigrad.autograd.saved_hooks import EXTRAS
 from minigrad.dtypes import from_numpy
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable", "AccumulateGrad", "accumulator",
@@ -196,7 +197,7 @@ class Function:
                  (a._accumulator or accumulator(a)) if a._requires_grad else None)
                 if isinstance(a, Tensor) else None
                 for a in args])
-            if custom_function.MULTI[0]:  # an input may be output k of a user's Function
+            if EXTRAS[0] and custom_function.MULTI[0]:  # an input: output k of a user's Function
                 ctx._input_nrs = tuple([getattr(a, "_output_nr", 0) for a in args])
         out = cls.forward(ctx, *[a.data if isinstance(a, Tensor) else a for a in args])
         if type(out) is not np.ndarray:
@@ -216,9 +217,9 @@ class Function:
         ctx.out_dtype = out.dtype
         if ctx._saved:
             ctx._checks = _version_checks(ctx._saved, args, result, Tensor)
-            if saved_hooks.STACK:
+            if EXTRAS[0] and saved_hooks.STACK:
                 saved_hooks.pack_arrays(ctx, saved_hooks.STACK[-1], args, result)
-        if anomaly_mode.ANOMALY[0]:
+        if EXTRAS[0] and anomaly_mode.ANOMALY[0]:
             anomaly_mode.record(ctx)
         return result
 

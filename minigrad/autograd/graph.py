@@ -56,9 +56,11 @@ class saved_tensors_hooks:  # noqa: N801 - torch's name
 
     def __enter__(self):
         saved_hooks.STACK.append((self.pack_hook, self.unpack_hook))
+        saved_hooks.refresh()
 
     def __exit__(self, *exc):
         saved_hooks.STACK.pop()
+        saved_hooks.refresh()
         return False
 
 

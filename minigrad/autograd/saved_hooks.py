@@ -6,9 +6,18 @@ kept instead), and ``unpack_hook(packed)`` gives the tensor back when backward r
 Pairs nest: the innermost one is used, as torch's.
 """
 
-__all__ = ["STACK", "current", "pack_arrays"]
+__all__ = ["STACK", "EXTRAS", "refresh", "current", "pack_arrays"]
 
 STACK = []  # (pack_hook, unpack_hook) pairs, innermost last
+# One flag the hot path (Function.apply, the engine's loop) reads: is anything extra on,
+# saved-tensor hooks, anomaly mode, or a user's Function recorded since the start?
+EXTRAS = [False]
+
+
+def refresh():
+    """Recompute ``EXTRAS`` after one of its causes changed."""
+    from minigrad.autograd import anomaly_mode, custom_function
+    EXTRAS[0] = bool(STACK) or anomaly_mode.ANOMALY[0] or custom_function.SEEN[0]
 
 
 def current():
