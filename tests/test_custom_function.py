@@ -506,3 +506,16 @@ def test_anomaly_names_a_custom_function_that_returns_nan():
     assert messages["minigrad"][0][1].startswith(messages["torch"][0][1])
     assert messages["torch"][0][1].startswith("Function 'LogBackward' returned nan values")
     assert messages["minigrad"][1] == messages["torch"][1]
+
+
+def test_hooks_on_each_output_of_a_function_with_several_outputs():
+    seen = {}
+    for name, lib in LIBS.items():
+        log = []
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        s, c = _two_outputs(lib).apply(x * 1)
+        c.register_hook(lambda g, log=log: log.append(("c", g.tolist())))
+        s.register_hook(lambda g, log=log: log.append(("s", g.tolist())) or g * 2)
+        (s.sum() + c.sum() * 10).backward()
+        seen[name] = (sorted(log), x.grad.tolist())
+    assert seen["minigrad"] == seen["torch"]

@@ -146,7 +146,7 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
         if grad_output is None:
             continue
         if extras and node._n_outputs > 1:  # a list: one gradient per output
-            pass
+            graph.run_slot_hooks(node, grad_output, create_graph)
         else:
             if node._hooks:  # register_hook on the tensor this node made
                 grad_output = graph.run_hooks(node, grad_output, as_tensor=create_graph)

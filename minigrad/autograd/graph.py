@@ -78,6 +78,9 @@ def register_hook(tensor, fn, kind="_hooks"):
                            "gradient. Fix: call requires_grad_() on it first, or hook a "
                            "tensor computed from inputs that require grad.")
     node = tensor.grad_fn if tensor.grad_fn is not None else accumulator(tensor)
+    if node._n_outputs > 1:  # one output of a user's Function: hooks of its own
+        slots = node.__dict__.setdefault("_slot_hooks", {})
+        node = slots.setdefault(getattr(tensor, "_output_nr", 0), _Slot())
     hooks = getattr(node, kind)
     if hooks is None:
         hooks = {}
@@ -85,6 +88,19 @@ def register_hook(tensor, fn, kind="_hooks"):
     key = next(_ids)
     hooks[key] = fn
     return RemovableHandle(hooks, key)
+
+
+class _Slot:
+    """The hooks of one output of a node with several outputs."""
+
+    _hooks = None
+
+
+def run_slot_hooks(node, grads, as_tensor):
+    """Each output's hooks on its gradient (a node with several outputs)."""
+    for nr, slot in node.__dict__.get("_slot_hooks", {}).items():
+        if grads[nr] is not None and slot._hooks:
+            grads[nr] = run_hooks(slot, grads[nr], as_tensor)
 
 
 def run_hooks(node, grad, as_tensor=False):
