@@ -8,6 +8,7 @@
 - ``forward_ad.py``: forward mode, ``dual_level``, ``make_dual``, ``unpack_dual``;
 - ``functional.py``: ``jacobian``, ``hessian``, ``vjp``, ``jvp``, ``hvp``, ``vhp``;
 - ``gradcheck.py``: ``gradcheck`` and ``gradgradcheck`` against finite differences;
+- ``function_ctx.py``: :class:`FunctionCtx`, the ``ctx`` methods ``Function`` inherits;
 - ``custom_function.py``: a user's Function, run on tensors as torch's;
 - ``saved_hooks.py``: the stack of ``graph.saved_tensors_hooks``;
 - ``anomaly_mode.py``: ``detect_anomaly``, ``set_detect_anomaly``.

@@ -147,7 +147,7 @@ def _pack(ctx, args, outputs):
 
 def unpack(ctx):
     """``ctx.saved_tensors`` of a user's Function: tensors, after torch's checks."""
-    from minigrad.autograd.function import FREED
+    from minigrad.autograd.function_ctx import FREED
     if ctx._freed:
         raise RuntimeError(FREED)
     if not ctx.__dict__.get("_packed_entries"):  # forward called directly, not by apply
@@ -175,7 +175,7 @@ def unpack(ctx):
 
 def _check(ctx, counter, version, data):
     if counter[0] != version:
-        from minigrad.autograd.function import _describe
+        from minigrad.autograd.function_ctx import _describe
         raise RuntimeError(
             "one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [{_describe(data)}] is at version {counter[0]}; expected "
