@@ -10,6 +10,7 @@
 - ``gradcheck.py``: ``gradcheck`` and ``gradgradcheck`` against finite differences;
 - ``function_ctx.py``: :class:`FunctionCtx`, the ``ctx`` methods ``Function`` inherits;
 - ``custom_function.py``: a user's Function, run on tensors as torch's;
+- ``once_differentiable.py``: the decorator, as ``torch.autograd.function``'s;
 - ``saved_hooks.py``: the stack of ``graph.saved_tensors_hooks``;
 - ``anomaly_mode.py``: ``detect_anomaly``, ``set_detect_anomaly``.
 

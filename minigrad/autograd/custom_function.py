@@ -17,10 +17,8 @@ it:
 * ``ctx.save_for_backward(*tensors)`` / ``ctx.saved_tensors`` (with torch's version
   check), ``ctx.needs_input_grad``, ``ctx.mark_non_differentiable(*outputs)``,
   ``ctx.mark_dirty(*inputs)`` (forward changed them in place), ``ctx.save_for_forward``
-  and ``jvp(ctx, *grad_inputs)`` for forward mode; :func:`once_differentiable`.
+  and ``jvp(ctx, *grad_inputs)`` for forward mode; ``once_differentiable.py``.
 """
-
-import functools
 
 import numpy as np
 
@@ -28,7 +26,7 @@ from minigrad import tensors
 from minigrad.autograd import anomaly_mode, forward_ad, saved_hooks
 from minigrad.autograd.grad_mode import GRAD_ENABLED, enable_grad, no_grad
 
-__all__ = ["apply", "backward", "unpack", "once_differentiable", "MULTI", "SEEN"]
+__all__ = ["apply", "backward", "unpack", "MULTI", "SEEN"]
 
 MULTI = [False]  # set once a Function returns several tensors: ops then note output_nr
 SEEN = [False]  # set once a user's Function is recorded: the engine then looks for one
@@ -240,54 +238,3 @@ def _forward_mode(ctx, args, outputs):
         if isinstance(o, Tensor) and t is not None:
             forward_ad._attach(o, np.array(np.broadcast_to(t.data, o.data.shape),
                                            dtype=o.data.dtype))
-
-
-def once_differentiable(fn):
-    """torch's ``@once_differentiable`` on a backward: it runs under ``no_grad``, and a
-    second derivative through it raises."""
-    @functools.wraps(fn)
-    def wrapper(ctx, *args):
-        with no_grad():
-            outputs = fn(ctx, *args)
-        if not GRAD_ENABLED.enabled:
-            return outputs
-        if not any(isinstance(a, tensors.Tensor) and a._requires_grad for a in args):
-            return outputs
-        single = not isinstance(outputs, tuple)
-        wrapped = tuple([_delayed_error(o) for o in ((outputs,) if single else outputs)])
-        return wrapped[0] if single else wrapped
-    return wrapper
-
-
-class _DelayedError:
-    """The node after a ``@once_differentiable`` backward: differentiating through it
-    raises torch's error."""
-
-    _hooks = _retained = None
-    _custom = True  # the engine calls its backward as a user's: it raises
-    _n_outputs = 1
-    _input_nrs = None
-
-    def __init__(self, shape, dtype):
-        self.next_functions = ()
-        self.out_shape, self.out_dtype = shape, dtype
-
-    def name(self):
-        return "DelayedError"
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        raise RuntimeError("trying to differentiate twice a function that was marked with "
-                           "@once_differentiable. Fix: write backward with differentiable "
-                           "ops and drop the decorator, or do not use create_graph=True.")
-
-    differentiable_backward = backward
-
-    def release(self):
-        pass
-
-
-def _delayed_error(o):
-    if not isinstance(o, tensors.Tensor):
-        return o
-    return tensors.make(o.data, _DelayedError(o.data.shape, o.data.dtype))

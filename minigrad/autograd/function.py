@@ -275,5 +275,5 @@ from minigrad.autograd import (  # noqa: E402
     graph,
     saved_hooks,
 )
-from minigrad.autograd.custom_function import once_differentiable  # noqa: E402
+from minigrad.autograd.once_differentiable import once_differentiable  # noqa: E402
 
