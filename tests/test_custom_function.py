@@ -519,3 +519,27 @@ def test_hooks_on_each_output_of_a_function_with_several_outputs():
         (s.sum() + c.sum() * 10).backward()
         seen[name] = (sorted(log), x.grad.tolist())
     assert seen["minigrad"] == seen["torch"]
+
+
+def test_a_gradient_passed_through_unchanged_is_not_shared_between_leaves():
+    def make(lib):
+        class Pass(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, a, b):
+                return a * 1, b * 1
+
+            @staticmethod
+            def backward(ctx, ga, gb):
+                return ga, ga  # the same tensor for both inputs
+
+        return Pass
+
+    grads = {}
+    for name, lib in LIBS.items():
+        a = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        b = lib.tensor([3.0, 4.0], dtype=lib.float64, requires_grad=True)
+        p, q = make(lib).apply(a, b)
+        (p * 3).sum().backward()
+        a.grad.mul_(10)  # b.grad must not change with it
+        grads[name] = (a.grad.tolist(), b.grad.tolist())
+    assert grads["minigrad"] == grads["torch"] == ([30.0, 30.0], [3.0, 3.0])

@@ -211,7 +211,9 @@ def backward(ctx, grads, create_graph):
                 "return None for an argument that is not a tensor.")
     if create_graph:
         return results
-    return tuple([None if r is None else r.data for r in results])
+    given = {id(g.data) for g in given if g is not None}  # never hand a leaf a shared array
+    return tuple([None if r is None else r.data.copy() if id(r.data) in given else r.data
+                  for r in results])
 
 
 def _forward_mode(ctx, args, outputs):
