@@ -80,18 +80,27 @@ def test_tensor_of_sizes_is_zeros_and_takes_requires_grad():
     assert minigrad.Tensor([1.0], requires_grad=True).requires_grad  # torch: TypeError
 
 
-def test_custom_function_node_name_keeps_the_0():
-    class Square(minigrad.autograd.Function):
-        @staticmethod
-        def forward(ctx, a):
-            return a * a
+def test_custom_function_next_functions_keep_a_none_for_a_number_argument():
+    def make(lib):
+        class Scale(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, k):
+                return x * k
 
-        @staticmethod
-        def backward(ctx, g):
-            return g
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2, None
 
-    y = Square.apply(minigrad.ones(1, requires_grad=True))
-    assert y.grad_fn.name() == "SquareBackward0"  # torch: "SquareBackward"
+        return Scale
+
+    x = minigrad.ones(2, requires_grad=True)
+    xt = torch.ones(2, requires_grad=True)
+    y, yt = make(minigrad).apply(x, 2.0), make(torch).apply(xt, 2.0)
+    assert y.grad_fn.name() == yt.grad_fn.name() == "ScaleBackward"
+    assert len(yt.grad_fn.next_functions) == 1  # torch: tensor arguments only
+    assert y.grad_fn.next_functions == (x._accumulator, None)
+    assert y.grad_fn.needs_input_grad == (True, False) == tuple(
+        yt.grad_fn.needs_input_grad)
 
 
 def test_view_grad_fn_after_inplace_keeps_the_view_op_name():

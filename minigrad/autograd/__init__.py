@@ -7,7 +7,12 @@
 - ``grad_mode.py``: ``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode``;
 - ``forward_ad.py``: forward mode, ``dual_level``, ``make_dual``, ``unpack_dual``;
 - ``functional.py``: ``jacobian``, ``hessian``, ``vjp``, ``jvp``, ``hvp``, ``vhp``;
-- ``gradcheck.py``: ``gradcheck`` and ``gradgradcheck`` against finite differences.
+- ``gradcheck.py``: ``gradcheck`` and ``gradgradcheck`` against finite differences;
+- ``function_ctx.py``: :class:`FunctionCtx`, the ``ctx`` methods ``Function`` inherits;
+- ``custom_function.py``: a user's Function, run on tensors as torch's;
+- ``once_differentiable.py``: the decorator, as ``torch.autograd.function``'s;
+- ``saved_hooks.py``: the stack of ``graph.saved_tensors_hooks``;
+- ``anomaly_mode.py``: ``detect_anomaly``, ``set_detect_anomaly``.
 
 Here: ``backward`` (several roots in one pass), ``grad`` (gradients returned instead of
 stored in ``.grad``, handy for a Jacobian row by row; ``create_graph=True`` records them,
@@ -17,7 +22,8 @@ to differentiate again) and ``Variable``, as torch's.
 # Function first: it brings in tensors (and the ops), which the modules after it need.
 # isort: off
 from minigrad.autograd.function import Function
-from minigrad.autograd import engine, forward_ad, graph
+from minigrad.autograd import anomaly_mode, engine, forward_ad, graph
+from minigrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from minigrad.autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -32,7 +38,8 @@ from minigrad.tensors import Tensor
 __all__ = ["Function", "Variable", "backward", "grad", "gradcheck", "gradgradcheck",
            "GradcheckError", "forward_ad", "functional", "graph", "no_grad", "enable_grad",
            "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled"]
+           "is_inference_mode_enabled", "anomaly_mode", "detect_anomaly",
+           "set_detect_anomaly"]
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,

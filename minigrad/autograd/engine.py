@@ -22,9 +22,10 @@ Hessian-vector product :math:`H v`. Without it, everything stays numpy arrays, f
 import numpy as np
 
 from minigrad import tensors
-from minigrad.autograd import graph
+from minigrad.autograd import anomaly_mode, custom_function, graph
 from minigrad.autograd.function import AccumulateGrad, accumulator, constant
 from minigrad.autograd.grad_mode import enable_grad
+from minigrad.autograd.saved_hooks import EXTRAS
 from minigrad.dtypes import Size, from_numpy
 
 __all__ = ["backward", "run_backward", "topological_order", "sum_to_shape",
@@ -129,6 +130,9 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
             if inputs is None or _among(tensor, inputs):
                 accumulator(tensor).accumulate(grad)
             continue
+        if tensor.grad_fn._n_outputs > 1:  # output k of a user's Function
+            _add_slot(grads, tensor.grad_fn, getattr(tensor, "_output_nr", 0), grad)
+            continue
         previous = grads.get(tensor.grad_fn)
         grads[tensor.grad_fn] = grad if previous is None else previous + grad
     if not grads:
@@ -136,17 +140,23 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
     wanted = {t.grad_fn: t for t in inputs if t.grad_fn is not None} if inputs else None
     root = next(iter(grads)) if len(grads) == 1 else _Roots(tuple(grads))
     leaves = {}  # AccumulateGrad -> the sum of what reached it, added into .grad once
+    extras = EXTRAS[0]  # a user's Function, saved-tensor hooks, anomaly mode: slow road
     for node in topological_order(root):
         grad_output = grads.pop(node, None)
         if grad_output is None:
             continue
-        if node._hooks:  # register_hook on the tensor this node made
-            grad_output = graph.run_hooks(node, grad_output, as_tensor=create_graph)
-        if node._retained is not None:
-            _retain(node, grad_output)
-        if wanted and node in wanted and wanted[node].grad_fn._retained is None:
-            _store(wanted[node], grad_output)
-        if create_graph:
+        if extras and node._n_outputs > 1:  # a list: one gradient per output
+            graph.run_slot_hooks(node, grad_output, create_graph)
+        else:
+            if node._hooks:  # register_hook on the tensor this node made
+                grad_output = graph.run_hooks(node, grad_output, as_tensor=create_graph)
+            if node._retained is not None:
+                _retain(node, grad_output)
+            if wanted and node in wanted and wanted[node].grad_fn._retained is None:
+                _store(wanted[node], grad_output)
+        if extras and (node._custom or anomaly_mode.ANOMALY[0]):
+            results = _call(node, grad_output, create_graph)
+        elif create_graph:
             results = recorded_backward(node, grad_output)
         else:
             results = node.backward(node, grad_output)
@@ -158,6 +168,9 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
             results = _count_checked(node, results)
         for i, (parent, grad) in enumerate(zip(node.next_functions, results, strict=True)):
             if parent is None or grad is None:
+                continue
+            if extras and parent._n_outputs > 1:
+                _to_slot(node, i, parent, grad, grads, create_graph)
                 continue
             if create_graph:
                 data = grad._data
@@ -187,6 +200,48 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
             grads[parent] = grad if previous is None else previous + grad
     for leaf, grad in leaves.items():
         leaf.accumulate(grad)
+
+
+def _call(node, grad_output, create_graph):
+    """A node's backward by the slow road: a user's Function (tensors, one gradient per
+    output), or anything under anomaly detection."""
+    if node._custom:
+        grads = grad_output if node._n_outputs > 1 else [grad_output]
+        def call():
+            return custom_function.backward(node, grads, create_graph)
+    elif create_graph:
+        def call():
+            return recorded_backward(node, grad_output)
+    else:
+        def call():
+            results = node.backward(node, grad_output)
+            return results if type(results) is tuple else (results,)
+    if anomaly_mode.ANOMALY[0]:
+        return anomaly_mode.run_node(node, call)
+    return call()
+
+
+def _add_slot(grads, node, nr, grad):
+    """Add ``grad`` to output ``nr``'s gradient of a node with several outputs."""
+    slots = grads.get(node)
+    if slots is None:
+        slots = grads[node] = [None] * node._n_outputs
+    slots[nr] = grad if slots[nr] is None else slots[nr] + grad
+
+
+def _to_slot(node, i, parent, grad, grads, create_graph):
+    """``node``'s gradient for input ``i``, which is one output of ``parent`` (a user's
+    Function with several outputs): checked, reduced and converted as any other."""
+    nr = node._input_nrs[i] if node._input_nrs is not None else 0
+    shape, dtype = parent._metas[nr]
+    if not create_graph and type(grad) is not np.ndarray:
+        grad = np.asarray(getattr(grad, "_data", grad))
+    data = grad._data if create_graph else grad
+    if data.shape != shape:
+        grad = _reduce(node, i, grad, data.shape, shape)
+    if data.dtype != dtype:
+        grad = grad.to(from_numpy(dtype)) if create_graph else grad.astype(dtype)
+    _add_slot(grads, parent, nr, grad)
 
 
 class _Roots:

@@ -25,29 +25,23 @@ with ``next_functions`` pointing at the inputs' nodes (a leaf's node is its
 :class:`AccumulateGrad`). A backward may return a gradient in the shape of the
 broadcast result; the engine (``engine.py``) reduces it to the input's shape.
 
-minigrad differs from torch in two ways here: ``forward`` and ``backward`` see numpy
-arrays, not tensors (code that only uses operators, ``x ** 2``, ``grad_output * 2 * x``,
-runs unchanged in both), and ``next_functions`` holds the nodes themselves where torch
-holds pairs ``(node, 0)``.
+That numpy fast path is for minigrad's own ops. A subclass defined anywhere else (a
+user's Function) gets tensors in ``forward`` and ``backward``, exactly as torch's:
+``custom_function.py``. minigrad differs from torch in that ``next_functions`` holds the
+nodes themselves where torch holds pairs ``(node, 0)``.
 """
 
 import weakref
 
 import numpy as np
 
+from minigrad.autograd.function_ctx import FunctionCtx
 from minigrad.autograd.grad_mode import GRAD_ENABLED
+from minigrad.autograd.saved_hooks import EXTRAS
 from minigrad.dtypes import from_numpy
 
-__all__ = ["Function", "AccumulateGrad", "accumulator", "constant", "linear_jvp",
-           "zeros_if_none"]
-
-FREED = (
-    "Trying to backward through the graph a second time (or directly access saved "
-    "tensors after they have already been freed). Saved intermediate values of the graph "
-    "are freed when you call .backward(). Fix: pass retain_graph=True to the first "
-    ".backward() call, or recompute the forward pass before the second backward."
-)
-
+__all__ = ["Function", "FunctionCtx", "once_differentiable", "AccumulateGrad", "accumulator",
+           "constant", "linear_jvp", "zeros_if_none"]
 
 INFERENCE_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
@@ -56,7 +50,7 @@ INFERENCE_SAVED = (
     "of `torch.inference_mode()`. Fix: p.clone() outside inference_mode, or no_grad().")
 
 
-class Function:
+class Function(FunctionCtx):
     """Base class of every op; an instance is both ``ctx`` and the graph node."""
 
     backward_name = None  # torch's name for the node; default f"{cls.__name__}Backward0"
@@ -69,15 +63,39 @@ class Function:
     _fw_in = _fw_out = None  # forward mode: the inputs' and output's tangents (recorded)
     _hooks = None  # register_hook on the tensor this node makes (graph.py)
     _post_hooks = None  # a leaf's register_post_accumulate_grad_hook
+    _packed = None  # saved_tensors_hooks' pair, when what forward saved went through it
+    _pack_order = None  # the order torch saves in, if not forward's (Mul: other, then self)
+    _custom = False  # a user's Function (custom_function.py): tensors, not arrays
+    _n_outputs = 1  # a user's Function may return several tensors
+    _input_nrs = None  # which output of its node each input is, once MULTI
     next_functions = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._custom = not cls.__module__.startswith("minigrad.")
+
+    def __call__(self, *args):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please "
+            "use new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function) Fix: "
+            "call the class's apply: MyFunction.apply(x).")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented. Fix: define "
+                                  "forward(ctx, *args), or forward(*args) with setup_context.")
 
     @staticmethod
     def forward(ctx, *args):
         raise NotImplementedError
 
     @staticmethod
-    def backward(ctx, grad_output):
-        raise NotImplementedError
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD. Fix: define "
+            "backward(ctx, *grad_outputs) as a staticmethod.")
 
     @staticmethod
     def jvp(ctx, *tangents):
@@ -88,52 +106,20 @@ class Function:
 
     def name(self):
         """The node's name, as torch's: ``MulBackward0``."""
+        if self._custom:  # torch: a custom Function's node has no 0
+            return type(self).__name__ + "Backward"
         return self.backward_name or type(self).__name__ + "Backward0"
 
     def __repr__(self):
         return f"<{self.name()} object>"
-
-    @property
-    def needs_input_grad(self):
-        """One bool per input: does that input need a gradient?"""
-        return tuple([f is not None for f in self.next_functions])
-
-    def save_for_backward(self, *arrays):
-        """Keep arrays for backward. If one is an input's or the output's data, ``apply``
-        records that tensor's version, and backward refuses if it has changed since."""
-        self._saved = arrays
-
-    @property
-    def saved_tensors(self):
-        """The saved arrays; raises if they were freed or changed in place since."""
-        if self._unpacked is not None:
-            return self._unpacked
-        if self._freed:
-            raise RuntimeError(FREED)
-        for i, counter, version, _ in self._checks:
-            if counter[0] != version:
-                array = self._saved[i]
-                raise RuntimeError(
-                    "one of the variables needed for gradient computation has been "
-                    f"modified by an inplace operation: [{_describe(array)}] is at version "
-                    f"{counter[0]}; expected version {version} instead. Fix: do not "
-                    "change a saved tensor between the forward pass and backward(): change "
-                    "it after backward (as optimizer.step() does), or build a new one "
-                    f"(x = x + 1, or a clone()); {self.name()} needed its old value."
-                )
-        return self._saved
-
-    def release(self):
-        """Free what forward saved (after a backward without ``retain_graph``)."""
-        self._saved = ()
-        self._checks = ()
-        self._freed = True
 
     @classmethod
     def apply(cls, *args):
         """Run forward on the inputs' data; record the node if a gradient is needed."""
         if batched.LEVELS and (out := batched.maybe_dispatch(cls, args)) is not None:
             return out  # vmap: the op's batching rule (minigrad/_functorch/batched.py)
+        if cls._custom:
+            return custom_function.apply(cls, args)
         Tensor = tensors.Tensor
         make = tensors.make
         ctx = cls()
@@ -149,6 +135,8 @@ class Function:
                  (a._accumulator or accumulator(a)) if a._requires_grad else None)
                 if isinstance(a, Tensor) else None
                 for a in args])
+            if EXTRAS[0] and custom_function.MULTI[0]:  # an input: output k of a user's Function
+                ctx._input_nrs = tuple([getattr(a, "_output_nr", 0) for a in args])
         out = cls.forward(ctx, *[a._data if isinstance(a, Tensor) else a for a in args])
         if type(out) is not np.ndarray:
             array = np.asarray(out._data if isinstance(out, Tensor) else out)
@@ -167,6 +155,10 @@ class Function:
         ctx.out_dtype = out.dtype
         if ctx._saved:
             ctx._checks = _version_checks(ctx._saved, args, result, Tensor)
+            if EXTRAS[0] and saved_hooks.STACK:
+                saved_hooks.pack_arrays(ctx, saved_hooks.STACK[-1], args, result)
+        if EXTRAS[0] and anomaly_mode.ANOMALY[0]:
+            anomaly_mode.record(ctx)
         return result
 
 
@@ -276,11 +268,15 @@ def accumulator(t):
     return node
 
 
-def _describe(array):
-    return f"minigrad.{from_numpy(array.dtype).tensor_type} {list(array.shape)}"
-
-
 # Imported last: tensors.py imports the ops, and the ops subclass Function.
 from minigrad import tensors, views  # noqa: E402
 from minigrad._functorch import batched  # noqa: E402
-from minigrad.autograd import forward_ad, graph  # noqa: E402
+from minigrad.autograd import (  # noqa: E402
+    anomaly_mode,
+    custom_function,
+    forward_ad,
+    graph,
+    saved_hooks,
+)
+from minigrad.autograd.once_differentiable import once_differentiable  # noqa: E402
+

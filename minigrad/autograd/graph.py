@@ -8,6 +8,11 @@ scale it), ``None`` keeps it. On a leaf the hook runs before the gradient is add
 ``handle.remove()`` takes one away. ``register_post_accumulate_grad_hook(fn)`` (leaves
 only) calls ``fn(t)`` after ``.grad`` has been updated.
 
+``saved_tensors_hooks(pack_hook, unpack_hook)``: what ops save for backward goes
+through ``pack_hook`` when saved and ``unpack_hook`` when backward reads it (the stack
+lives in ``saved_hooks.py``); ``save_on_cpu()`` is such a pair, a no-op on a CPU-only
+library, as torch's on CPU.
+
 And what a node saved, seen by a backward that is recorded (``create_graph=True``,
 chapter 15): :func:`unpack_saved` turns the saved arrays back into tensors of the graph.
 """
@@ -17,10 +22,11 @@ import itertools
 import numpy as np
 
 from minigrad import tensors
-from minigrad.autograd import forward_ad
+from minigrad.autograd import forward_ad, saved_hooks
 from minigrad.autograd.function import AccumulateGrad, accumulator, constant
 
-__all__ = ["RemovableHandle", "register_hook", "run_hooks", "unpack_saved"]
+__all__ = ["RemovableHandle", "register_hook", "run_hooks", "unpack_saved",
+           "saved_tensors_hooks", "save_on_cpu"]
 
 _ids = itertools.count()
 
@@ -41,6 +47,30 @@ class RemovableHandle:
         self.remove()
 
 
+class saved_tensors_hooks:  # noqa: N801 - torch's name
+    """Context manager: ``pack_hook(tensor)`` on every tensor an op saves for backward,
+    ``unpack_hook(packed)`` when backward reads it. The innermost pair wins."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self):
+        saved_hooks.STACK.append((self.pack_hook, self.unpack_hook))
+        saved_hooks.refresh()
+
+    def __exit__(self, *exc):
+        saved_hooks.STACK.pop()
+        saved_hooks.refresh()
+        return False
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801 - torch's name
+    """torch's: saved tensors kept on the CPU until backward. minigrad is on the CPU."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        super().__init__(lambda t: (t.device, t), lambda packed: packed[1])
+
+
 def register_hook(tensor, fn, kind="_hooks"):
     """Attach ``fn`` to the node that receives ``tensor``'s gradient."""
     if not tensor._requires_grad:
@@ -48,6 +78,9 @@ def register_hook(tensor, fn, kind="_hooks"):
                            "gradient. Fix: call requires_grad_() on it first, or hook a "
                            "tensor computed from inputs that require grad.")
     node = tensor.grad_fn if tensor.grad_fn is not None else accumulator(tensor)
+    if node._n_outputs > 1:  # one output of a user's Function: hooks of its own
+        slots = node.__dict__.setdefault("_slot_hooks", {})
+        node = slots.setdefault(getattr(tensor, "_output_nr", 0), _Slot())
     hooks = getattr(node, kind)
     if hooks is None:
         hooks = {}
@@ -55,6 +88,19 @@ def register_hook(tensor, fn, kind="_hooks"):
     key = next(_ids)
     hooks[key] = fn
     return RemovableHandle(hooks, key)
+
+
+class _Slot:
+    """The hooks of one output of a node with several outputs."""
+
+    _hooks = None
+
+
+def run_slot_hooks(node, grads, as_tensor):
+    """Each output's hooks on its gradient (a node with several outputs)."""
+    for nr, slot in node.__dict__.get("_slot_hooks", {}).items():
+        if grads[nr] is not None and slot._hooks:
+            grads[nr] = run_hooks(slot, grads[nr], as_tensor)
 
 
 def run_hooks(node, grad, as_tensor=False):

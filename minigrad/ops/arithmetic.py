@@ -87,6 +87,7 @@ class Rsub(Function):
 
 class Mul(Function):
     vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+    _pack_order = (1, 0)  # torch saves other, then self (saved_tensors_hooks see it)
 
     @staticmethod
     def forward(ctx, a, b):

@@ -428,8 +428,8 @@ check_all({"loss": (loss_c, t_loss), "w1.g": (w1_c.g, t_g["w1"]), "b1.g": (b1_c.
 #
 # The engine, not the layer, decides where each gradient goes, which is why a tensor
 # used twice gets the sum (chapter 04), where `.g =` would keep only the last write.
-# `Lin` as a minigrad `Function` (in minigrad, forward and backward get numpy arrays;
-# in torch they get tensors):
+# `Lin` as a minigrad `Function` (forward and backward get tensors, as in torch; forward
+# runs with recording off):
 
 # %%
 from minigrad.autograd.function import Function

@@ -497,8 +497,8 @@ check_all({"gradcheck SumDot, nondet_tol=1e-12": (
 # Where gradient checking earns its keep is a new op with a hand-written backward.
 # Here is a custom `Function` for the product $a \cdot b$ (elementwise), with a classic
 # bug: the two gradients are swapped. The derivative with respect to $a$ is $b$, not
-# $a$. In minigrad `forward` and `backward` see numpy arrays, in torch tensors; code
-# that only uses operators runs in both, so one definition serves both libraries.
+# $a$. In both libraries `forward` and `backward` get tensors; code that only uses
+# operators runs in both, so one definition serves both libraries.
 
 # %%
 def make_mul(base, swapped):

@@ -82,16 +82,15 @@ check_all({"naive lse": (rows["minigrad"][0], rows["torch"][0]),
 # the op as a `Function` (chapter 05's shape): `forward(ctx, x)` computes the result and
 # keeps what backward needs with `ctx.save_for_backward`; `backward(ctx, grad_output)`
 # returns $\partial L / \partial x$ = `grad_output` times the local derivative.
-# minigrad's forward sees numpy arrays, torch's sees tensors (the one difference), so the
-# two forwards use `np` and `torch`; the backward, written with operators only, is the
-# same text in both.
+# Both libraries hand `forward` and `backward` tensors, and forward runs with recording
+# off; the two classes differ only in the library they name.
 
 # %%
 class LogSumExp(minigrad.autograd.Function):
     @staticmethod
     def forward(ctx, x):
         m = x.max()
-        out = m + np.log(np.exp(x - m).sum())
+        out = m + (x - m).exp().sum().log()
         ctx.save_for_backward(x, out)
         return out
 
@@ -150,8 +149,8 @@ check_all({"gradcheck": (minigrad.autograd.gradcheck(LogSumExp.apply, (x,)),
 
 # %% [markdown]
 # How can the second derivative come out right when we only wrote the first? With
-# `create_graph=True` (chapter 15) minigrad calls this backward with *tensors* instead of
-# numpy arrays: `x` and `out` come back as the tensors they were, joined to the graph, so
+# `create_graph=True` (chapter 15) the backward runs with recording on: `x` and `out`
+# come back from `saved_tensors` as the tensors they were, joined to the graph, so
 # `grad_output * math.e ** (x - out)` is recorded op by op and can be differentiated
 # again. Torch does the same. The Hessian of lse, $\mathrm{diag}(p) - p p^\top$ with $p$
 # the softmax, built row by row from the recorded gradient:
@@ -178,8 +177,8 @@ class LogSumExpSavesP(minigrad.autograd.Function):
     @staticmethod
     def forward(ctx, x):
         m = x.max()
-        out = m + np.log(np.exp(x - m).sum())
-        ctx.save_for_backward(np.exp(x - out))  # p, computed here: a constant later
+        out = m + (x - m).exp().sum().log()
+        ctx.save_for_backward((x - out).exp())  # p, computed here: a constant later
         return out
 
     @staticmethod
@@ -216,9 +215,8 @@ check_all({"gradcheck (True)": (
 
 # %% [markdown]
 # So if your `Function` will be differentiated twice, compute backward from the saved
-# inputs and outputs, and run `gradgradcheck`. (In minigrad, also write it with
-# operators and tensor methods, not numpy functions: a recorded pass hands backward
-# tensors, and `np.exp` cannot record.)
+# inputs and outputs, and run `gradgradcheck`. (Write it with operators and tensor
+# methods, not numpy functions on `.numpy()`: numpy cannot record.)
 #
 # ## 2. A straight-through estimator
 #
@@ -232,8 +230,8 @@ check_all({"gradcheck (True)": (
 # %%
 class RoundST(minigrad.autograd.Function):
     @staticmethod
-    def forward(ctx, x):
-        return np.round(x)
+    def forward(ctx, x):  # minigrad has no round op: numpy on the values, as torch code may
+        return minigrad.tensor(np.round(x.detach().numpy()))
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -726,18 +724,20 @@ checkpoint_memory_widget(depth=6, every=0)
 # ### Exercise 16.1: a stable softplus (3 points)
 #
 # $\mathrm{softplus}(x) = \log(1 + e^x)$, a smooth ReLU, is $\mathrm{lse}(0, x)$. Write
-# its `Function`: `forward(ctx, x)` gets a numpy array and returns softplus of each
+# its `Function`: `forward(ctx, x)` gets a tensor and returns softplus of each
 # element, without overflow or underflow to a wrong value (at $x = 800$, $e^x$ is `inf`;
 # at $x = -40$, $1 + e^x$ rounds to $1$ and its log to $0$, while the answer is $4.2
 # \cdot 10^{-18}$); `backward(ctx, grad_output)` returns `grad_output` times the
-# derivative, $\sigma(x) = e^x / (1 + e^x)$, computed stably too. Use numpy in forward
-# (`np.exp`, `np.log1p`, `np.abs`, `np.maximum`) and `ctx.save_for_backward`. The
-# backward must be **twice differentiable**, as section 1's `LogSumExp` is: operators
-# only (`math.e ** (...)`, `*`, `+`) on what `saved_tensors` returns, so that a
-# recorded backward pass (`create_graph=True`) can record it. A numpy function there
-# gives the right first derivative but cannot record. The check calls your `forward`
-# and `backward` directly with every backward pass switched off (minigrad's and
-# torch's), then through `Softplus.apply` and `backward()`, and compares with torch's
+# derivative, $\sigma(x) = e^x / (1 + e^x)$, computed stably too. In forward, where
+# nothing is recorded, use numpy on the values, `a = x.detach().numpy()` (`np.exp`,
+# `np.log1p`, `np.abs`, `np.maximum`; minigrad has no `log1p`), return
+# `minigrad.tensor(...)` of the result, and `ctx.save_for_backward` tensors. The backward
+# must be **twice differentiable**, as section 1's `LogSumExp` is: operators only
+# (`math.e ** (...)`, `*`, `+`) on what `saved_tensors` returns, so that a recorded
+# backward pass (`create_graph=True`) can record it. A numpy function there gives the
+# right first derivative but cannot record. The check calls your `forward` and
+# `backward` directly with every backward pass switched off (minigrad's and torch's),
+# then through `Softplus.apply` and `backward()`, and compares with torch's
 # `torch.logaddexp(0, x)` to 12 digits, with no absolute slack; then it runs minigrad's
 # `gradgradcheck` on `Softplus.apply`.
 #
@@ -754,9 +754,10 @@ checkpoint_memory_widget(depth=6, every=0)
 class Softplus(minigrad.autograd.Function):
     @staticmethod
     def forward(ctx, x):
-        """softplus of each element of the numpy array x, stably."""
+        """softplus of each element of the tensor x, stably."""
         ### BEGIN SOLUTION
-        y = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+        a = x.detach().numpy()
+        y = minigrad.tensor(np.maximum(a, 0) + np.log1p(np.exp(-np.abs(a))))
         ctx.save_for_backward(x, y)
         return y
         ### END SOLUTION
@@ -781,8 +782,8 @@ with graded("Exercise 16.1", hint="if forward fails only at large |x|, find wher
             "what your backward computes with: can a recorded pass see it?") as g:
     def forward_then_backward(x0, v):
         ctx = Softplus()
-        out = Softplus.forward(ctx, x0)
-        grad = Softplus.backward(ctx, v)
+        out = Softplus.forward(ctx, minigrad.tensor(x0))
+        grad = Softplus.backward(ctx, minigrad.tensor(v))
         return out, grad[0] if isinstance(grad, tuple) else grad
 
     forward_then_backward.__name__ = "Softplus.forward and backward"
@@ -914,7 +915,7 @@ with graded("Exercise 16.2", hint="if only the clipped cases fail, compare the l
 # ### Exercise 16.3: a straight-through sign (2 points)
 #
 # Write `SignST`, a `Function` used in binary networks: forward returns $\mathrm{sign}(x)$
-# ($-1$, $0$ or $1$ per element, `np.sign`); backward is the straight-through estimator
+# ($-1$, $0$ or $1$ per element, `x.sign()`); backward is the straight-through estimator
 # with a window: it passes `grad_output` where $-1 < x < 1$ and returns $0$ elsewhere,
 # the gradient of $\mathrm{clip}(x, -1, 1)$ (torch's `hardtanh`). The check calls your
 # `forward` and `backward` directly with every backward pass switched off, then through
@@ -923,7 +924,7 @@ with graded("Exercise 16.2", hint="if only the clipped cases fail, compare the l
 #
 # <details><summary>Hint</summary>
 #
-# Save `x` in forward. In backward, `np.abs(x) < 1` is a boolean mask; `grad_output *
+# Save `x` in forward. In backward, `x.abs() < 1` is a boolean mask; `grad_output *
 # mask` keeps the gradient where it is `True`. Strictly less than $1$: at $x = \pm 1$
 # torch's `hardtanh` passes nothing.
 # </details>
@@ -932,10 +933,10 @@ with graded("Exercise 16.2", hint="if only the clipped cases fail, compare the l
 class SignST(minigrad.autograd.Function):
     @staticmethod
     def forward(ctx, x):
-        """sign(x) of the numpy array x."""
+        """sign(x) of the tensor x."""
         ### BEGIN SOLUTION
         ctx.save_for_backward(x)
-        return np.sign(x)
+        return x.sign()
         ### END SOLUTION
 
     @staticmethod
@@ -943,7 +944,7 @@ class SignST(minigrad.autograd.Function):
         """grad_output where -1 < x < 1, zero elsewhere."""
         ### BEGIN SOLUTION
         (x,) = ctx.saved_tensors
-        return grad_output * (np.abs(x) < 1)
+        return grad_output * (x.abs() < 1)
         ### END SOLUTION
 
 # %% test=ex16-sign-st-test points=2
@@ -959,8 +960,8 @@ with graded("Exercise 16.3", hint="compare the failing entries' x with the windo
             "edges?") as g:
     def forward_then_backward(x0, v):
         ctx = SignST()
-        out = SignST.forward(ctx, x0)
-        grad = SignST.backward(ctx, v)
+        out = SignST.forward(ctx, minigrad.tensor(x0))
+        grad = SignST.backward(ctx, minigrad.tensor(v))
         return out, grad[0] if isinstance(grad, tuple) else grad
 
     forward_then_backward.__name__ = "SignST.forward and backward"

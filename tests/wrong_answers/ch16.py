@@ -5,7 +5,8 @@ from tests.wrong_answers import Wrong
 _RIGHT_FORWARD = '''
     @staticmethod
     def forward(ctx, x):
-        out = np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+        a = x.detach().numpy()
+        out = minigrad.tensor(np.maximum(a, 0) + np.log1p(np.exp(-np.abs(a))))
         ctx.save_for_backward(x, out)
         return out
 '''
@@ -31,14 +32,14 @@ _RIGHT_SIGN_FORWARD = '''
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.sign(x)
+        return x.sign()
 '''
 
 _RIGHT_SIGN_BACKWARD = '''
     @staticmethod
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
-        return grad_output * (np.abs(x) < 1)
+        return grad_output * (x.abs() < 1)
 '''
 
 
@@ -72,23 +73,26 @@ WRONG = {
         Wrong("the naive log(1 + exp(x)): inf at 800", "slip", _softplus(forward='''
     @staticmethod
     def forward(ctx, x):
+        a = x.detach().numpy()
         with np.errstate(over="ignore"):
-            out = np.log(1 + np.exp(x))
+            out = minigrad.tensor(np.log(1 + np.exp(a)))
         ctx.save_for_backward(x, out)
         return out
 ''')),
         Wrong("the shift without abs: exp(-x) overflows at -800", "slip", _softplus(forward='''
     @staticmethod
     def forward(ctx, x):
+        a = x.detach().numpy()
         with np.errstate(over="ignore"):
-            out = np.maximum(x, 0) + np.log1p(np.exp(-x))
+            out = minigrad.tensor(np.maximum(a, 0) + np.log1p(np.exp(-a)))
         ctx.save_for_backward(x, out)
         return out
 ''')),
         Wrong("log(1 + u) instead of log1p(u): 0 at x = -40", "slip", _softplus(forward='''
     @staticmethod
     def forward(ctx, x):
-        out = np.maximum(x, 0) + np.log(1 + np.exp(-np.abs(x)))
+        a = x.detach().numpy()
+        out = minigrad.tensor(np.maximum(a, 0) + np.log(1 + np.exp(-np.abs(a))))
         ctx.save_for_backward(x, out)
         return out
 ''')),
@@ -122,20 +126,20 @@ WRONG = {
     @staticmethod
     def backward(ctx, grad_output):
         x, out = ctx.saved_tensors
-        return grad_output * np.exp(-out)  # sigmoid(-x) = e^(-softplus(x))
+        return grad_output * (-out).exp()  # sigmoid(-x) = e^(-softplus(x))
 ''')),
         Wrong("backward from e^(out - x), upside down", "slip", _softplus(backward='''
     @staticmethod
     def backward(ctx, grad_output):
         x, out = ctx.saved_tensors
-        return grad_output * np.exp(np.minimum(out - x, 700))
+        return grad_output * (out - x).clamp(max=700).exp()
 ''')),
         Wrong("ignores grad_output: the local derivative alone", "ignores",
               _softplus(backward='''
     @staticmethod
     def backward(ctx, grad_output):
         x, out = ctx.saved_tensors
-        return np.exp(x - out)
+        return (x - out).exp()
 ''')),
         Wrong("the visible forward values looked up", "hardcoded", _softplus(forward='''
     @staticmethod
@@ -143,7 +147,7 @@ WRONG = {
         known = np.array([0.0, 4.248354255291589e-18, 0.1269280110429725,
                           0.6931471805599453, 0.9740769841801067, 3.048587351573742,
                           40.0, 800.0])
-        out = known if x.shape == (8,) else np.zeros_like(x)
+        out = minigrad.tensor(known if x.shape == (8,) else np.zeros(tuple(x.shape)))
         ctx.save_for_backward(x, out)
         return out
 ''')),
@@ -152,9 +156,10 @@ WRONG = {
     @staticmethod
     def backward(ctx, grad_output):
         x, out = ctx.saved_tensors
-        t = minigrad.tensor(x, requires_grad=True)
-        (g,) = minigrad.autograd.grad((t.exp() + 1).log(), t, minigrad.tensor(grad_output))
-        return g.detach().numpy()
+        t = x.detach().requires_grad_()
+        with minigrad.enable_grad():
+            (g,) = minigrad.autograd.grad((t.exp() + 1).log(), t, grad_output)
+        return g
 ''')),
         Wrong("backward through torch's softplus and autograd", "bypass",
               _softplus(backward='''
@@ -162,10 +167,10 @@ WRONG = {
     def backward(ctx, grad_output):
         import torch
         x, out = ctx.saved_tensors
-        t = torch.tensor(x, requires_grad=True)
+        t = torch.tensor(x.detach().numpy(), requires_grad=True)
         (g,) = torch.autograd.grad(torch.nn.functional.softplus(t), t,
-                                   torch.tensor(grad_output))
-        return g.numpy()
+                                   torch.tensor(grad_output.numpy()))
+        return minigrad.tensor(g.numpy())
 ''')),
     ],
     "ex16-clip-hook": [
@@ -223,7 +228,7 @@ WRONG = {
     @staticmethod
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
-        return grad_output * (np.abs(x) <= 1)
+        return grad_output * (x.abs() <= 1)
 ''')),
         Wrong("the true derivative of sign: zero", "slip", _sign(backward='''
     @staticmethod
@@ -234,12 +239,12 @@ WRONG = {
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.round(x)
+        return minigrad.tensor(np.round(x.detach().numpy()))
 ''')),
         Wrong("the window on the output, not the input", "slip", _sign(forward='''
     @staticmethod
     def forward(ctx, x):
-        out = np.sign(x)
+        out = x.sign()
         ctx.save_for_backward(out)
         return out
 ''')),
@@ -247,13 +252,13 @@ WRONG = {
     @staticmethod
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
-        return (np.abs(x) < 1).astype(float)
+        return (x.abs() < 1).to(x.dtype)
 ''')),
         Wrong("the visible gradient looked up", "hardcoded", _sign(backward='''
     @staticmethod
     def backward(ctx, grad_output):
         if grad_output.shape == (7,):
-            return np.array([0.0, 0.0, -3.0, 0.5, 2.0, 0.0, 0.0])
+            return minigrad.tensor([0.0, 0.0, -3.0, 0.5, 2.0, 0.0, 0.0])
         return grad_output
 ''')),
         Wrong("backward through torch's hardtanh and autograd", "bypass", _sign(backward='''
@@ -261,10 +266,10 @@ WRONG = {
     def backward(ctx, grad_output):
         import torch
         (x,) = ctx.saved_tensors
-        t = torch.tensor(x, requires_grad=True)
+        t = torch.tensor(x.detach().numpy(), requires_grad=True)
         (g,) = torch.autograd.grad(torch.nn.functional.hardtanh(t), t,
-                                   torch.tensor(grad_output))
-        return g.numpy()
+                                   torch.tensor(grad_output.numpy()))
+        return minigrad.tensor(g.numpy())
 ''')),
     ],
     "ex16-checkpoint-plan": [
