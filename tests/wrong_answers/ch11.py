@@ -206,7 +206,7 @@ def wrong_backwards(functions):
         Wrong('only a GradcheckError counts: a backward that raises stops the search', 'slip', """
 import numpy as np
 import minigrad
-from minigrad.gradcheck import GradcheckError
+from minigrad.autograd import GradcheckError
 def wrong_backwards(functions):
     rng = np.random.default_rng(0)
     wrong = []
