@@ -709,7 +709,7 @@ with graded("Exercise 14.3", hint="if the pass count is off, count your grad cal
 #
 # $$\langle u, J v \rangle = \langle J^\top u, v \rangle.$$
 #
-# (JAX builds reverse mode this way: `jax.linearize` gives the JVP as a linear function,
+# (JAX's `vjp` is built this way: `jax.linearize` gives the JVP as a linear function,
 # and transposing that function gives the VJP.) Here is the identity on section 2's
 # $\tanh(A x)$ and its $v$, with some $u$ of length 4: `func.jvp` gives one side,
 # `func.vjp` the other.
@@ -819,10 +819,9 @@ check_all({"reverse mode: saved (tensors, bytes)": (reverse_m, reverse_t),
                                                     saved_by_torch(forward_mode_torch))})
 
 # %% [markdown]
-# Reverse mode keeps 400,000 bytes, one output of 8,000 bytes per layer, and the amount
-# grows with the depth. Forward mode keeps none, at any depth. This is the memory
-# argument for forward mode, and for chapter 15's forward-over-reverse Hessian-vector
-# products. The price is the one of section 3: one pass per input direction.
+# Reverse mode keeps 400,000 bytes, one output of 8,000 bytes per `tanh`, so the amount
+# grows with the depth. Forward mode keeps none. This is the memory argument for forward
+# mode; its price is the one of section 3, one pass per input direction.
 #
 # **`vmap`: all the columns in one pass.** Exercise 14.2 builds the Jacobian one `jvp`
 # per basis vector $e_j$, so $f$ runs $n_{in}$ times. `func.vmap(fn)` turns a function
