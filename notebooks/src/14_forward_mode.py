@@ -443,6 +443,8 @@ print(f"forward mode: {t_forward * 1e3:.3f} ms; double VJP: {t_double * 1e3:.3f}
 # You write the trick yourself in Exercise 14.3. It matters where only reverse mode
 # exists: a custom `Function` with a backward but no tangent rule (chapter 16), or a
 # library without forward mode.
+# Section 5, after the exercises, views the two modes as one linear map and its
+# transpose.
 #
 # ## Exercises
 #
@@ -697,6 +699,165 @@ with graded("Exercise 14.3", hint="if the pass count is off, count your grad cal
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 5. Two views of one linear map
+#
+# This section comes after the exercises because it builds the Jacobian of Exercise 14.2
+# and uses the double VJP of Exercise 14.3. Fix $x$. Forward mode computes the map
+# $v \mapsto J v$ from $\mathbb{R}^3$ to $\mathbb{R}^4$, and reverse mode the map
+# $u \mapsto J^\top u$ from $\mathbb{R}^4$ back to $\mathbb{R}^3$. Both are linear, and
+# one is the **transpose** of the other, which means that for every $u$ and $v$
+#
+# $$\langle u, J v \rangle = \langle J^\top u, v \rangle.$$
+#
+# (JAX's `vjp` is built this way: `jax.linearize` gives the JVP as a linear function,
+# and transposing that function gives the VJP.) Here is the identity on section 2's
+# $\tanh(A x)$ and its $v$, with some $u$ of length 4: `func.jvp` gives one side,
+# `func.vjp` the other.
+
+# %%
+u = np.array([0.3, -1.0, 2.0, 0.5])
+_, Jv = minigrad.func.jvp(f_minigrad, (minigrad.tensor(x0),), (minigrad.tensor(v),))
+_, vjp_fn = minigrad.func.vjp(f_minigrad, minigrad.tensor(x0))
+(JTu,) = vjp_fn(minigrad.tensor(u))
+
+_, Jv_t = torch.func.jvp(f_torch, (torch.tensor(x0),), (torch.tensor(v),))
+_, vjp_fn_t = torch.func.vjp(f_torch, torch.tensor(x0))
+(JTu_t,) = vjp_fn_t(torch.tensor(u))
+u_Jv = (minigrad.tensor(u) * Jv).sum()
+JTu_v = (JTu * minigrad.tensor(v)).sum()
+check_all({"<u, J v>": (u_Jv, torch.dot(torch.tensor(u), Jv_t)),
+           "<J^T u, v>": (JTu_v, torch.dot(JTu_t, torch.tensor(v))),
+           "<u, J v> - <J^T u, v>": (u_Jv - JTu_v, 0.0, "formula")})
+
+# %% [markdown]
+# Both sides are the same number, and in both libraries. This is why the double-VJP trick
+# of section 4 works. Call the VJP $g(u) = J^\top u$; it is linear in $u$. The matrix of
+# a linear map has its value at $e_i$ as column $i$. Here $g(e_i) = J^\top e_i$ is row
+# $i$ of $J$, so the matrix of $g$ is $J^\top$. A backward pass through $g$ computes
+# the VJP of $g$, that is, its matrix transposed times a vector:
+# $(J^\top)^\top v = J v$. The transpose of the transpose is the JVP. We build the matrix
+# of $g$ from its values at $e_1, \dots, e_4$, and compare it with torch's Jacobian of
+# its own VJP function (`torch.func.jacrev` of `vjp_fn`, a double VJP). Then its transpose
+# times $v$ is forward mode's $J v$:
+
+# %%
+G = np.stack([vjp_fn(minigrad.tensor(e_i))[0].numpy() for e_i in np.eye(4)], axis=1)
+G_t = torch.func.jacrev(lambda u: vjp_fn_t(u)[0])(torch.tensor(u))
+check_all({"matrix of g: u -> J^T u": (G, G_t),
+           "= J^T": (G, torch.func.jacfwd(f_torch)(torch.tensor(x0)).T),
+           "(matrix of g)^T v = J v": (G.T @ v, Jv_t)})
+
+# %% [markdown]
+# **What each mode keeps.** To apply $J^\top$, reverse mode runs the ops backward, last
+# op first. It must therefore keep what each op's local derivative needs until the
+# backward pass gets there: the inputs or outputs each op saved, for the whole graph.
+# Forward mode applies each op's local derivative as soon as the op runs, then drops it.
+# It records no graph, and at any moment it holds only the current primal and tangent.
+# We measure this on a deep chain, 50 `tanh` in a row on 1,000 float64 values.
+# In torch, `torch.autograd.graph.saved_tensors_hooks(pack, unpack)` calls `pack` on
+# every tensor an op saves for backward. In minigrad we walk the graph from `y.grad_fn`
+# and add up each node's `saved_tensors`.
+
+# %%
+depth, n = 50, 1000
+
+
+def chain(h):
+    for _ in range(depth):
+        h = h.tanh()
+    return h
+
+
+def saved_by_torch(run):
+    """(count, bytes) of the tensors torch saves for backward while run() runs."""
+    sizes = []
+
+    def pack(t):
+        sizes.append(t.nbytes)
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        run()
+    return len(sizes), sum(sizes)
+
+
+def saved_by_minigrad(y):
+    """(count, bytes) of the arrays saved on the graph behind y."""
+    arrays, stack, seen = [], [y.grad_fn], set()
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        arrays += getattr(node, "saved_tensors", ())
+        stack.extend(node.next_functions)
+    return len(arrays), sum(a.nbytes for a in arrays)
+
+
+def forward_mode_minigrad():
+    with forward_ad.dual_level():
+        x = forward_ad.make_dual(minigrad.tensor(np.linspace(-2, 2, n)),
+                                 minigrad.ones(n, dtype=minigrad.float64))
+        return chain(x)
+
+
+def forward_mode_torch():
+    with fwAD.dual_level():
+        chain(fwAD.make_dual(torch.linspace(-2, 2, n, dtype=torch.float64),
+                             torch.ones(n, dtype=torch.float64)))
+
+
+reverse_t = saved_by_torch(lambda: chain(torch.linspace(-2, 2, n, dtype=torch.float64,
+                                                        requires_grad=True)))
+reverse_m = saved_by_minigrad(chain(minigrad.tensor(np.linspace(-2, 2, n), requires_grad=True)))
+y_fwd = forward_mode_minigrad()
+print("reverse mode saves (tensors, bytes):", reverse_m, "; forward mode's y.grad_fn:",
+      y_fwd.grad_fn)
+check_all({"reverse mode: saved (tensors, bytes)": (reverse_m, reverse_t),
+           "= one 8,000-byte output per tanh": (reverse_m, (depth, depth * n * 8), "formula"),
+           "forward mode: saved (tensors, bytes)": (saved_by_minigrad(y_fwd),
+                                                    saved_by_torch(forward_mode_torch))})
+
+# %% [markdown]
+# Reverse mode keeps 400,000 bytes, one output of 8,000 bytes per `tanh`, so the amount
+# grows with the depth. Forward mode keeps none. This is the memory argument for forward
+# mode; its price is the one of section 3, one pass per input direction.
+#
+# **`vmap`: all the columns in one pass.** Exercise 14.2 builds the Jacobian one `jvp`
+# per basis vector $e_j$, so $f$ runs $n_{in}$ times. `func.vmap(fn)` turns a function
+# of one vector into a function of a batch of them (here the rows of the identity
+# matrix, the $e_j$): each op processes the whole batch at once. With
+# `out_dims=1` the results are stacked as columns. We count the calls of $f$:
+
+# %%
+calls = []
+
+
+def f_counted(x):
+    calls.append(1)
+    return f_minigrad(x)
+
+
+x_m = minigrad.tensor(x0)
+columns = [minigrad.func.jvp(f_counted, (x_m,), (minigrad.tensor(e_j),))[1] for e_j in np.eye(3)]
+J_loop = minigrad.stack(columns, dim=1)
+loop_calls = len(calls)
+
+calls.clear()
+J_vmap = minigrad.func.vmap(lambda e: minigrad.func.jvp(f_counted, (x_m,), (e,))[1],
+                            out_dims=1)(minigrad.eye(3, dtype=minigrad.float64))
+print(f"calls of f: {loop_calls} with the loop, {len(calls)} with vmap")
+J_t = torch.func.jacfwd(f_torch)(torch.tensor(x0))
+check_all({"J, one jvp per column": (J_loop, J_t), "J, vmap over the e_j": (J_vmap, J_t),
+           "calls of f: loop, vmap": ((loop_calls, len(calls)), (3, 1), "formula")}, brief=True)
+
+# %% [markdown]
+# The same matrix, from one batched pass instead of three. This is how
+# `torch.func.jacfwd` works: it applies `vmap` to `jvp` over the basis vectors (and
+# `jacrev` applies `vmap` to `vjp`). The arithmetic is the same; what changes is that
+# each op runs once on a batch of $n_{in}$ tangents instead of $n_{in}$ times on one.
+
+# %% [markdown]
 # ## Summary
 #
 # - A dual number $x + \dot{x}\,\varepsilon$ with $\varepsilon^2 = 0$ carries a
@@ -713,6 +874,10 @@ with graded("Exercise 14.3", hint="if the pass count is off, count your grad cal
 # - A VJP $u \mapsto J^\top u$ is linear in $u$, so its VJP with $v$ is $J v$: a JVP
 #   from two backward passes, the first recorded, after a recorded forward pass of $f$.
 #   That is how `torch.autograd.functional.jvp` computes it, without forward mode.
+# - $v \mapsto J v$ and $u \mapsto J^\top u$ are a linear map and its transpose,
+#   $\langle u, J v \rangle = \langle J^\top u, v \rangle$. Reverse mode keeps saved
+#   tensors for the whole graph (50 `tanh`: 400,000 bytes), forward mode keeps none.
+#   `vmap` over the $e_j$ gives all the columns in one pass, as `torch.func.jacfwd` does.
 #
 # Where this comes from: JAX's Autodiff Cookbook (jax.readthedocs.io, "JVPs and VJPs",
 # "Jacobians and Hessians using jacfwd and jacrev") and PyTorch's tutorial "Forward-mode
