@@ -1210,6 +1210,9 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
 #   `hvp` gives $Hv$ for any $H$ with a third pass; or
 #   `func.jvp(func.grad(f), (x,), (v,))` forward over reverse: a small constant times
 #   one gradient, $n$ numbers. The Hessian is $n$ HVPs and $n^2$ numbers.
+# - Forward over reverse is the default HVP: $Hv$ in one backward pass (`vhp` two,
+#   `hvp` three). `vmap(grad(loss), in_dims=(None, 0, 0))` with `functional_call` gives
+#   per-sample gradients, for per-example clipping (DP-SGD).
 # - `gradgradcheck` checks the backward pass itself against finite differences. A
 #   backward that uses a value kept on `ctx` in forward (a constant to the graph)
 #   instead of a tensor saved with `save_for_backward` passes `gradcheck` and fails
