@@ -713,6 +713,135 @@ display(check("the widget's Newton path", newton_box.race.newton, newton_box.rac
 newton_box
 
 # %% [markdown]
+# ## 7. Forward over reverse by default, and per-sample gradients
+#
+# Section 4 had three ways to an HVP. Which one to use when you need many of them (a
+# conjugate-gradient Newton solve, a curvature estimate)? The JAX autodiff cookbook's
+# advice is forward over reverse: `jvp(grad(f), (x,), (v,))`. It gives $Hv$ itself,
+# symmetric $H$ or not, as `hvp` does; and it does it in one backward pass, the
+# tangent $v$ riding along every op of the gradient's computation, where `vhp` needs
+# two passes and `hvp` three. We count the passes with a plain counter around
+# `autograd.grad` (each pass is one call), in both libraries, on a function of 5
+# inputs:
+
+# %%
+rng = np.random.default_rng(157)
+A_fr = rng.standard_normal((5, 5)) / 2
+xr0, vr0 = rng.standard_normal(5), rng.standard_normal(5)
+f_fr, f_fr_t = tanh_net(minigrad, A_fr), tanh_net(torch, A_fr)
+xr, vr, xr_t, vr_t = (minigrad.tensor(xr0), minigrad.tensor(vr0), torch.tensor(xr0),
+                      torch.tensor(vr0))
+
+
+def backward_passes(autograd_module, compute):
+    """Run compute() and count its calls to autograd_module.grad (one per backward pass)."""
+    real_grad = autograd_module.grad
+    calls = []
+
+    def counted_grad(*args, **kwargs):
+        calls.append(1)
+        return real_grad(*args, **kwargs)
+
+    autograd_module.grad = counted_grad
+    try:
+        result = compute()
+    finally:
+        autograd_module.grad = real_grad
+    return result, len(calls)
+
+
+ways = {
+    "forward over reverse": (
+        lambda: minigrad.func.jvp(minigrad.func.grad(f_fr), (xr,), (vr,))[1],
+        lambda: torch.func.jvp(torch.func.grad(f_fr_t), (xr_t,), (vr_t,))[1]),
+    "vhp (double backward)": (
+        lambda: minigrad.autograd.functional.vhp(f_fr, xr, vr)[1],
+        lambda: torch.autograd.functional.vhp(f_fr_t, xr_t, vr_t)[1]),
+    "hvp": (lambda: minigrad.autograd.functional.hvp(f_fr, xr, vr)[1],
+            lambda: torch.autograd.functional.hvp(f_fr_t, xr_t, vr_t)[1]),
+}
+rows = {}
+for name, (ours, theirs) in ways.items():
+    Hv_ours, passes_ours = backward_passes(minigrad.autograd, ours)
+    Hv_theirs, passes_theirs = backward_passes(torch.autograd, theirs)
+    print(f"{name:22s} backward passes: minigrad {passes_ours}, torch {passes_theirs}")
+    rows[f"{name}: Hv"] = (Hv_ours, Hv_theirs)
+    rows[f"{name}: backward passes"] = (passes_ours, passes_theirs)
+check_all(rows, brief=True)
+
+# %% [markdown]
+# One pass against two or three, for the same $Hv$. Memory goes with it: reverse over
+# reverse records the whole gradient computation as a graph (`create_graph=True`) and
+# keeps it until the next backward pass has walked it; forward over reverse finishes
+# $Hv$ inside the one backward pass, so no recorded gradient waits for a later pass.
+# That is why it is the default; `vhp` stays useful where forward mode is missing (an
+# op without a tangent rule, a custom `Function` without `jvp`).
+#
+# **Per-sample gradients.** A training step's `backward` sums the gradients of the
+# examples in a batch. Some methods need each example's own gradient: clipping each
+# example's gradient to a norm bound before averaging, as DP-SGD (differentially
+# private training) does, so that no single example moves the weights by more than the
+# bound. `vmap` gives them all in one call: write the loss of *one* example as a
+# function of the parameters (`functional_call` runs the model with parameters passed
+# in), take its `grad`, and `vmap` it over the examples, with
+# `in_dims=(None, 0, 0)`: the parameters are shared, the inputs and targets are
+# batched along their first dimension. torch's per-sample-gradients tutorial, on a
+# linear model with 3 inputs and a batch of 6:
+
+# %%
+minigrad.manual_seed(0)
+ps_model = minigrad.nn.Linear(3, 1, dtype=minigrad.float64)
+ps_model_t = torch.nn.Linear(3, 1, dtype=torch.float64)
+ps_params = {name: p.detach() for name, p in ps_model.named_parameters()}
+ps_params_t = {name: torch.tensor(p.numpy()) for name, p in ps_params.items()}
+rng = np.random.default_rng(158)
+X_ps, Y_ps = rng.standard_normal((6, 3)), rng.standard_normal((6, 1))
+
+
+def one_example_loss(lib, model):
+    """The squared error of one example (x, y) as a function of the parameters."""
+    def loss(params, x, y):
+        out = lib.func.functional_call(model, params, (x.unsqueeze(0),))
+        return ((out - y.unsqueeze(0)) ** 2).mean()
+    return loss
+
+
+loss_ps, loss_ps_t = one_example_loss(minigrad, ps_model), one_example_loss(torch, ps_model_t)
+per_sample = minigrad.func.vmap(minigrad.func.grad(loss_ps), in_dims=(None, 0, 0))(
+    ps_params, minigrad.tensor(X_ps), minigrad.tensor(Y_ps))
+per_sample_t = torch.func.vmap(torch.func.grad(loss_ps_t), in_dims=(None, 0, 0))(
+    ps_params_t, torch.tensor(X_ps), torch.tensor(Y_ps))
+print({name: tuple(g.shape) for name, g in per_sample.items()})
+one_at_a_time = [minigrad.func.grad(loss_ps)(ps_params, minigrad.tensor(x), minigrad.tensor(y))
+                 for x, y in zip(X_ps, Y_ps, strict=True)]
+check_all({"per-sample gradient of weight": (per_sample["weight"], per_sample_t["weight"]),
+           "per-sample gradient of bias": (per_sample["bias"], per_sample_t["bias"]),
+           "= one example at a time (weight)": (per_sample["weight"],
+                                                [g["weight"] for g in one_at_a_time],
+                                                "one at a time")},
+          brief=True)
+
+# %% [markdown]
+# Each example's gradient has the parameter's shape, with the batch in front. Clipping
+# per example, DP-SGD's first step (without its noise): scale each example's whole
+# gradient (weight and bias together) down to norm 5 where it is larger, then average:
+
+# %%
+def clipped_mean(per_sample, max_norm=5.0):
+    norms = sum((g.reshape(g.shape[0], -1) ** 2).sum(1) for g in per_sample.values()).sqrt()
+    scale = (max_norm / norms).clamp(max=1.0)
+    return norms, {name: (g * scale.reshape((-1,) + (1,) * (g.ndim - 1))).mean(0)
+                   for name, g in per_sample.items()}
+
+
+norms, clipped = clipped_mean(per_sample)
+norms_t, clipped_t = clipped_mean(per_sample_t)
+print("per-example gradient norms:", np.round(norms.numpy(), 3))
+check_all({"norms": (norms, norms_t),
+           "clipped mean, weight": (clipped["weight"], clipped_t["weight"]),
+           "clipped mean, bias": (clipped["bias"], clipped_t["bias"])}, brief=True)
+
+# %% [markdown]
 # ## Exercises
 #
 # ### Exercise 15.1: the n-th derivative (2 points)
@@ -1081,6 +1210,9 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
 #   `hvp` gives $Hv$ for any $H$ with a third pass; or
 #   `func.jvp(func.grad(f), (x,), (v,))` forward over reverse: a small constant times
 #   one gradient, $n$ numbers. The Hessian is $n$ HVPs and $n^2$ numbers.
+# - Forward over reverse is the default HVP: $Hv$ in one backward pass (`vhp` two,
+#   `hvp` three). `vmap(grad(loss), in_dims=(None, 0, 0))` with `functional_call` gives
+#   per-sample gradients, for per-example clipping (DP-SGD).
 # - `gradgradcheck` checks the backward pass itself against finite differences. A
 #   backward that uses a value kept on `ctx` in forward (a constant to the graph)
 #   instead of a tensor saved with `save_for_backward` passes `gradcheck` and fails
