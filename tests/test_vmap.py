@@ -442,3 +442,18 @@ def test_vmap_of_jvp_and_jacfwd():
         out[name] = (func.vmap(lambda a, b, func=func, f=f: func.jvp(f, (a,), (b,)))(x, v),
                      func.vmap(func.jacfwd(f))(x))
     _compare(out["minigrad"], out["torch"])
+
+
+@pytest.mark.parametrize("transform", ["hessian", "jacfwd_grad", "jacrev_grad"])
+def test_a_second_order_transform_under_vmap_is_refused_not_zero(transform):
+    """torch nests transforms under vmap; minigrad refuses them rather than give zeros."""
+    def f(x):
+        return (x ** 3).sum()
+    inner = {"hessian": lambda lib: lib.func.hessian(f),
+             "jacfwd_grad": lambda lib: lib.func.jacfwd(lib.func.grad(f)),
+             "jacrev_grad": lambda lib: lib.func.jacrev(lib.func.grad(f))}[transform]
+    xs = [[1.0, 2.0], [3.0, -1.0]]
+    theirs = torch.func.vmap(inner(torch))(torch.tensor(xs, dtype=torch.float64))
+    assert theirs[1, 0, 0].item() == 18.0
+    with pytest.raises(NotImplementedError, match="nest a transform"):
+        mg.func.vmap(inner(mg))(mg.tensor(xs, dtype=mg.float64))

@@ -26,6 +26,13 @@ def _spread(t, levels):
     """``t``'s numbers with a batch dimension for each of ``levels`` (repeated where ``t``
     is shared), a new array."""
     p, have = batched.to_physical(t)
+    if p._requires_grad or getattr(p, "_fw_tangent", None) is not None or getattr(
+            p, "_fw_nested", None):
+        raise NotImplementedError(
+            "minigrad cannot yet nest a transform inside another transform under vmap "
+            "(vmap(hessian(f)), vmap(jacfwd(grad(f))), vmap(jacrev(grad(f)))): the inner one "
+            "would drop the outer one's derivative. Fix: loop over the batch, "
+            "torch.stack([hessian(f)(x) for x in xs]), or use vmap of a first-order transform.")
     arr = p._data
     pos = 0
     for level in levels:
