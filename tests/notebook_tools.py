@@ -88,3 +88,23 @@ class Kernel:
     def close(self):
         self.kc.stop_channels()
         self.km.shutdown_kernel(now=True)
+
+
+def visible_code_lines(nb):
+    """The stripped code lines of a source notebook outside its solutions and hidden
+    tests: a student sees these by design (a supplied buggy loop shares most of its lines
+    with the fixed one; a visible check calls what the hidden checks call)."""
+    visible = set()
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        inside = False
+        for line in cell.source.splitlines():
+            marker = line.strip()
+            if marker in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):
+                inside = True
+            elif marker in ("### END SOLUTION", "### END HIDDEN TESTS"):
+                inside = False
+            elif not inside and marker:
+                visible.add(marker)
+    return visible

@@ -45,7 +45,7 @@ def _watched_modules():
     _import_all_of_minigrad()
     names = ["numpy", "numpy.linalg", "numpy.random", "math", "builtins", "torch",
              "torch.autograd", "torch.autograd.graph", "torch.nn.functional"]
-    names += sorted(n for n in sys.modules if n == "minigrad" or n.startswith("minigrad."))
+    names += sorted(n for n in list(sys.modules) if n == "minigrad" or n.startswith("minigrad."))
     del math, numpy, torch
     return [(n, sys.modules[n]) for n in names if n in sys.modules]
 

@@ -504,6 +504,8 @@ check("saved KiB at each batch size", ours_kib, torch_kib)
 # why a second `backward()` through the same graph fails (chapter 12).
 
 # %%
+mlp.zero_grad()  # gradients from this batch alone
+mlp_t.zero_grad()
 loss = mlp(batch).sum()
 loss_t = mlp_t(batch_t).sum()
 before = saved_bytes(loss)

@@ -576,6 +576,7 @@ check_all({"gradcheck GoodMul": (minigrad.autograd.gradcheck(GoodMul.apply, (p_m
                                  torch.autograd.gradcheck(GoodMulTorch.apply, (p_t, q_t)))})
 
 # %%
+p_m.grad = q_m.grad = p_t.grad = q_t.grad = None  # start from no gradient
 GoodMul.apply(p_m, q_m).sum().backward()
 (p_t * q_t).sum().backward()
 check_all({"a.grad": (p_m.grad, p_t.grad), "b.grad": (q_m.grad, q_t.grad)})
