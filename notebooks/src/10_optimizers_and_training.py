@@ -9,7 +9,9 @@
 # goes wrong when the four calls of a training step come in the wrong order; adds
 # momentum; and finally trains a small network on a real data set (scikit-learn's
 # handwritten digits) with minigrad and PyTorch side by side, from the same initial
-# weights, until they agree on every parameter.
+# weights, until they agree on every parameter. Then RMSprop and Adam, which give each
+# coordinate its own step size, a learning-rate schedule, and (after the exercises) why
+# weight decay is not an L2 term for Adam.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -20,7 +22,10 @@
 # 3. explain momentum as a running sum of gradients, where it gains and where it does
 #    not, give the largest stable learning rate, and implement it;
 # 4. train a multilayer network on a real data set and compare it with PyTorch, step
-#    for step.
+#    for step;
+# 5. write the RMSprop and Adam updates by hand, say what their division by the root
+#    mean square does to the step, schedule the learning rate, and choose AdamW over
+#    Adam with `weight_decay`.
 
 # %%
 import matplotlib.pyplot as plt
@@ -563,6 +568,140 @@ print(f"test accuracy: minigrad {accuracy:.3f}, torch {accuracy_t:.3f}")
 check("test predictions", predicted, predicted_t)
 
 # %% [markdown]
+# ## 6. A step size per coordinate: RMSprop and Adam
+#
+# Back to the valley of section 4. Plain SGD's step is $\eta$ times the gradient, so one
+# $\eta$ serves both directions, and the steep one ($v$) caps it at $2/\lambda_{\max}$.
+# RMSprop gives each coordinate its own scale: it keeps a running mean $s$ of the
+# *squared* gradient and divides the gradient by its root,
+#
+# $$s \leftarrow \alpha\, s + (1 - \alpha)\, g^2, \qquad
+#   p \leftarrow p - \eta\, \frac{g}{\sqrt{s} + \epsilon} ,$$
+#
+# from $s = 0$, elementwise (torch's defaults: $\alpha = 0.99$, $\epsilon = 10^{-8}$).
+# A coordinate with large gradients gets a small step size, one with small gradients a
+# large one. Adam adds momentum as an average, $m \leftarrow \beta_1 m + (1 - \beta_1)\,
+# g$, and divides both averages by $1 - \beta^t$ at step $t$ to undo their start at $0$:
+#
+# $$p \leftarrow p - \eta\, \frac{m / (1 - \beta_1^t)}{\sqrt{s / (1 - \beta_2^t)}
+#   + \epsilon} \qquad (\beta_1, \beta_2 = 0.9, 0.999) .$$
+#
+# Both by hand on the valley, in a few lines of numpy:
+
+# %%
+def rmsprop_by_hand(lr, alpha=0.99, eps=1e-8, steps=40):
+    """RMSprop on the valley: s <- alpha s + (1 - alpha) g**2, p <- p - lr g / (sqrt(s) + eps)."""
+    p, s = np.array([-4.0, 1.0]), np.zeros(2)
+    path = [p.copy()]
+    for _ in range(steps):
+        g = np.array([1.0, 20.0]) * p  # the gradient of the valley
+        s = alpha * s + (1 - alpha) * g ** 2
+        p = p - lr * g / (np.sqrt(s) + eps)
+        path.append(p.copy())
+    return np.array(path)
+
+
+def adam_by_hand(lr, betas=(0.9, 0.999), eps=1e-8, steps=40):
+    """Adam on the valley: the averages m of g and s of g**2, each divided by 1 - beta**t."""
+    (beta1, beta2), p, m, s = betas, np.array([-4.0, 1.0]), np.zeros(2), np.zeros(2)
+    path = [p.copy()]
+    for t in range(1, steps + 1):
+        g = np.array([1.0, 20.0]) * p
+        m = beta1 * m + (1 - beta1) * g
+        s = beta2 * s + (1 - beta2) * g ** 2
+        p = p - lr * (m / (1 - beta1 ** t)) / (np.sqrt(s / (1 - beta2 ** t)) + eps)
+        path.append(p.copy())
+    return np.array(path)
+
+# %% [markdown]
+# The same 40 steps with `minigrad.optim` and `torch.optim`, on the valley as a
+# function of a tensor. RMSprop gets $\eta = 0.03$ and Adam $\eta = 0.3$, for a reason
+# the next cell shows.
+
+# %%
+def descend_with(lib, name, start=(-4.0, 1.0), steps=40, **options):
+    """The points that lib.optim.<name>(**options) visits on the valley."""
+    p = lib.tensor(list(start), dtype=lib.float64, requires_grad=True)
+    optimizer = getattr(lib.optim, name)([p], **options)
+    path = [p.detach().numpy().copy()]
+    for _ in range(steps):
+        optimizer.zero_grad()
+        valley(p).backward()
+        optimizer.step()
+        path.append(p.detach().numpy().copy())
+    return np.array(path)
+
+
+rmsprop_t = descend_with(torch, "RMSprop", lr=0.03)
+adam_t = descend_with(torch, "Adam", lr=0.3)
+check_all({"RMSprop by hand": (rmsprop_by_hand(0.03), rmsprop_t),
+           "minigrad.optim.RMSprop": (descend_with(minigrad, "RMSprop", lr=0.03), rmsprop_t),
+           "Adam by hand": (adam_by_hand(0.3), adam_t),
+           "minigrad.optim.Adam": (descend_with(minigrad, "Adam", lr=0.3), adam_t)},
+          rtol=1e-12, atol=1e-14, brief=True)
+
+# %% [markdown]
+# What the division changes: the first step, and the loss after 40 steps, against plain
+# SGD at $\eta = 0.09$ (just below its limit $0.1$) and at $\eta = 0.3$ (torch's paths):
+
+# %%
+runs = {"SGD, lr 0.09": paths[0.0][1], "SGD, lr 0.3": plain_03,
+        "RMSprop, lr 0.03": rmsprop_t, "Adam, lr 0.3": adam_t}
+for name, path in runs.items():
+    du, dv = path[1] - path[0]
+    u_40, v_40 = path[-1]
+    print(f"{name:17s} first step (du, dv) = ({du:+.3f}, {dv:+.3f}), "
+          f"loss after 40 steps {0.5 * (u_40 ** 2 + 20 * v_40 ** 2):.1e}")
+check_all({"Adam's first step: lr * (1, -1)": (adam_t[1] - adam_t[0], [0.3, -0.3], "formula"),
+           "RMSprop's: lr / sqrt(1 - 0.99) * (1, -1)": (
+               rmsprop_t[1] - rmsprop_t[0], [0.3, -0.3], "formula")}, atol=1e-7)
+
+# %% [markdown]
+# SGD's first step is $-\eta$ times the gradient $(-4, 20)$: five times longer across
+# the valley than along it. Adam's is $\eta$ in *each* coordinate: at $t = 1$, $m = (1 -
+# \beta_1) g$ and $s = (1 - \beta_2) g^2$, the corrections cancel the factors, and
+# $g / |g|$ is left, whatever the size of the gradient. RMSprop has no correction, so its
+# first step is $\eta / \sqrt{1 - \alpha} = 10\,\eta$ per coordinate (hence its smaller
+# $\eta$ here). Since the step no longer grows with the gradient, $\eta = 0.3$, three
+# times SGD's limit, does not diverge with Adam, where SGD's loss explodes. On this small
+# valley Adam's loss after 40 steps is not below that of SGD at $\eta = 0.09$: what it
+# buys is an $\eta$ that need not be fitted to the steepest direction, per coordinate,
+# which matters when a network's parameters see gradients of very different sizes.
+#
+# ### A learning-rate schedule
+#
+# A scheduler changes the optimizer's learning rate as training goes; its `step()` is
+# called after `optimizer.step()`, once per epoch (or per step, as you count).
+# `CosineAnnealingLR(optimizer, T_max)` lowers it from $\eta_0$ to $0$ along half a
+# cosine, $\eta_t = \eta_0\,(1 + \cos(\pi t / T_{\max}))/2$. Its sequence over 15
+# steps with $T_{\max} = 10$, in both libraries:
+
+# %%
+p = minigrad.tensor([1.0], requires_grad=True)
+p_t = torch.tensor([1.0], requires_grad=True)
+optimizer, optimizer_t = minigrad.optim.Adam([p], lr=0.3), torch.optim.Adam([p_t], lr=0.3)
+schedule = minigrad.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=10)
+schedule_t = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer_t, T_max=10)
+lrs, lrs_t = [], []
+for _ in range(15):
+    lrs.append(optimizer.param_groups[0]["lr"])
+    lrs_t.append(optimizer_t.param_groups[0]["lr"])
+    optimizer.step()  # no gradient here: only the learning rate moves
+    optimizer_t.step()
+    schedule.step()
+    schedule_t.step()
+print(np.round(lrs, 4))
+t = np.arange(11)
+check_all({"learning rate, steps 0 to 14": (lrs, lrs_t),
+           "steps 0 to 10: 0.3 (1 + cos(pi t / 10)) / 2": (
+               lrs[:11], 0.3 * (1 + np.cos(np.pi * t / 10)) / 2, "formula")},
+          rtol=1e-12, atol=1e-15)
+
+# %% [markdown]
+# It reaches $0$ at $t = T_{\max}$, and then climbs back up: the cosine goes on, with
+# period $2\,T_{\max}$. So set $T_{\max}$ to the whole length of the training.
+
+# %% [markdown]
 # ## Exercises
 #
 # Each exercise has a cell for your code and a locked cell that checks it. Replace
@@ -874,6 +1013,69 @@ with graded("Exercise 10.3", hint="compare your loss with the mean squared error
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 7. Weight decay is not L2 for Adam
+#
+# For SGD, `weight_decay=lam` adds $\lambda p$ to the gradient, which is the gradient of
+# the term $\frac{\lambda}{2} \sum p^2$ (Exercise 10.3): weight decay and an L2 term in
+# the loss are the same thing, and each step shrinks $p$ by the factor $1 - \eta\lambda$
+# before the loss's own step. `optim.Adam(..., weight_decay=lam)` also adds $\lambda p$
+# to $g$, *before* the averages: the decay is then divided by $\sqrt{s}$ like the rest of
+# the gradient. `optim.AdamW` (Loshchilov and Hutter, "Decoupled weight decay
+# regularization") instead shrinks the parameter first, $p \leftarrow (1 - \eta\lambda)\,
+# p$, and then takes Adam's step on the loss's gradient alone.
+#
+# To see the difference, give the valley a third coordinate $w$ that the loss ignores
+# (`valley` reads only `p[0]` and `p[1]`): $w$'s gradient is $\lambda w$ and nothing
+# else, so all its motion is the decay. Ten steps from $(-4, 1, 1)$ with $\eta = 0.09$,
+# for $\lambda = 0.1$ and a hundred times less:
+
+# %%
+decayed = {}
+for lam in (0.1, 0.001):
+    for name in ("SGD", "Adam", "AdamW"):
+        ours, theirs = (descend_with(lib, name, start=(-4.0, 1.0, 1.0), steps=10, lr=0.09,
+                                     weight_decay=lam) for lib in (minigrad, torch))
+        decayed[f"{name}, lambda {lam}: w after 10 steps"] = (ours[-1, 2], theirs[-1, 2])
+check_all(decayed, rtol=1e-12, atol=1e-15)
+
+# %% [markdown]
+# SGD and AdamW leave $w = 0.9136$ for $\lambda = 0.1$ and $0.9991$ for $\lambda =
+# 0.001$: the factor $(1 - \eta\lambda)^{10}$. Adam with `weight_decay` leaves $w =
+# 0.1566$ for *both*: its step divides $\lambda w$ by the root of its own running mean
+# of squares, so $\lambda$ cancels, and $w$ moves by about $\eta$ per step.
+#
+# And the coordinates that do have a loss gradient? What $\lambda = 0.1$ changes in
+# $(u, v, w)$ after the ten steps, against the same run with $\lambda = 0$:
+
+# %%
+def decay_effect(lib, name, lam=0.1):
+    """(u, v, w) after 10 steps with weight_decay=lam, minus (u, v, w) after 10 without."""
+    ends = [descend_with(lib, name, start=(-4.0, 1.0, 1.0), steps=10, lr=0.09,
+                         weight_decay=wd)[-1] for wd in (lam, 0.0)]
+    return ends[0] - ends[1]
+
+
+effects = {name: (decay_effect(minigrad, name), decay_effect(torch, name))
+           for name in ("SGD", "Adam", "AdamW")}
+for name, (_, effect) in effects.items():
+    print(f"{name:5s}: weight_decay=0.1 moves (u, v, w) by "
+          + ", ".join(f"{x:+.1e}" for x in effect))
+aw_t = descend_with(torch, "AdamW", start=(-4.0, 1.0, 1.0), steps=10, lr=0.09,
+                    weight_decay=0.1)
+check_all({**{f"{name}: the effect of the decay": pair for name, pair in effects.items()},
+           "AdamW: w_k = (1 - 0.09 * 0.1)**k": ((1 - 0.09 * 0.1) ** np.arange(11), aw_t[:, 2])},
+          rtol=1e-10, atol=1e-15, brief=True)
+
+# %% [markdown]
+# With Adam, the decay moves $u$ and $v$ by $10^{-10}$ and less: their loss gradients
+# dominate $\sqrt{s}$, and $\lambda p$ divided by it is nothing. So with Adam an L2 term
+# (or `weight_decay`) is no longer a decay set by $\lambda$: weights with small
+# gradients are pulled to $0$ at full speed, weights with large gradients not at all.
+# AdamW pulls every coordinate towards $0$ ($u$ by $+0.31$ from $-3.1$, $v$ and $w$
+# down), and $w$ exactly by the factor $(1 - \eta\lambda)^k$ that $\lambda$ means, as
+# SGD's decay does.
+
+# %% [markdown]
 # ## Summary
 #
 # - Gradients only fill `.grad`; the optimizer changes the parameters. SGD moves each
@@ -897,6 +1099,13 @@ with graded("Exercise 10.3", hint="compare your loss with the mean squared error
 # - An MLP 64-32-10 trained on `load_digits()` with minigrad and with torch, from the
 #   same start, follows the same loss curve and ends with the same parameters (to
 #   float64 rounding) and the same test predictions, 97 % of them right.
+# - RMSprop and Adam divide each coordinate's gradient by the root of its running mean
+#   square: Adam's first step is $\eta$ in every coordinate, whatever the gradient, so
+#   $\eta$ need not fit the steepest direction. `CosineAnnealingLR` lowers $\eta$ to $0$
+#   at $T_{\max}$, then raises it again.
+# - Adam's `weight_decay` (an L2 term) is divided by that root mean square too, so
+#   $\lambda$ hardly matters; AdamW shrinks every weight by $1 - \eta\lambda$ per step,
+#   as SGD's decay does.
 #
 # Next: [11 Gradient checking](11_gradient_checking.ipynb), testing a gradient without
 # trusting any library.
