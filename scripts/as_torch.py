@@ -24,6 +24,7 @@ import contextlib
 import importlib
 import io
 import pathlib
+import random
 import re
 import sys
 import traceback
@@ -32,7 +33,7 @@ import numpy as np
 import torch
 
 import minigrad
-from minigrad import factories
+from minigrad import factories, generators
 
 # torch's modules that a program may import, and minigrad's module standing for each.
 MODULES = {
@@ -115,11 +116,38 @@ def _size(size):
 
 
 def _drawn(torch_fn):
-    """minigrad's ``randn``/``rand``, drawing torch's numbers in torch's dtype."""
-    def draw(*size, dtype=None, requires_grad=False, **kwargs):
-        theirs = torch_fn(*size, dtype=_torch_dtype(dtype))
+    """minigrad's ``randn``/``rand``/``randint``, drawing torch's numbers in torch's dtype
+    (from the torch generator standing for a minigrad ``Generator``)."""
+    def draw(*size, dtype=None, requires_grad=False, generator=None, **kwargs):
+        kwargs.pop("device", None)
+        theirs = torch_fn(*size, dtype=_torch_dtype(dtype), generator=_theirs(generator),
+                          **kwargs)
         return minigrad.tensor(theirs.numpy(), requires_grad=requires_grad)
     return draw
+
+
+class TorchGenerator(generators.Generator):
+    """minigrad's ``Generator`` in the minigrad run: a torch generator draws its numbers."""
+
+    def __init__(self, device="cpu"):
+        super().__init__(device)
+        self.torch_generator = torch.Generator()
+
+    def manual_seed(self, seed):
+        super().manual_seed(seed)
+        self.torch_generator.manual_seed(seed)
+        return self
+
+
+def _theirs(generator):
+    return None if generator is None else generator.torch_generator
+
+
+def _multinomial(input, num_samples, replacement=False, *, generator=None):  # noqa: A002
+    """minigrad's ``multinomial`` drawing torch's indices from the same probabilities."""
+    probs = torch.from_numpy(np.array(input.detach().numpy()))
+    drawn = torch.multinomial(probs, num_samples, replacement, generator=_theirs(generator))
+    return minigrad.tensor(drawn.numpy())
 
 
 def _torch_dtype(dtype):
@@ -132,11 +160,15 @@ def as_minigrad():
     draws torch's random numbers, until the block ends."""
     saved = {name: sys.modules.get(name) for name in MODULES}
     patched = [(factories, "GENERATOR", [TorchDraws()])]
-    for module in (minigrad, factories):
-        for name, fn in (("randn", torch.randn), ("rand", torch.rand)):
+    for module in (minigrad, factories, generators):
+        for name, fn in (("randn", torch.randn), ("rand", torch.rand),
+                         ("randint", torch.randint)):
             if hasattr(module, name):
                 patched.append((module, name, _drawn(fn)))
         patched.append((module, "manual_seed", torch.default_generator.manual_seed))
+    for module in (minigrad, generators):
+        patched += [(module, "Generator", TorchGenerator),
+                    (module, "multinomial", _multinomial)]
     originals = [(m, n, getattr(m, n, None)) for m, n, _ in patched]
     try:
         for name, ours in MODULES.items():
@@ -167,9 +199,12 @@ def as_minigrad():
 
 def run(source, use_minigrad, name="<program>"):
     """What ``source`` prints (expressions of doctest-style lines printed too), and the
-    exception it raised (or None). Torch's generator is seeded 0 before each run."""
+    exception it raised (or None). Torch's generator is seeded 0 before each run, and
+    Python's ``random`` and numpy's global generator too, so that both runs draw the same."""
     out = io.StringIO()
     torch.manual_seed(0)
+    random.seed(0)
+    np.random.seed(0)
     torch.set_grad_enabled(True)  # as a fresh interpreter: an earlier program may have
     minigrad.set_grad_enabled(True)  # switched recording off
     context = as_minigrad() if use_minigrad else contextlib.nullcontext()

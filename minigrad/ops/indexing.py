@@ -141,3 +141,35 @@ def index(a, key):
     except IndexError as exc:
         raise IndexError(f"{_torch_message(str(exc), a._data.ndim)}. Fix: the tensor has shape "
                          f"{list(a._data.shape)}.") from None
+
+
+SETITEM_RECORDED = (
+    "minigrad does not record item assignment (t[i] = v) into a tensor that is part of a "
+    "graph, which torch records as a copy into a view (CopySlices). Fix: build the tensor "
+    "out of place (e.g. torch.where(mask, v, t)), or assign inside `with torch.no_grad():`.")
+
+
+def setitem(a, key, value):
+    """``a[key] = value`` as torch's ``__setitem__``: written into ``a``'s array (and so into
+    its base's, for a view), the version counter bumped. A leaf that requires grad is
+    refused as torch does; a tensor in a recorded graph (or a value that requires grad)
+    with grad mode on is refused: minigrad does not record it (chapter 12)."""
+    from minigrad.autograd.grad_mode import GRAD_ENABLED
+    from minigrad.inplace import LEAF_INPLACE
+
+    value_grad = getattr(value, "_requires_grad", False)
+    base = getattr(a, "_base", None)
+    if GRAD_ENABLED.enabled and (a._requires_grad or value_grad or (
+            base is not None and base._requires_grad)):
+        if a.grad_fn is None and a._requires_grad and base is None:
+            raise RuntimeError(LEAF_INPLACE)
+        raise TypeError(SETITEM_RECORDED)
+    _check_steps(key)
+    plain = _plain(key)
+    data = value._data if hasattr(value, "_data") and hasattr(value, "grad_fn") else value
+    try:
+        a._data[plain] = data
+    except IndexError as exc:
+        raise IndexError(f"{_torch_message(str(exc), a._data.ndim)}. Fix: the tensor has shape "
+                         f"{list(a._data.shape)}.") from None
+    a._version_counter[0] += 1

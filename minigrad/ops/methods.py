@@ -11,6 +11,7 @@ from minigrad.autograd.function import constant
 from minigrad.ops import activations, arithmetic, indexing, matmul, reductions
 from minigrad.ops import shape as shape_ops
 from minigrad.ops.checks import alpha_operand
+from minigrad.ops.variance import var as reductions_var
 
 __all__ = ["TensorMethods"]
 
@@ -149,6 +150,12 @@ class TensorMethods:
     def mean(self, dim=None, keepdim=False):
         return reductions.mean(self, dim, keepdim)
 
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return reductions_var(self, dim, unbiased, keepdim, correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return reductions_var(self, dim, unbiased, keepdim, correction) ** 0.5
+
     def max(self, dim=None, keepdim=False):
         return reductions.max(self, dim, keepdim)
 
@@ -215,10 +222,7 @@ class TensorMethods:
         return indexing.index(self, key)
 
     def __setitem__(self, key, value):
-        raise TypeError("minigrad does not support item assignment (t[i] = v), which torch "
-                        "records as a copy into a view. Fix: build the tensor out of place "
-                        "(e.g. t * mask + v * (1 - mask)), or write into its numpy array, "
-                        "t.detach().numpy()[i] = v.")
+        indexing.setitem(self, key, value)
 
     def cuda(self, device=None):
         raise RuntimeError("minigrad runs on the CPU only. Fix: drop .cuda() / .to('cuda'); "
