@@ -144,20 +144,22 @@ class TensorMethods:
     __eq__ = _compare(np.equal, "==")
     __ne__ = _compare(np.not_equal, "!=")
 
-    def sum(self, dim=None, keepdim=False):
-        return reductions.sum(self, dim, keepdim)
+    def sum(self, dim=None, keepdim=False, *, keepdims=None):  # keepdims: torch's alias
+        return reductions.sum(self, dim, keepdim if keepdims is None else keepdims)
 
-    def mean(self, dim=None, keepdim=False):
-        return reductions.mean(self, dim, keepdim)
+    def mean(self, dim=None, keepdim=False, *, keepdims=None):  # keepdims: torch's alias
+        return reductions.mean(self, dim, keepdim if keepdims is None else keepdims)
 
-    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None, keepdims=None):
+        keepdim = keepdim if keepdims is None else keepdims
         return reductions_var(self, dim, unbiased, keepdim, correction)
 
-    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None, keepdims=None):
+        keepdim = keepdim if keepdims is None else keepdims
         return reductions_var(self, dim, unbiased, keepdim, correction) ** 0.5
 
-    def max(self, dim=None, keepdim=False):
-        return reductions.max(self, dim, keepdim)
+    def max(self, dim=None, keepdim=False, *, keepdims=None):  # keepdims: torch's alias
+        return reductions.max(self, dim, keepdim if keepdims is None else keepdims)
 
     def exp(self):
         return activations.exp(self)
@@ -228,11 +230,11 @@ class TensorMethods:
         raise RuntimeError("minigrad runs on the CPU only. Fix: drop .cuda() / .to('cuda'); "
                            "every tensor is on 'cpu'.")
 
-    def all(self):
-        return constant(self._data.all())
+    def all(self, dim=None, keepdim=False):
+        return constant(np.all(self._data, axis=dim, keepdims=keepdim))
 
-    def any(self):
-        return constant(self._data.any())
+    def any(self, dim=None, keepdim=False):
+        return constant(np.any(self._data, axis=dim, keepdims=keepdim))
 
     def argmax(self, dim=None, keepdim=False):
         if self._data.dtype == np.bool_:
