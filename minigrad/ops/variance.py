@@ -26,8 +26,9 @@ def var(x, dim=None, unbiased=None, keepdim=False, correction=None):
         raise RuntimeError("std and var only support floating point and complex dtypes. "
                            "Fix: x.double().var() (or .float()).")
     if unbiased is not None and correction is not None:
-        raise RuntimeError("Cannot specify both unbiased and correction. Fix: give only "
-                           "correction= (unbiased=False is correction=0).")
+        raise TypeError("var() received an invalid combination of arguments - got both "
+                        "unbiased and correction. Fix: give only correction= (unbiased=False "
+                        "is correction=0).")
     c = correction if correction is not None else (0 if unbiased is False else 1)
     if isinstance(dim, list):
         dim = tuple(dim)
