@@ -5,6 +5,8 @@ one the list of what a tensor can compute. Python numbers pass through as number
 lists and numpy arrays become tensors that do not require grad.
 """
 
+import math
+
 import numpy as np
 
 from minigrad.autograd.function import constant
@@ -14,6 +16,8 @@ from minigrad.ops.checks import alpha_operand
 from minigrad.ops.variance import var as reductions_var
 
 __all__ = ["TensorMethods"]
+
+_LN10 = math.log(10)
 
 
 def _operand(other, op="+"):
@@ -160,6 +164,22 @@ class TensorMethods:
 
     def max(self, dim=None, keepdim=False, *, keepdims=None):  # keepdims: torch's alias
         return reductions.max(self, dim, keepdim if keepdims is None else keepdims)
+
+    def nelement(self):
+        return int(self._data.size)
+
+    def log10(self):
+        return self.log() / _LN10
+
+    def softmax(self, dim):
+        from minigrad.nn.functional_softmax import softmax
+
+        return softmax(self, dim)
+
+    def log_softmax(self, dim):
+        from minigrad.nn.functional_softmax import log_softmax
+
+        return log_softmax(self, dim)
 
     def exp(self):
         return activations.exp(self)
