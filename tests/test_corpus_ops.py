@@ -81,6 +81,39 @@ def test_setitem_refusals():
     assert x.tolist() == t.tolist() and x.requires_grad
 
 
+@pytest.mark.parametrize("case", range(4))
+def test_recorded_setitem_values_and_gradients(case):
+    def program(lib):
+        a = np.arange(6.0).reshape(2, 3)
+        w = lib.tensor(a + 1, requires_grad=True)
+        v = lib.tensor([7.0, 8.0], dtype=lib.float64, requires_grad=True)
+        d = lib.zeros(2, 3, dtype=lib.float64)
+        if case == 0:
+            d[1, :2] = v * w[0, :2]
+        elif case == 1:
+            d[lib.tensor(0)] += w[1] * 3
+        elif case == 2:
+            d = w * 1
+            d[d > 4] = v[0]
+        else:
+            d = w * 1
+            d[[0, 1], [2, 0]] = v
+            d[0, 1] = 5.0
+        (d * lib.tensor(a) * d).sum().backward()
+        return d.tolist(), w.grad.tolist(), None if v.grad is None else v.grad.tolist()
+
+    assert program(minigrad) == program(torch)
+
+
+def test_recorded_setitem_into_a_view_is_refused():
+    d = minigrad.ones(2, 3, requires_grad=True) * 1
+    with pytest.raises(TypeError, match="into a view in a recorded graph.*CopySlices.*Fix:"):
+        d[0][1] = 5.0
+    dt = torch.ones(2, 3, requires_grad=True) * 1
+    dt[0][1] = 5.0  # torch records it
+    assert dt.grad_fn.name().endswith("CopySlices")
+
+
 def test_generator_reproduces_its_draws():
     draws = []
     for _ in range(2):
