@@ -165,7 +165,8 @@ def as_minigrad():
                          ("randint", torch.randint)):
             if hasattr(module, name):
                 patched.append((module, name, _drawn(fn)))
-        patched.append((module, "manual_seed", torch.default_generator.manual_seed))
+        if hasattr(module, "manual_seed"):
+            patched.append((module, "manual_seed", torch.default_generator.manual_seed))
     for module in (minigrad, generators):
         patched += [(module, "Generator", TorchGenerator),
                     (module, "multinomial", _multinomial)]
