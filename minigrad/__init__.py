@@ -32,6 +32,9 @@ from minigrad.creation import (
     zeros_like,
 )
 from minigrad.devices import device
+from minigrad.generators import Generator, multinomial, randint
+from minigrad.ops.histogram import histogram
+from minigrad.ops.logical import all, any  # noqa: A004 - torch's names
 from minigrad.dtypes import Size, bool_, dtype, float32, float64, int64
 from minigrad.factories import (
     DoubleTensor,
@@ -130,7 +133,9 @@ __all__ = ["check", "check_all", "show_source",
            "reshape", "transpose", "unsqueeze", "squeeze", "return_types",
            "gradcheck", "autograd", "func", "nn", "optim", "utils", "vmap", "diag",
            "eye", "linspace", "full", "full_like", "empty", "empty_like", "rand_like",
-           "randn_like", "device", "linalg", "cuda",
+           "randn_like", "Generator", "randint", "multinomial", "all", "any", "histogram",
+           "device",
+           "linalg", "cuda",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",

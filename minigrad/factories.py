@@ -191,23 +191,29 @@ def ones(*size, dtype=None, device=None, requires_grad=False):
                  requires_grad)
 
 
-def randn(*size, dtype=None, device=None, requires_grad=False):
+def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Standard normal samples from minigrad's generator (see ``manual_seed``)."""
     check_device(device)
     numpy_dtype = to_dtype(dtype or "float32")
     check_bool("randn", requires_grad)
-    array = GENERATOR[0].standard_normal(_shape(size, "randn"), dtype=np.float64).astype(
+    array = _rng(generator).standard_normal(_shape(size, "randn"), dtype=np.float64).astype(
         numpy_dtype)
     return _leaf(array, requires_grad)
 
 
-def rand(*size, dtype=None, device=None, requires_grad=False):
+def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
     """Uniform samples in [0, 1) from minigrad's generator."""
     check_device(device)
     numpy_dtype = to_dtype(dtype or "float32")
     check_bool("rand", requires_grad)
-    array = GENERATOR[0].random(_shape(size, "rand"), dtype=np.float64).astype(numpy_dtype)
+    array = _rng(generator).random(_shape(size, "rand"), dtype=np.float64).astype(numpy_dtype)
     return _leaf(array, requires_grad)
+
+
+def _rng(generator):
+    from minigrad.generators import rng
+
+    return rng(generator)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):

@@ -97,3 +97,22 @@ def test_same_random_numbers_in_both_runs():
     assert AS_TORCH.compare(ours, theirs) is None
     torch.manual_seed(3)
     assert f"{torch.randn(2, 3)[0, 0].item():.4f}" in theirs
+
+
+def test_a_generator_and_python_random_draw_the_same_in_both_runs():
+    """A torch.Generator's draws (randn, randint, multinomial) and Python's unseeded
+    ``random`` give the same numbers in both runs; a real difference is still caught."""
+    source = ("import random\nimport torch\n"
+              "g = torch.Generator().manual_seed(2147483647)\n"
+              "print(torch.randn((2, 3), generator=g), torch.rand(2, generator=g))\n"
+              "print(torch.randint(0, 100, (5,), generator=g))\n"
+              "p = torch.tensor([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]])\n"
+              "print(torch.multinomial(p, 4, replacement=True, generator=g))\n"
+              "print(random.randint(0, 10**9))\n")
+    assert AS_TORCH.verdict(source) == ("same", "")
+    ours, _ = AS_TORCH.run(source, True)
+    g = torch.Generator().manual_seed(2147483647)
+    assert f"{torch.randn((2, 3), generator=g)[0, 0].item():.4f}" in ours
+    drifting = source + "print(torch.tensor(1.0) + (0 if torch.__name__ == 'torch' else 1e-3))\n"
+    result, detail = AS_TORCH.verdict(drifting)
+    assert result == "differs" and "largest relative drift 1.0e-03" in detail

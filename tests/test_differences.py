@@ -23,13 +23,18 @@ def test_second_derivatives_name_the_leaf_gradient_node_differently():
     assert x.grad.grad_fn.name() == "MulBackward0"
 
 
-def test_no_item_assignment():
-    t = minigrad.zeros(3)
-    with pytest.raises(TypeError, match="item assignment.*Fix:"):
-        t[0] = 1.0
-    tt = torch.zeros(3)
-    tt[0] = 1.0  # torch does it
-    assert tt[0].item() == pytest.approx(1.0)
+def test_recorded_item_assignment_names_its_node_differently():
+    x = minigrad.ones(3, requires_grad=True)
+    t = x * 2
+    t[0] = 1.0
+    assert t.grad_fn.name() == "AddBackward0"
+    xt = torch.ones(3, requires_grad=True)
+    tt = xt * 2
+    tt[0] = 1.0  # torch records it
+    assert tt.grad_fn.name().endswith("CopySlices")
+    with pytest.raises(TypeError, match="index repeats an element.*Fix:"):
+        t[[1, 1]] = x[:2]
+    tt[[1, 1]] = xt[:2]  # torch keeps one of the two
 
 
 def test_cpu_only():

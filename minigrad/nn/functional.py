@@ -11,6 +11,7 @@ a random scaled mask (see ``ops/dropout.py``). ``batch_norm``, ``layer_norm``,
 from minigrad.nn import functional_layers, functional_losses
 from minigrad.nn.functional_layers import batch_norm, embedding, layer_norm
 from minigrad.nn.functional_losses import binary_cross_entropy, binary_cross_entropy_with_logits
+from minigrad.nn.functional_softmax import log_softmax, one_hot, softmax
 from minigrad.ops import activations
 from minigrad.ops import dropout as _dropout
 from minigrad.ops.checks import tensor_arguments
@@ -25,4 +26,4 @@ cross_entropy = tensor_arguments("cross_entropy_loss", "input", "target~")(
 
 __all__ = ["linear", "relu", "dropout", "mse_loss", "cross_entropy", "batch_norm",
            "layer_norm", "embedding", "binary_cross_entropy",
-           "binary_cross_entropy_with_logits"]
+           "binary_cross_entropy_with_logits", "softmax", "log_softmax", "one_hot"]

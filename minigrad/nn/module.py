@@ -251,6 +251,43 @@ class Module:
             p.requires_grad_(requires_grad)
         return self
 
+    def to(self, *args, dtype=None, device=None):
+        """``to(device)``, ``to(dtype)`` or both: floating parameters and buffers (and their
+        grads) converted in place, as torch's ``Module.to``; the CPU is the only device."""
+        from minigrad.devices import check_device
+        from minigrad.dtypes import to_dtype
+
+        for arg in args:
+            if isinstance(arg, str) or type(arg).__name__ == "device":
+                device = arg
+            elif hasattr(arg, "_data") and hasattr(arg, "grad_fn"):  # to(tensor)
+                dtype = arg._data.dtype
+            else:
+                dtype = arg
+        check_device(device)
+        if dtype is None:
+            return self
+        target = to_dtype(dtype)
+        if target.kind not in "fc":
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but "
+                            f"got desired dtype={dtype}. Fix: convert the inputs instead, "
+                            "or pass a float dtype.")
+        for t in [*self.parameters(), *self.buffers()]:
+            if t._data.dtype.kind == "f":
+                t._data = t._data.astype(target)
+                if t._grad is not None:
+                    t._grad._data = t._grad._data.astype(target)
+        return self
+
+    def double(self):
+        return self.to(np.dtype(np.float64))
+
+    def float(self):
+        return self.to(np.dtype(np.float32))
+
+    def cpu(self):
+        return self
+
     def extra_repr(self):
         return ""
 

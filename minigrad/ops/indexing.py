@@ -141,3 +141,63 @@ def index(a, key):
     except IndexError as exc:
         raise IndexError(f"{_torch_message(str(exc), a._data.ndim)}. Fix: the tensor has shape "
                          f"{list(a._data.shape)}.") from None
+
+
+SETITEM_VIEW = (
+    "minigrad does not record item assignment (t[i] = v) into a view in a recorded graph, "
+    "which torch records as a copy into its base (CopySlices). Fix: assign through the "
+    "base, base[0, 1] = v instead of base[0][1] = v.")
+
+SETITEM_REPEATED = (
+    "minigrad does not record item assignment (t[i] = v) whose index repeats an element "
+    "(torch's index_put_ keeps one of the values, unspecified which). Fix: index each "
+    "element once, or use index_add / a sum of one-hot rows.")
+
+
+def setitem(a, key, value):
+    r"""``a[key] = value`` as torch's ``__setitem__``: written into ``a``'s array (and so into
+    its base's, for a view), the version counter bumped. A leaf that requires grad is
+    refused as torch does. Where torch records it (``a`` or ``value`` in a graph, grad mode
+    on), minigrad records it too, as an in-place op (chapter 12): the result is
+    $a \odot (1 - M) + \mathrm{scatter}(v)$, $M$ the mask of the written elements, so
+    ``a``'s gradient is zero there and ``value``'s is the gradient gathered at ``key``."""
+    from minigrad import views
+    from minigrad.autograd.function import constant
+    from minigrad.autograd.grad_mode import GRAD_ENABLED
+    from minigrad.inplace import LEAF_INPLACE
+
+    value_grad = getattr(value, "_requires_grad", False)
+    base = getattr(a, "_base", None)
+    _check_steps(key)
+    plain = _plain(key)
+    if GRAD_ENABLED.enabled and (a._requires_grad or value_grad or (
+            base is not None and base._requires_grad)):
+        if a.grad_fn is None and a._requires_grad and base is None:
+            raise RuntimeError(LEAF_INPLACE)
+        if base is not None:
+            raise TypeError(SETITEM_VIEW)
+        result = _recorded_put(a, plain, value, constant)
+        views.write(a, result, value)
+        return
+    data = value._data if hasattr(value, "_data") and hasattr(value, "grad_fn") else value
+    try:
+        a._data[plain] = data
+    except IndexError as exc:
+        raise IndexError(f"{_torch_message(str(exc), a._data.ndim)}. Fix: the tensor has shape "
+                         f"{list(a._data.shape)}.") from None
+    a._version_counter[0] += 1
+
+
+def _recorded_put(a, plain, value, constant):
+    """``a`` with ``value`` at ``plain``, out of place and differentiable in both."""
+    mask = np.zeros(a._data.shape, dtype=bool)
+    mask[plain] = True
+    picked = a._data[plain]
+    if int(mask.sum()) != np.size(picked):
+        raise TypeError(SETITEM_REPEATED)
+    if not hasattr(value, "grad_fn"):
+        value = constant(np.asarray(value, dtype=a._data.dtype))
+    elif value._data.dtype != a._data.dtype:
+        value = value.to(a._data.dtype)
+    spread = value + constant(np.zeros(np.shape(picked), dtype=a._data.dtype))
+    return a * constant(~mask) + ScatterAdd.apply(spread, a._data.shape, plain)

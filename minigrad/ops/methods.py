@@ -5,14 +5,19 @@ one the list of what a tensor can compute. Python numbers pass through as number
 lists and numpy arrays become tensors that do not require grad.
 """
 
+import math
+
 import numpy as np
 
 from minigrad.autograd.function import constant
 from minigrad.ops import activations, arithmetic, indexing, matmul, reductions
 from minigrad.ops import shape as shape_ops
 from minigrad.ops.checks import alpha_operand
+from minigrad.ops.variance import var as reductions_var
 
 __all__ = ["TensorMethods"]
+
+_LN10 = math.log(10)
 
 
 def _operand(other, op="+"):
@@ -143,14 +148,38 @@ class TensorMethods:
     __eq__ = _compare(np.equal, "==")
     __ne__ = _compare(np.not_equal, "!=")
 
-    def sum(self, dim=None, keepdim=False):
-        return reductions.sum(self, dim, keepdim)
+    def sum(self, dim=None, keepdim=False, *, keepdims=None):  # keepdims: torch's alias
+        return reductions.sum(self, dim, keepdim if keepdims is None else keepdims)
 
-    def mean(self, dim=None, keepdim=False):
-        return reductions.mean(self, dim, keepdim)
+    def mean(self, dim=None, keepdim=False, *, keepdims=None):  # keepdims: torch's alias
+        return reductions.mean(self, dim, keepdim if keepdims is None else keepdims)
 
-    def max(self, dim=None, keepdim=False):
-        return reductions.max(self, dim, keepdim)
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None, keepdims=None):
+        keepdim = keepdim if keepdims is None else keepdims
+        return reductions_var(self, dim, unbiased, keepdim, correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None, keepdims=None):
+        keepdim = keepdim if keepdims is None else keepdims
+        return reductions_var(self, dim, unbiased, keepdim, correction) ** 0.5
+
+    def max(self, dim=None, keepdim=False, *, keepdims=None):  # keepdims: torch's alias
+        return reductions.max(self, dim, keepdim if keepdims is None else keepdims)
+
+    def nelement(self):
+        return int(self._data.size)
+
+    def log10(self):
+        return self.log() / _LN10
+
+    def softmax(self, dim):
+        from minigrad.nn.functional_softmax import softmax
+
+        return softmax(self, dim)
+
+    def log_softmax(self, dim):
+        from minigrad.nn.functional_softmax import log_softmax
+
+        return log_softmax(self, dim)
 
     def exp(self):
         return activations.exp(self)
@@ -215,20 +244,17 @@ class TensorMethods:
         return indexing.index(self, key)
 
     def __setitem__(self, key, value):
-        raise TypeError("minigrad does not support item assignment (t[i] = v), which torch "
-                        "records as a copy into a view. Fix: build the tensor out of place "
-                        "(e.g. t * mask + v * (1 - mask)), or write into its numpy array, "
-                        "t.detach().numpy()[i] = v.")
+        indexing.setitem(self, key, value)
 
     def cuda(self, device=None):
         raise RuntimeError("minigrad runs on the CPU only. Fix: drop .cuda() / .to('cuda'); "
                            "every tensor is on 'cpu'.")
 
-    def all(self):
-        return constant(self._data.all())
+    def all(self, dim=None, keepdim=False):
+        return constant(np.all(self._data, axis=dim, keepdims=keepdim))
 
-    def any(self):
-        return constant(self._data.any())
+    def any(self, dim=None, keepdim=False):
+        return constant(np.any(self._data, axis=dim, keepdims=keepdim))
 
     def argmax(self, dim=None, keepdim=False):
         if self._data.dtype == np.bool_:

@@ -1,0 +1,51 @@
+r"""``softmax``, ``log_softmax`` and ``one_hot`` of ``torch.nn.functional`` (the makemore
+chapters: the classifier's probabilities, and the manual backprop through cross entropy).
+
+$\mathrm{softmax}(x)_i = e^{x_i - m} / \sum_j e^{x_j - m}$ with $m = \max_j x_j$ held
+constant (it cancels: the value and the gradient are the same for any $m$), built out of
+differentiable ops, so gradients of every order follow.
+"""
+
+import numpy as np
+
+__all__ = ["softmax", "log_softmax", "one_hot"]
+
+
+def _check_dim(input, dim, name):  # noqa: A002 - torch's name
+    if dim is None:
+        raise TypeError(f"{name}() missing the dim argument. Fix: {name}(x, dim=-1) (torch's "
+                        "implicit dim is deprecated).")
+
+
+def softmax(input, dim=None, dtype=None):  # noqa: A002 - torch's name
+    _check_dim(input, dim, "softmax")
+    x = input if dtype is None else input.to(dtype)
+    shifted = x - x.detach().max(dim, keepdim=True).values
+    e = shifted.exp()
+    return e / e.sum(dim, keepdim=True)
+
+
+def log_softmax(input, dim=None, dtype=None):  # noqa: A002 - torch's name
+    _check_dim(input, dim, "log_softmax")
+    x = input if dtype is None else input.to(dtype)
+    shifted = x - x.detach().max(dim, keepdim=True).values
+    return shifted - shifted.exp().sum(dim, keepdim=True).log()
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 rows with a 1 at each class index, as torch's ``F.one_hot``."""
+    from minigrad.factories import _leaf
+
+    labels = tensor._data
+    if labels.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor. "
+                           "Fix: pass t.long().")
+    if labels.size and labels.min() < 0:
+        raise RuntimeError("Class values must be non-negative. Fix: labels run from 0 to "
+                           "num_classes - 1.")
+    if num_classes == -1:
+        num_classes = int(labels.max()) + 1 if labels.size else 0
+    if labels.size and labels.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes. Fix: "
+                           "num_classes=int(t.max()) + 1, or leave it out.")
+    return _leaf((labels[..., None] == np.arange(num_classes)).astype(np.int64), False)
