@@ -18,21 +18,35 @@ from minigrad.autograd.grad_mode import enable_grad
 __all__ = ["active", "batched_grad_and_value", "batched_jacrev", "batched_vjp", "batched_jvp"]
 
 
+RUNNING = [0]  # how many of this module's transforms are running their function
+
+
 def active():
     return bool(batched.LEVELS)
+
+
+class _running:
+    """While a transform here runs ``func``, another one inside it would start from fresh
+    leaves and drop the outer one's derivative (vmap(hessian(f)) gave zeros): refuse."""
+
+    def __enter__(self):
+        if RUNNING[0]:
+            raise NotImplementedError(
+                "minigrad cannot yet nest a transform inside another transform under vmap "
+                "(vmap(hessian(f)), vmap(jacfwd(grad(f))), vmap(jacrev(grad(f)))): the "
+                "inner one would drop the outer one's derivative. Fix: loop over the batch, "
+                "torch.stack([hessian(f)(x) for x in xs]), or vmap a first-order transform.")
+        RUNNING[0] += 1
+
+    def __exit__(self, *exc):
+        RUNNING[0] -= 1
+        return False
 
 
 def _spread(t, levels):
     """``t``'s numbers with a batch dimension for each of ``levels`` (repeated where ``t``
     is shared), a new array."""
     p, have = batched.to_physical(t)
-    if p._requires_grad or getattr(p, "_fw_tangent", None) is not None or getattr(
-            p, "_fw_nested", None):
-        raise NotImplementedError(
-            "minigrad cannot yet nest a transform inside another transform under vmap "
-            "(vmap(hessian(f)), vmap(jacfwd(grad(f))), vmap(jacrev(grad(f)))): the inner one "
-            "would drop the outer one's derivative. Fix: loop over the batch, "
-            "torch.stack([hessian(f)(x) for x in xs]), or use vmap of a first-order transform.")
     arr = p._data
     pos = 0
     for level in levels:
@@ -60,7 +74,7 @@ def _run(func, args, kwargs, nums, flatten, unflatten):
         leaves.append([m[0] for m in made])
         specs.append(spec)
         args[i] = unflatten([m[1] for m in made], spec)
-    with enable_grad():
+    with _running(), enable_grad():
         out = func(*args, **kwargs)
     return levels, leaves, specs, out
 
@@ -132,7 +146,7 @@ def batched_vjp(func, primals):
     levels = sorted(batched.LEVELS)
     made = [_leaf(p, levels) for p in primals]
     leaves = [m[0] for m in made]
-    with enable_grad():
+    with _running(), enable_grad():
         out = func(*[m[1] for m in made])
     po, out_levels = batched.to_physical(out)
 
@@ -158,7 +172,8 @@ def batched_jvp(func, primals, tangents):
         duals = [forward_ad.make_dual(tensors.make(_spread(p, levels), None),
                                       tensors.make(_spread(t, levels), None))
                  for p, t in zip(primals, tangents, strict=True)]
-        out = func(*[batched.from_physical(d, levels) for d in duals])
+        with _running():
+            out = func(*[batched.from_physical(d, levels) for d in duals])
         po, out_levels = batched.to_physical(out)
         _, tangent = forward_ad.unpack_dual(po)
         data = np.zeros_like(po._data) if tangent is None else tangent._data
