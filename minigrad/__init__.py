@@ -77,6 +77,7 @@ from minigrad.ops.toplevel import (
     exp,
     isclose,
     log,
+    log_softmax,
     matmul,
     max,  # noqa: A004 - torch's name
     mean,
@@ -90,6 +91,7 @@ from minigrad.ops.toplevel import (
     sigmoid,
     sign,
     sin,
+    softmax,
     sqrt,
     squeeze,
     stack,
@@ -139,4 +141,4 @@ __all__ = ["check", "check_all", "show_source",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
-           "set_printoptions", "nan", "inf", "pi", "e"]
+           "softmax", "log_softmax", "set_printoptions", "nan", "inf", "pi", "e"]

@@ -609,6 +609,46 @@ CASES = [
      "lin = torch.nn.Linear(3, 2)\nwith torch.no_grad():\n    lin.weight.fill_(0.5)\n"
      "x = torch.tensor([1., 2., 3.], requires_grad=True)\n"
      "lin(x).sum().backward()\nout = [lin.bias.grad, x.grad, lin.weight.grad]"),
+    # --- found by the fuzzer over the new ops (sin ... softmax, custom Functions) ---
+    ("fuzz_movedim_of_0d_is_an_alias",
+     "x = torch.tensor(3., dtype=torch.float64, requires_grad=True)\n"
+     "y = x.movedim(0, -1)\nz = torch.movedim(x, -1, 0)\n(y * z).backward()\n"
+     "out = [y, z, x.grad]"),
+    ("fuzz_movedim_of_0d_dim_out_of_range",
+     "torch.tensor(3.).movedim(1, 0)"),
+    ("fuzz_softmax_of_long_refused", "torch.tensor([[1, 2]]).softmax(0)"),
+    ("fuzz_softmax_lastdim_of_long_refused", "torch.tensor([1, 2]).softmax(-1)"),
+    ("fuzz_log_softmax_of_bool_refused", "torch.log_softmax(torch.tensor([True]), 0)"),
+    ("fuzz_softmax_of_long_with_dtype",
+     "out = [torch.tensor([1, 2]).softmax(0, dtype=torch.float64), "
+     "torch.nn.functional.log_softmax(torch.tensor([1, 2]), 0, dtype=torch.float64)]"),
+    ("fuzz_softmax_of_empty",
+     "x = torch.tensor([], dtype=torch.float64, requires_grad=True)\n"
+     "y = x.softmax(-1)\nz = torch.log_softmax(torch.zeros(2, 0), 0)\n"
+     "w = torch.tensor([], dtype=torch.int64).softmax(0)\ny.sum().backward()\n"
+     "out = [y, z, w, x.grad]"),
+    ("fuzz_top_level_softmax",
+     "x = torch.tensor([[1., 2.], [0., -1.]], dtype=torch.float64, requires_grad=True)\n"
+     "y = torch.softmax(x, 0) * torch.log_softmax(x, dim=-1)\ny.sum().backward()\n"
+     "out = [y, x.grad]"),
+    ("fuzz_var_of_0d_over_dim",
+     "x = torch.tensor(3., dtype=torch.float64, requires_grad=True)\n"
+     "out = [x.var(-1, keepdim=True), x.var(0), x.var(0, correction=0)]"),
+    ("fuzz_var_gradient_next_to_inf",
+     "x = torch.tensor([-float('inf'), 0.5, 0.0], dtype=torch.float64, requires_grad=True)\n"
+     "v = x.var()\nv.backward()\nout = [v, x.grad]"),
+    ("fuzz_var_second_derivative",
+     "y = torch.tensor([[1., 2., 4.], [0., 3., -1.]], dtype=torch.float64, "
+     "requires_grad=True)\nv = y.var(1, correction=0) + y.var(0, keepdim=True).sum() + y.var()\n"
+     "g, = torch.autograd.grad(v.sum(), y, create_graph=True)\ng.pow(2).sum().backward()\n"
+     "out = [v, g, y.grad]"),
+    ("fuzz_dot_of_bool_refused", "torch.dot(torch.tensor([True, False]), "
+     "torch.tensor([True, True]))"),
+    ("fuzz_dot_of_a_python_bool_refused",
+     "x = torch.tensor([1., 2.])\ntorch.dot(x != None, x)"),
+    ("fuzz_abs_of_0d_backward",
+     "x = torch.tensor(-2.5, dtype=torch.float64, requires_grad=True)\n"
+     "y = torch.abs(x) ** -1\ny.backward()\nout = [y, x.grad, torch.tensor(float('nan')).sign()]"),
 ]
 
 
@@ -705,6 +745,14 @@ PHRASES = {
     "arange_step_of_wrong_sign": "upper bound and lower bound inconsistent with step sign",
     "contains_none_refused": "Tensor.__contains__ only supports Tensor or scalar",
     "less_than_none_refused": "'<' not supported between instances of 'Tensor' and 'NoneType'",
+    "fuzz_dot_of_a_python_bool_refused": "dot(): argument 'input' (position 1) must be "
+                                         "Tensor, not bool",
+    "fuzz_dot_of_bool_refused": "\"dot\" not implemented for 'Bool'",
+    "fuzz_softmax_of_long_refused": "\"softmax_kernel_impl\" not implemented for 'Long'",
+    "fuzz_softmax_lastdim_of_long_refused": "\"softmax_lastdim_kernel_impl\" not implemented "
+                                            "for 'Long'",
+    "fuzz_log_softmax_of_bool_refused": "\"log_softmax_lastdim_kernel_impl\" not implemented "
+                                        "for 'Bool'",
 }
 
 

@@ -6,8 +6,12 @@ matrices, broadcastable ones; values including 0, inf and NaN; some requiring gr
 then a few steps, each an op on earlier results: arithmetic with tensors, Python
 numbers and ``np.float64`` (broadcasting, mixed dtypes), elementwise functions,
 reductions, views (slices, ``view``, ``t()``, ``unsqueeze``...), indexing, dtype
-conversions, comparisons, ``detach``/``clone``, the top-level functions, ``F``'s
-``linear``, ``relu``, ``mse_loss`` and ``cross_entropy``, in-place ops on a tensor or
+conversions, comparisons, ``detach``/``clone``, the top-level functions, ``sin``,
+``cos``, ``abs``, ``sqrt``, ``sign``, the clamps, ``where``, ``stack``, ``cat``, ``norm``,
+``movedim``, ``var``, the softmaxes, ``dot``, ``F``'s ``linear``, ``relu``, ``mse_loss``
+and ``cross_entropy``, the custom ``autograd.Function``s of ``PRELUDE`` (save_for_backward,
+needs_input_grad, setup_context with two outputs, set_materialize_grads(False),
+once_differentiable), in-place ops on a tensor or
 on a view of it, steps under ``no_grad()``, ``enable_grad()``, ``set_grad_enabled``
 or ``inference_mode(False)``; finally ``backward()`` of the last result's sum if it requires
 grad. :func:`tests.edge_parity.check_snippet` runs the text twice, with ``torch``
@@ -51,7 +55,21 @@ UNARY = ["{a}.exp()", "{a}.log()", "{a}.tanh()", "{a}.sigmoid()", "{a}.relu()", 
          "torch.mean({a})", "torch.max({a}, 0)[0]", "torch.reshape({a}, (-1,))",
          "torch.transpose({a}, 0, -1)", "torch.unsqueeze({a}, 0)", "torch.squeeze({a})",
          "torch.zeros_like({a})", "torch.ones_like({a})", "{a}.reshape(1, -1)",
-         "{a}[::2]", "{a}[None]", "{a}[-1]", "torch.nn.functional.relu({a})"]
+         "{a}[::2]", "{a}[None]", "{a}[-1]", "torch.nn.functional.relu({a})",
+         "{a}.sin()", "{a}.cos()", "{a}.abs()", "{a}.sqrt()", "{a}.sign()", "torch.sin({a})",
+         "torch.abs({a})", "torch.sqrt({a})", "{a}.clamp(-1, 2)", "{a}.clamp(min=0.5)",
+         "{a}.clamp(max=0)", "torch.clamp({a}, -0.5, 0.5)", "{a}.clamp_min(1)",
+         "{a}.clamp_max(0.5)", "{a}.norm()", "torch.norm({a})", "{a}.norm(dim=0)",
+         "{a}.norm(p=1)", "{a}.movedim(0, -1)", "torch.movedim({a}, -1, 0)", "{a}.var()",
+         "{a}.var(0)", "{a}.var(-1, keepdim=True)", "{a}.var(correction=0)",
+         "{a}.softmax(-1)", "{a}.softmax(0)", "{a}.log_softmax(-1)",
+         "torch.softmax({a}, 0)", "torch.log_softmax({a}, -1)",
+         "torch.nn.functional.softmax({a}, dim=-1)",
+         "torch.nn.functional.log_softmax({a}, dim=0)", "torch.where({a} > 0, {a}, 0.0)",
+         "torch.stack([{a}, {a}])", "torch.cat([{a}, {a}], -1)", "torch.dot({a}, {a})",
+         "Cube.apply({a})", "Halves.apply({a})[0]", "Halves.apply({a})[1]",
+         "NoMaterialize.apply({a})[0]", "NoMaterialize.apply({a})[1]",
+         "sum(NoMaterialize.apply({a}))", "Once.apply({a})"]
 BINARY = ["{a} + {b}", "{a} - {b}", "{a} * {b}", "{a} / {b}", "{a} ** {b}", "{a} @ {b}",
           "torch.mm({a}, {b})", "torch.max({a} * {b})", "{a}.add({b}, alpha=2)",
           "{a}.sub({b}, alpha=0.5)", "{a}.mul({b})", "{a}.div({b})", "{a}.pow({b})",
@@ -59,7 +77,12 @@ BINARY = ["{a} + {b}", "{a} - {b}", "{a} * {b}", "{a} / {b}", "{a} ** {b}", "{a}
           "torch.nn.functional.mse_loss({a}, {b})",
           "torch.nn.functional.mse_loss({a}, {b}, reduction='sum')",
           "torch.nn.functional.linear({a}, {b})",
-          "torch.nn.functional.cross_entropy({a}, {b}.long())"]
+          "torch.nn.functional.cross_entropy({a}, {b}.long())",
+          "torch.where({a} > {b}, {a}, {b})", "torch.where({b} > 0, {a}, 1.0)",
+          "torch.stack([{a}, {b}])", "torch.stack([{a}, {b}], -1)", "torch.cat([{a}, {b}])",
+          "torch.cat([{a}, {b}], -1)", "torch.dot({a}, {b})", "{a}.dot({b})",
+          "torch.clamp({a}, min={b})", "{a}.clamp(max={b})", "MulFn.apply({a}, {b})",
+          "Halves.apply({a} * {b})[1]"]
 INPLACE = ["{a}.add_({b})", "{a}.mul_({b})", "{a}.sub_(1.5)", "{a}.div_({b})",
            "{a}.mul_(2)", "{a}.zero_()", "{a}[0:1].mul_(0)", "{a}[0].add_(1)",
            "{a}.view(-1)[0:1].add_({b}.sum())", "{a}.t().mul_(3)", "{a}.detach().mul_(2)",
@@ -127,6 +150,81 @@ def program(draw):
     return "\n".join(lines)
 
 
+# custom Functions the programs may call: the same text defines them with torch and with
+# minigrad bound to ``torch`` (chapter 13's forms: save_for_backward, needs_input_grad,
+# the torch-2 setup_context form with two outputs, set_materialize_grads(False) and
+# once_differentiable)
+PRELUDE = '''
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * 3 * x ** 2
+
+
+class MulFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        ga = g * b if ctx.needs_input_grad[0] else None
+        gb = g * a if ctx.needs_input_grad[1] else None
+        return ga, gb
+
+
+class Halves(torch.autograd.Function):
+    @staticmethod
+    def forward(x):
+        return x * 0.5, x * 2
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        pass
+
+    @staticmethod
+    def backward(ctx, ga, gb):
+        return ga * 0.5 + gb * 2
+
+
+class NoMaterialize(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.set_materialize_grads(False)
+        return x.clone(), x.clone()
+
+    @staticmethod
+    def backward(ctx, ga, gb):
+        if ga is None and gb is None:
+            return None
+        if ga is None:
+            return gb * 3
+        if gb is None:
+            return ga * 2
+        return ga * 2 + gb * 3
+
+
+class Once(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.exp()
+
+    @staticmethod
+    @torch.autograd.function.once_differentiable
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return g * x.exp()
+'''
+
 EXAMPLES = max(settings.default.max_examples, 1000)
 
 # torch's errors that minigrad does not raise, and minigrad's refusals, on purpose: rows
@@ -144,7 +242,7 @@ def test_program_matches_torch(source):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
-            check_snippet(source, rtol=1e-5, atol=1e-6)
+            check_snippet(PRELUDE + source, rtol=1e-5, atol=1e-6)
         except AssertionError as failure:
             if not any(phrase in str(failure) for phrase in KNOWN):
                 raise

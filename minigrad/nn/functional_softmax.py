@@ -1,5 +1,6 @@
 r"""``softmax``, ``log_softmax`` and ``one_hot`` of ``torch.nn.functional`` (the makemore
 chapters: the classifier's probabilities, and the manual backprop through cross entropy).
+The softmaxes live in ``minigrad/ops/softmax.py`` (``torch.softmax`` is the same function).
 
 $\mathrm{softmax}(x)_i = e^{x_i - m} / \sum_j e^{x_j - m}$ with $m = \max_j x_j$ held
 constant (it cancels: the value and the gradient are the same for any $m$), built out of
@@ -8,28 +9,9 @@ differentiable ops, so gradients of every order follow.
 
 import numpy as np
 
+from minigrad.ops.softmax import log_softmax, softmax
+
 __all__ = ["softmax", "log_softmax", "one_hot"]
-
-
-def _check_dim(input, dim, name):  # noqa: A002 - torch's name
-    if dim is None:
-        raise TypeError(f"{name}() missing the dim argument. Fix: {name}(x, dim=-1) (torch's "
-                        "implicit dim is deprecated).")
-
-
-def softmax(input, dim=None, dtype=None):  # noqa: A002 - torch's name
-    _check_dim(input, dim, "softmax")
-    x = input if dtype is None else input.to(dtype)
-    shifted = x - x.detach().max(dim, keepdim=True).values
-    e = shifted.exp()
-    return e / e.sum(dim, keepdim=True)
-
-
-def log_softmax(input, dim=None, dtype=None):  # noqa: A002 - torch's name
-    _check_dim(input, dim, "log_softmax")
-    x = input if dtype is None else input.to(dtype)
-    shifted = x - x.detach().max(dim, keepdim=True).values
-    return shifted - shifted.exp().sum(dim, keepdim=True).log()
 
 
 def one_hot(tensor, num_classes=-1):

@@ -171,15 +171,15 @@ class TensorMethods:
     def log10(self):
         return self.log() / _LN10
 
-    def softmax(self, dim):
-        from minigrad.nn.functional_softmax import softmax
+    def softmax(self, dim, dtype=None):
+        from minigrad.ops.softmax import softmax
 
-        return softmax(self, dim)
+        return softmax(self, dim, dtype)
 
-    def log_softmax(self, dim):
-        from minigrad.nn.functional_softmax import log_softmax
+    def log_softmax(self, dim, dtype=None):
+        from minigrad.ops.softmax import log_softmax
 
-        return log_softmax(self, dim)
+        return log_softmax(self, dim, dtype)
 
     def exp(self):
         return activations.exp(self)

@@ -51,6 +51,8 @@ def movedim(input, source, destination):  # noqa: A002 - torch's argument name
         if len(set(normalized)) != len(normalized):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({list(given)}). Fix: "
                                "name each dimension once.")
+    if ndim == 0:  # torch: the 0-d tensor itself (an alias), dims checked as for 1-d
+        return Permute.apply(input, ())
     order = [None] * ndim
     for s, d in zip(src, dst, strict=True):
         order[d] = s

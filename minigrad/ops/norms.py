@@ -159,6 +159,9 @@ def dot(input, tensor):  # noqa: A002 - torch's argument names
         raise RuntimeError(f"dot : expected both vectors to have same dtype, but found "
                            f"{torch_name(a.dtype)} and {torch_name(b.dtype)}. Fix: convert "
                            "one, e.g. b.to(a.dtype).")
+    if a.dtype.kind == "b":
+        raise NotImplementedError('"dot" not implemented for \'Bool\'. Fix: convert first, '
+                                  "a.long() or a.float().")
     return Dot.apply(input, tensor)
 
 

@@ -27,7 +27,7 @@ def sgn(a):
     """torch's ``sign`` of an array: -1, 0 or 1, and 0 for NaN."""
     if a.dtype.kind == "b":
         return a.copy()
-    out = np.sign(a)
+    out = np.asarray(np.sign(a))  # a 0-d array stays an array (numpy gives a scalar)
     if out.dtype.kind == "f":
         out[np.isnan(out)] = 0
     return out

@@ -16,13 +16,15 @@ from minigrad.ops import (
     trig,
 )
 from minigrad.ops import shape as shape_ops
+from minigrad.ops import softmax as softmaxes
 from minigrad.ops.checks import tensor_arguments
 
 __all__ = ["mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid", "relu",
            "reshape", "transpose", "unsqueeze", "squeeze",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
-           "moveaxis", "dot", "norm", "isclose", "allclose", "equal"]
+           "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
+           "softmax", "log_softmax"]
 
 _one = ("input",)
 mm = tensor_arguments("mm", "input", "mat2")(matmul.mm)
@@ -76,8 +78,10 @@ concatenate = joining.concatenate
 permute = movement.permute
 movedim = movement.movedim
 moveaxis = movement.moveaxis
-dot = norms.dot
+dot = tensor_arguments("dot", "input", "tensor")(norms.dot)
 norm = norms.norm
 isclose = comparison.isclose
 allclose = comparison.allclose
 equal = comparison.equal
+softmax = softmaxes.softmax
+log_softmax = softmaxes.log_softmax
