@@ -78,7 +78,8 @@ def _jacrev(func, argnums, args, kwargs):
         with enable_grad():
             grads = autograd.grad(out, wanted, make(onehot.reshape(out._data.shape), None),
                                   retain_graph=True, create_graph=nested,
-                                  allow_unused=True)
+                                  allow_unused=True) if out._requires_grad else (
+                [None] * len(wanted))  # an output independent of the inputs: zeros, as torch
         for r, g, x in zip(rows, grads, wanted, strict=True):
             r.append(make(np.zeros_like(x._data), None) if g is None else g)
     jacobians = tuple(_stack(r, out._data.shape, x._data.shape, nested)

@@ -83,7 +83,7 @@ def vjp(func, *primals):
     def vjp_fn(cotangent):
         with enable_grad():
             grads = autograd.grad(out, xs, cotangent, retain_graph=True, create_graph=nested,
-                                  allow_unused=True)
+                                  allow_unused=True) if out._requires_grad else [None] * len(xs)
         return tuple(_result(g, nested) if g is not None else
                      make(np.zeros_like(x._data), None) for g, x in zip(grads, xs, strict=True))
 
