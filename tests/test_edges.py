@@ -644,6 +644,18 @@ CASES = [
      "out = [v, g, y.grad]"),
     ("fuzz_dot_of_bool_refused", "torch.dot(torch.tensor([True, False]), "
      "torch.tensor([True, True]))"),
+    ("fuzz_softmax_output_changed_in_place",
+     "x = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)\n"
+     "y = torch.softmax(x, -1)\ny.add_(1)\ny.sum().backward()"),
+    ("fuzz_log_softmax_output_changed_in_place",
+     "x = torch.tensor([], dtype=torch.float64, requires_grad=True)\n"
+     "y = torch.log_softmax(x, -1)\ny[-1:].add_(y.sum())\ny.sum().backward()"),
+    ("fuzz_softmaxes_second_derivative",
+     "x = torch.tensor([[1., 2., -1.], [0.5, 3., -float('inf')]], dtype=torch.float64, "
+     "requires_grad=True)\nw = torch.tensor([[1., 2., 3.], [4., 5., 6.]], dtype=torch.float64)\n"
+     "s = torch.softmax(x, 1)\nl = x.log_softmax(0)\n"
+     "g, = torch.autograd.grad((s * w).sum() + (l * w).sum(), x, create_graph=True)\n"
+     "(g * g).sum().backward()\nout = [s, l, g, x.grad, s.grad_fn.name(), l.grad_fn.name()]"),
     ("fuzz_dot_of_a_python_bool_refused",
      "x = torch.tensor([1., 2.])\ntorch.dot(x != None, x)"),
     ("fuzz_abs_of_0d_backward",
