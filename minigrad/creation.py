@@ -19,7 +19,7 @@ import numpy as np
 
 from minigrad.devices import check_device
 from minigrad.dtypes import to_dtype
-from minigrad.factories import GENERATOR, _leaf, _number, _shape
+from minigrad.factories import _leaf, _number, _shape
 
 __all__ = ["eye", "linspace", "full", "empty", "zeros_like", "ones_like", "full_like",
            "empty_like", "rand_like", "randn_like"]
@@ -125,16 +125,18 @@ def _random_like(input, dtype, device, requires_grad, kernel, draw):  # noqa: A0
 
         raise NotImplementedError(f'"{kernel}" not implemented for \'{torch_name(target)}\'. '
                                   "Fix: pass dtype=minigrad.float32 or make the model float.")
-    return _leaf(draw(shape, dtype=np.float64).astype(target), requires_grad)
+    from minigrad._functorch.vmap import random_tensor  # vmap's randomness modes
+
+    return random_tensor(lambda g, s: getattr(g, draw)(s, dtype=np.float64).astype(target),
+                         shape, None, lambda a: _leaf(a, requires_grad))
 
 
 def rand_like(input, *, dtype=None, device=None, requires_grad=False):  # noqa: A002
     """Uniform samples in [0, 1) from minigrad's generator, in ``input``'s shape."""
-    return _random_like(input, dtype, device, requires_grad, "check_uniform_bounds",
-                        GENERATOR[0].random)
+    return _random_like(input, dtype, device, requires_grad, "check_uniform_bounds", "random")
 
 
 def randn_like(input, *, dtype=None, device=None, requires_grad=False):  # noqa: A002
     """Standard normal samples from minigrad's generator, in ``input``'s shape."""
     return _random_like(input, dtype, device, requires_grad, "normal_kernel_cpu",
-                        GENERATOR[0].standard_normal)
+                        "standard_normal")

@@ -196,9 +196,10 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad=False):
     check_device(device)
     numpy_dtype = to_dtype(dtype or "float32")
     check_bool("randn", requires_grad)
-    array = _rng(generator).standard_normal(_shape(size, "randn"), dtype=np.float64).astype(
-        numpy_dtype)
-    return _leaf(array, requires_grad)
+    from minigrad._functorch.vmap import random_tensor  # vmap's randomness modes
+
+    return random_tensor(lambda g, s: g.standard_normal(s, dtype=np.float64).astype(
+        numpy_dtype), _shape(size, "randn"), generator, lambda a: _leaf(a, requires_grad))
 
 
 def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
@@ -206,8 +207,10 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad=False):
     check_device(device)
     numpy_dtype = to_dtype(dtype or "float32")
     check_bool("rand", requires_grad)
-    array = _rng(generator).random(_shape(size, "rand"), dtype=np.float64).astype(numpy_dtype)
-    return _leaf(array, requires_grad)
+    from minigrad._functorch.vmap import random_tensor  # vmap's randomness modes
+
+    return random_tensor(lambda g, s: g.random(s, dtype=np.float64).astype(numpy_dtype),
+                         _shape(size, "rand"), generator, lambda a: _leaf(a, requires_grad))
 
 
 def _rng(generator):

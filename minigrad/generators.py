@@ -67,8 +67,12 @@ def randint(*args, size=None, generator=None, dtype=None, device=None, requires_
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                            f"from={low} >= to={high}. Fix: low < high.")
-    array = rng(generator).integers(low, high, _shape((size,), "randint"))
-    return _leaf(array.astype(to_dtype(dtype or "int64")), requires_grad)
+    from minigrad._functorch.vmap import random_tensor  # vmap's randomness modes
+
+    target = to_dtype(dtype or "int64")
+    return random_tensor(lambda g, s: g.integers(low, high, s).astype(target),
+                         _shape((size,), "randint"), generator,
+                         lambda a: _leaf(a, requires_grad))
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):  # noqa: A002

@@ -412,8 +412,8 @@ def test_randomness_modes():
                         randomness="same")(lib.ones(4, 8))
         rows = out.numpy() if lib is torch else out.detach().numpy()
         assert (rows == rows[0]).all() and (rows == 0).any() and (rows == 2).any()
-    with pytest.raises(NotImplementedError, match="Fix: use randomness='same'"):
-        vmap(lambda x: x + mg.randn(8), randomness="different")(mg.ones(3, 8))
+    with pytest.raises(NotImplementedError, match="Fix: use one of those, randomness='same'"):
+        vmap(lambda x: mg.multinomial(mg.ones(8), 2), randomness="different")(mg.ones(3, 8))
     mg.randn(2)  # the generator is back after vmap
 
 

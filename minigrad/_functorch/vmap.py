@@ -184,20 +184,66 @@ RANDOM_ERROR = (
     "vmap: called random operation while in randomness error mode. Please either use the "
     "'same' or 'different' randomness flags on vmap or perform the randomness operation out "
     "of vmap. Fix: vmap(f, randomness='same'), or draw the numbers before vmap.")
-RANDOM_DIFFERENT = (
-    "vmap(randomness='different'): minigrad draws random numbers once for the whole batch. "
-    "Fix: use randomness='same', or draw a batch of numbers before vmap and map over it.")
+RANDOM_UNBATCHED = (
+    "vmap: Cannot ask for different inplace randomness on an unbatched tensor. This will "
+    "appear like same randomness. Fix: fill a tensor of the batch (an input), or "
+    "randomness='same'.")
+RANDOM_UNSUPPORTED = (
+    "vmap(randomness='different'): minigrad gives each sample its own draw only in randn, "
+    "rand, randint, rand_like, randn_like, dropout, normal_ and uniform_. Fix: use one of "
+    "those, randomness='same', or draw a batch of numbers before vmap and map over it.")
 
 
 class _NoRandom:
-    """Stands for the generator inside a vmap whose randomness minigrad refuses."""
+    """Stands for the default generator inside a vmap: a random op that does not know
+    vmap's randomness (:func:`random_tensor`) refuses; one that does finds the real
+    generator in ``real``."""
 
-    def __init__(self, message):
+    def __init__(self, message, real=None):
         self.message = message
+        self.real = real
 
     def __getattr__(self, name):
         raise RuntimeError(self.message) if "error" in self.message else \
             NotImplementedError(self.message)
+
+
+def random_tensor(draw, shape, generator, make, inplace_on=None):
+    r"""A random op's result inside or outside vmap, as torch's randomness modes:
+    ``draw(numpy_generator, shape)`` gives the numbers, ``make(array)`` the tensor.
+
+    Outside vmap, one draw. Inside, a vmap with ``randomness='error'`` refuses;
+    ``'same'`` draws once for the whole batch (an unbatched result, the same for every
+    sample); ``'different'`` draws its batch size more (its dimension in front) and the
+    result is batched at that level, so each sample gets its own numbers. ``inplace_on``:
+    the tensor an in-place fill writes to (``normal_``), which must be batched at every
+    ``'different'`` level (torch's refusal otherwise)."""
+    from minigrad.generators import rng
+
+    prefix, levels = [], []
+    for level in sorted(batched.LEVELS):
+        info = batched.LEVELS[level]
+        if info.randomness == "error":
+            raise RuntimeError(RANDOM_ERROR)
+        if info.randomness == "different":
+            if inplace_on is not None and level not in _levels_of(inplace_on):
+                raise RuntimeError(RANDOM_UNBATCHED)
+            prefix.append(info.batch_size)
+            levels.append(level)
+    source = rng(generator)
+    source = source.real if isinstance(source, _NoRandom) else source
+    t = make(draw(source, tuple(prefix) + tuple(shape)))
+    for level in levels:
+        t = batched.wrap(t, level)
+    return t
+
+
+def _levels_of(t):
+    levels = set()
+    while isinstance(t, batched.BatchedTensor):
+        levels.add(t._level)
+        t = t._value
+    return levels
 
 
 def _run(func, leaves, dims, spec, kwargs, size, randomness, out_dims, name):
@@ -208,7 +254,8 @@ def _run(func, leaves, dims, spec, kwargs, size, randomness, out_dims, name):
     batched.LEVELS[level] = batched.VmapInfo(size, randomness)
     generator = GENERATOR[0]
     if randomness != "same":  # 'same': one draw, the same for every sample
-        GENERATOR[0] = _NoRandom(RANDOM_ERROR if randomness == "error" else RANDOM_DIFFERENT)
+        GENERATOR[0] = _NoRandom(RANDOM_ERROR if randomness == "error" else
+                                 RANDOM_UNSUPPORTED, getattr(generator, "real", generator))
     try:
         inputs = [batched.wrap(leaf, level) if d is not None else leaf
                   for leaf, d in zip(leaves, dims, strict=True)]

@@ -21,7 +21,6 @@ import numpy as np
 
 from minigrad.autograd.function import constant
 from minigrad.dtypes import torch_name
-from minigrad.factories import GENERATOR
 
 __all__ = ["dropout", "check_probability"]
 
@@ -41,13 +40,15 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002 - torch's
     if not training or p == 0 or data.size == 0:
         return input
     if p == 1:
-        mask = np.zeros((), data.dtype)
+        mask = constant(np.zeros((), data.dtype))
     elif data.dtype.kind != "f":
         raise RuntimeError(
             f"result type Float can't be cast to the desired output type "
             f"{torch_name(data.dtype)}. Fix: dropout needs a float tensor (t.float()).")
     else:
-        keep = GENERATOR[0].random(data.shape) < 1 - p
-        mask = keep.astype(data.dtype) / data.dtype.type(1 - p)  # as torch, in the dtype
-    mask = constant(mask)
+        from minigrad._functorch.vmap import random_tensor  # vmap's randomness modes
+
+        scale = data.dtype.type(1 - p)  # as torch, in the dtype
+        mask = random_tensor(lambda g, s: (g.random(s) < 1 - p).astype(data.dtype) / scale,
+                             data.shape, None, constant)
     return input.mul_(mask) if inplace else input * mask
