@@ -81,6 +81,7 @@ from minigrad.ops.toplevel import (
     matmul,
     max,  # noqa: A004 - torch's name
     mean,
+    min,  # noqa: A004 - torch's name
     mm,
     moveaxis,
     movedim,
@@ -141,4 +142,4 @@ __all__ = ["check", "check_all", "show_source",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
-           "softmax", "log_softmax", "set_printoptions", "nan", "inf", "pi", "e"]
+           "softmax", "log_softmax", "min", "set_printoptions", "nan", "inf", "pi", "e"]

@@ -100,12 +100,15 @@ class BatchedTensor(tensors.Tensor):
 
     __hash__ = tensors.Tensor.__hash__
 
-    def argmax(self, dim=None, keepdim=False):
+    def argmax(self, dim=None, keepdim=False, name="argmax"):
         value = self._value
         if dim is None:
-            return wrap(value.reshape(value.shape[0], -1).argmax(1), self._level)
+            return wrap(getattr(value.reshape(value.shape[0], -1), name)(1), self._level)
         dim = dim % max(self.ndim, 1) + 1
-        return wrap(value.argmax(dim, keepdim), self._level)
+        return wrap(getattr(value, name)(dim, keepdim), self._level)
+
+    def argmin(self, dim=None, keepdim=False):
+        return self.argmax(dim, keepdim, "argmin")
 
 
 def logical_ndim(t):

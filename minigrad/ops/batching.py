@@ -13,8 +13,6 @@ the rules shift them by one past the batch dimension.
 
 import functools
 
-import numpy as np
-
 __all__ = ["Rule", "pointwise", "reduction", "view", "transpose", "permute", "unsqueeze", "squeeze",
            "matmul", "linear", "index", "max_dim", "join", "mse_loss", "cross_entropy",
            "whole", "dot", "vector_norm"]
@@ -60,14 +58,16 @@ def reduction(cls, info, in_dims, a, axes, keepdim):
 
 def whole(cls, info, in_dims, a, *rest):
     """A reduction of every element (``max(t)``): each sample's own, as a MaxDim."""
+    from minigrad.ops.extrema import MinDim
     from minigrad.ops.reductions import MaxDim
 
+    along = MinDim if cls.backward_name == "MinBackward1" else MaxDim
     flat = a.reshape(a._data.shape[0], -1)
-    return MaxDim.apply(flat, 1, False, np.argmax(flat._data, axis=1)), 0
+    return along.apply(flat, 1, False, along.pick(flat._data, axis=1)), 0
 
 
 def max_dim(cls, info, in_dims, a, dim, keepdim, indices):
-    return cls.apply(a, dim + 1, keepdim, np.argmax(a._data, axis=dim + 1)), 0
+    return cls.apply(a, dim + 1, keepdim, cls.pick(a._data, axis=dim + 1)), 0
 
 
 def view(cls, info, in_dims, a, shape):

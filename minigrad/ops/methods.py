@@ -256,6 +256,16 @@ class TensorMethods:
     def any(self, dim=None, keepdim=False):
         return constant(np.any(self._data, axis=dim, keepdims=keepdim))
 
+    def min(self, dim=None, keepdim=False, *, keepdims=None):  # keepdims: torch's alias
+        from minigrad.ops.extrema import min as min_
+
+        return min_(self, dim, keepdim if keepdims is None else keepdims)
+
+    def argmin(self, dim=None, keepdim=False):
+        from minigrad.ops.extrema import argmin
+
+        return argmin(self, dim, keepdim)
+
     def argmax(self, dim=None, keepdim=False):
         if self._data.dtype == np.bool_:
             raise RuntimeError("argmax(): does not support bool input. Fix: t.long().argmax()")

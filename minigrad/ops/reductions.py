@@ -146,6 +146,7 @@ class MaxDim(Function):
     """Maximum along ``dim``, at the ``indices`` found by argmax."""
 
     backward_name = "MaxBackward0"
+    pick = staticmethod(np.argmax)  # MinDim's is argmin
 
     vmap = batching.Rule(batching.max_dim)  # its batching rule (vmap)
 
@@ -212,7 +213,7 @@ def max(a, dim=None, keepdim=False):  # noqa: A001 - torch.max
     if a._data.shape[dim] == 0:
         raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size. Fix: "
                          "max over an empty dimension has no value.")
-    indices = np.asarray(np.argmax(a._data, axis=dim))  # 0-d for a vector: an array
-    values = MaxDim.apply(a, dim, keepdim, indices)
-    return return_types.max(values, constant(indices if not keepdim else
-                                             np.expand_dims(indices, dim)))
+    from minigrad.ops.extrema import indices_along  # batched indices inside vmap
+
+    indices, user = indices_along(a, dim, keepdim, np.argmax)
+    return return_types.max(MaxDim.apply(a, dim, keepdim, indices), user)

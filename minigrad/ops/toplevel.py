@@ -24,7 +24,7 @@ __all__ = ["mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid"
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
-           "softmax", "log_softmax"]
+           "softmax", "log_softmax", "min"]
 
 _one = ("input",)
 mm = tensor_arguments("mm", "input", "mat2")(matmul.mm)
@@ -52,6 +52,13 @@ def mean(t, dim=None, keepdim=False):
 @tensor_arguments("max", *_one)
 def max(t, dim=None, keepdim=False):  # noqa: A001 - torch's name
     return reductions.max(t, dim, keepdim)
+
+
+@tensor_arguments("min", *_one)
+def min(t, dim=None, keepdim=False):  # noqa: A001 - torch's name
+    from minigrad.ops.extrema import min as min_
+
+    return min_(t, dim, keepdim)
 
 
 @tensor_arguments("reshape", *_one)
