@@ -7,7 +7,15 @@ the function runs on the whole batch (the ops' batching rules record one graph),
 backward pass from the sum of the per-sample outputs gives every sample's gradient at
 once: the samples never mix, so the gradient of the sum is each one's own gradient. This is
 ``vmap(grad(f))`` of torch's per-sample-gradients tutorial.
+
+A transform nested in another (``vmap(hessian(f))``, ``vmap(jacrev(jacrev(f)))``,
+``vmap(jacfwd(jacrev(f)))``, ``vmap(jacrev(grad(f)))``, a ``vjp`` of a ``grad``) would
+start from fresh leaves and lose the outer one's derivative on the one-graph path, so
+:func:`outermost` runs the outer transform on each sample alone, outside vmap, where the
+transforms nest as usual, and stacks the results: torch's numbers, one pass per sample.
 """
+
+import itertools
 
 import numpy as np
 
@@ -15,7 +23,8 @@ from minigrad import autograd, tensors
 from minigrad._functorch import batched
 from minigrad.autograd.grad_mode import enable_grad
 
-__all__ = ["active", "batched_grad_and_value", "batched_jacrev", "batched_vjp", "batched_jvp"]
+__all__ = ["active", "batched_grad_and_value", "batched_jacrev", "batched_vjp", "batched_jvp",
+           "outermost"]
 
 
 RUNNING = [0]  # how many of this module's transforms are running their function
@@ -25,22 +34,91 @@ def active():
     return bool(batched.LEVELS)
 
 
+class _Nested(NotImplementedError):
+    """A transform started inside another one's batched pass (:func:`outermost` catches
+    it and runs the outer transform sample by sample)."""
+
+
 class _running:
     """While a transform here runs ``func``, another one inside it would start from fresh
-    leaves and drop the outer one's derivative (vmap(hessian(f)) gave zeros): refuse."""
+    leaves and drop the outer one's derivative (vmap(hessian(f)) gave zeros): refuse, and
+    let the outer transform take the per-sample path."""
 
     def __enter__(self):
         if RUNNING[0]:
-            raise NotImplementedError(
-                "minigrad cannot yet nest a transform inside another transform under vmap "
-                "(vmap(hessian(f)), vmap(jacfwd(grad(f))), vmap(jacrev(grad(f)))): the "
-                "inner one would drop the outer one's derivative. Fix: loop over the batch, "
-                "torch.stack([hessian(f)(x) for x in xs]), or vmap a first-order transform.")
+            raise _Nested(
+                "a transform nested in another one's batched pass under vmap. Fix: "
+                "outermost() runs the outer transform sample by sample.")
         RUNNING[0] += 1
 
     def __exit__(self, *exc):
         RUNNING[0] -= 1
         return False
+
+
+def outermost(batched_call, transform, args, kwargs):
+    r"""``batched_call()``, the one-graph path, unless ``func`` starts another transform
+    (``vmap(hessian(f))``, ``vmap(jacrev(jacrev(f)))``, ``vmap(jacfwd(jacrev(f)))``):
+    then ``transform`` runs on each sample alone, outside vmap, where transforms nest, and
+    the results are stacked into batched tensors (torch gets the same numbers by batching
+    rules all the way down; here the samples take one pass each)."""
+    if RUNNING[0]:  # inside another transform's pass: let the outermost one decide
+        return batched_call()
+    try:
+        return batched_call()
+    except _Nested:
+        return _per_sample(transform, args, kwargs)
+
+
+def _per_sample(transform, args, kwargs):
+    return _stacked(_each_sample(lambda n, a, k: transform(*a, **k), args, kwargs))
+
+
+def _each_sample(call, args, kwargs):
+    """``call(n, args, kwargs)`` for sample ``n`` of every running vmap, outside vmap."""
+    from minigrad._functorch.vmap import _flatten, _unflatten
+
+    levels = sorted(batched.LEVELS)
+    sizes = [batched.LEVELS[level].batch_size for level in levels]
+    flat, spec = _flatten((args, kwargs))
+    arrays = [_spread(t, levels) if isinstance(t, batched.BatchedTensor) else None
+              for t in flat]
+    saved = dict(batched.LEVELS)
+    results = []
+    batched.LEVELS.clear()  # each sample on its own: the transforms run unbatched
+    try:
+        for n, index in enumerate(itertools.product(*[range(s) for s in sizes])):
+            sample = [t if a is None else tensors.make(np.array(a[index]), None)
+                      for a, t in zip(arrays, flat, strict=True)]
+            a, k = _unflatten(sample, spec)
+            results.append(_flatten(call(n, a, k)))
+    finally:
+        batched.LEVELS.update(saved)
+    if not results:
+        raise NotImplementedError("minigrad cannot nest transforms under a vmap of an empty "
+                                  "batch. Fix: vmap over a batch of at least one sample.")
+    return results, levels, sizes
+
+
+def _stacked(found):
+    """The samples' results as batched tensors (a function, vjp's, as one that takes a
+    batched cotangent and calls each sample's own)."""
+    from minigrad._functorch.vmap import _unflatten
+
+    results, levels, sizes = found
+    stacked = []
+    for j, first in enumerate(results[0][0]):
+        if callable(first) and not isinstance(first, tensors.Tensor):
+            fns = [r[0][j] for r in results]
+            stacked.append(lambda *c, fns=fns: _stacked(_each_sample(
+                lambda n, a, k: fns[n](*a, **k), c, {})))
+        elif not isinstance(first, tensors.Tensor):
+            stacked.append(first)
+        else:
+            data = np.stack([r[0][j]._data for r in results]).reshape(tuple(sizes) +
+                                                                      first._data.shape)
+            stacked.append(batched.from_physical(tensors.make(data, None), levels))
+    return _unflatten(stacked, results[0][1])
 
 
 def _spread(t, levels):

@@ -60,8 +60,10 @@ def jacrev(func, argnums=0, *, has_aux=False):
 def _jacrev(func, argnums, args, kwargs):
     single, nums = _argnums(argnums, len(args))
     if batched_transforms.active():
-        return batched_transforms.batched_jacrev(func, args, kwargs, single, nums,
-                                                 _flatten, _unflatten)
+        return batched_transforms.outermost(
+            lambda: batched_transforms.batched_jacrev(func, args, kwargs, single, nums,
+                                                      _flatten, _unflatten),
+            lambda *a, **k: _jacrev(func, argnums, a, k), args, kwargs)
     chosen = [args[i] for i in nums]
     _check_floating(chosen, "jacrev(f)(*args)")
     nested = any(a._requires_grad for a in chosen) or forward_ad.LEVEL[0] is not None
@@ -124,8 +126,10 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         store.clear()
         if batched_transforms.active():
             single, nums = _argnums(argnums, len(args))
-            jac = batched_transforms.batched_jacrev(plain, args, kwargs, single, nums,
-                                                    _flatten, _unflatten)
+            jac = batched_transforms.outermost(
+                lambda: batched_transforms.batched_jacrev(plain, args, kwargs, single, nums,
+                                                          _flatten, _unflatten),
+                lambda *a, **k: _jacfwd(plain, argnums, a, k), args, kwargs)
         else:
             jac = _jacfwd(plain, argnums, args, kwargs)
         return (jac, _aux(store[:1])) if has_aux else jac

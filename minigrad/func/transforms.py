@@ -73,7 +73,9 @@ def _argnums(argnums, n):
 def vjp(func, *primals):
     """``(f(*primals), vjp_fn)``; ``vjp_fn(u)`` gives ``u^T J``, one tensor per primal."""
     if batched_transforms.active():
-        return batched_transforms.batched_vjp(func, primals)
+        return batched_transforms.outermost(
+            lambda: batched_transforms.batched_vjp(func, primals),
+            lambda *p: vjp(func, *p), primals, {})
     _check_floating(primals, "vjp(f, *primals)")
     nested = any(p._requires_grad for p in primals) or forward_ad.LEVEL[0] is not None
     xs = [_leaf(p) for p in primals]
@@ -98,8 +100,10 @@ def grad_and_value(func, argnums=0, has_aux=False):
     def wrapper(*args, **kwargs):
         single, nums = _argnums(argnums, len(args))
         if batched_transforms.active():
-            return batched_transforms.batched_grad_and_value(
-                func, args, kwargs, single, nums, _flatten, _unflatten, has_aux)
+            return batched_transforms.outermost(
+                lambda: batched_transforms.batched_grad_and_value(
+                    func, args, kwargs, single, nums, _flatten, _unflatten, has_aux),
+                wrapper, args, kwargs)
         xs = list(args)
         groups, specs = [], []
         nested = forward_ad.LEVEL[0] is not None
@@ -166,7 +170,9 @@ def jvp(func, primals, tangents):
                            "the same length. Fix: one tangent per primal.")
     nested = forward_ad.LEVEL[0] is not None  # inside another jvp: keep its tangents
     if batched_transforms.active():
-        return batched_transforms.batched_jvp(func, primals, tangents)
+        return batched_transforms.outermost(
+            lambda: batched_transforms.batched_jvp(func, primals, tangents),
+            lambda p, t: jvp(func, p, t), (primals, tangents), {})
     with forward_ad.transform_level():
         duals = [forward_ad.make_dual(p, t) for p, t in zip(primals, tangents, strict=True)]
         out = func(*duals)
