@@ -90,7 +90,7 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
     @property
     def grad(self):
         """The gradient backward() left here; torch's warning when read on a non-leaf."""
-        if self.grad_fn is not None and self.grad_fn._retained is None:
+        if self.grad_fn is not None and not self.retains_grad:
             warnings.warn(NONLEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
@@ -171,11 +171,18 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False. "
                                "Fix: only tensors computed from inputs that require grad "
                                "have a gradient.")
-        if self.grad_fn is not None:
+        if self.grad_fn is not None and self.grad_fn._n_outputs > 1:  # a user's Function's
+            slots = self.grad_fn.__dict__.setdefault("_retained_slots", {})  # output k
+            slots[getattr(self, "_output_nr", 0)] = weakref.ref(self)
+        elif self.grad_fn is not None:
             self.grad_fn._retained = weakref.ref(self)
 
     @property
     def retains_grad(self):
+        if self.grad_fn is not None and self.grad_fn._n_outputs > 1:
+            ref = self.grad_fn.__dict__.get("_retained_slots", {}).get(
+                getattr(self, "_output_nr", 0))
+            return ref is not None and ref() is self
         return self.grad_fn is not None and self.grad_fn._retained is not None
 
     def detach(self):

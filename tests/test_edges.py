@@ -656,6 +656,41 @@ CASES = [
      "s = torch.softmax(x, 1)\nl = x.log_softmax(0)\n"
      "g, = torch.autograd.grad((s * w).sum() + (l * w).sum(), x, create_graph=True)\n"
      "(g * g).sum().backward()\nout = [s, l, g, x.grad, s.grad_fn.name(), l.grad_fn.name()]"),
+    # --- the engine issue's last surface gaps ---
+    ("setitem_into_a_view_of_a_recorded_graph",
+     "x = torch.tensor([1., 2., 3.], dtype=torch.float64, requires_grad=True)\ny = x * 2\n"
+     "v = y[0:2]\nv[1] = 5.0\ny.sum().backward()\nout = [y, v, x.grad]"),
+    ("setitem_into_a_row_view",
+     "x = torch.tensor([[1., 2.], [3., 4.]], dtype=torch.float64, requires_grad=True)\n"
+     "y = x * 2\nv = y[0]\nv[1] = 5.0\n(y * y).sum().backward()\nout = [y, v, x.grad]"),
+    ("setitem_into_a_transposed_view_a_value_with_grad",
+     "x = torch.tensor([[1., 2.], [3., 4.]], dtype=torch.float64, requires_grad=True)\n"
+     "w = torch.tensor(7., dtype=torch.float64, requires_grad=True)\ny = x * 2\nv = y.t()\n"
+     "v[0, 1] = w * 2\n(y * y).sum().backward()\nout = [y, v, x.grad, w.grad]"),
+    ("setitem_into_a_column_view_double_backward",
+     "x = torch.tensor([[1., 2.], [3., 4.]], dtype=torch.float64, requires_grad=True)\n"
+     "w = torch.tensor([5., 6.], dtype=torch.float64, requires_grad=True)\ny = x * 1\n"
+     "v = y[:, 1]\nv[:] = w * w\ng, = torch.autograd.grad((y * y).sum(), w, "
+     "create_graph=True)\ng.sum().backward()\nout = [y, v, g, w.grad]"),
+    ("setitem_view_then_used",
+     "x = torch.tensor([1., 2., 3.], dtype=torch.float64, requires_grad=True)\ny = x * 2\n"
+     "v = y[1:]\nv[0] = 5.0\nz = v * 3\nz.sum().backward()\nout = [y, v, z, x.grad]"),
+    ("setitem_over_an_infinite_element",
+     "x = torch.tensor([float('inf'), 2., 3.], dtype=torch.float64, requires_grad=True)\n"
+     "y = x * 2\ny[0] = 5.0\ny.sum().backward()\nout = [y, x.grad]"),
+    ("setitem_into_a_view_of_a_leaf_refused",
+     "x = torch.tensor([1., 2., 3.], dtype=torch.float64, requires_grad=True)\n"
+     "v = x[0:2]\nv[0] = 1.0"),
+    ("custom_function_retain_grad_on_two_outputs",
+     "class Two(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+     "        return x * 2, x * 3\n\n    @staticmethod\n    def backward(ctx, ga, gb):\n"
+     "        return ga * 2 + gb * 3\n\n\n"
+     "x = torch.tensor([1., 2.], dtype=torch.float64, requires_grad=True)\n"
+     "a, b = Two.apply(x)\na.retain_grad()\nb.retain_grad()\n(a * b).sum().backward()\n"
+     "c, d = Two.apply(x)\nd.retain_grad()\nd.register_hook(lambda g: g * 10)\n"
+     "(c.sum() + (d * d).sum()).backward()\ne, f = Two.apply(x)\ne.retain_grad()\n"
+     "f.retain_grad()\ne.sum().backward()\n"
+     "out = [a.grad, b.grad, d.grad, e.grad, f.grad, x.grad, b.retains_grad, c.retains_grad]"),
     ("fuzz_dot_of_a_python_bool_refused",
      "x = torch.tensor([1., 2.])\ntorch.dot(x != None, x)"),
     ("fuzz_abs_of_0d_backward",
@@ -759,6 +794,8 @@ PHRASES = {
     "less_than_none_refused": "'<' not supported between instances of 'Tensor' and 'NoneType'",
     "fuzz_dot_of_a_python_bool_refused": "dot(): argument 'input' (position 1) must be "
                                          "Tensor, not bool",
+    "setitem_into_a_view_of_a_leaf_refused": "a view of a leaf Variable that requires grad "
+                                             "is being used in an in-place operation",
     "fuzz_dot_of_bool_refused": "\"dot\" not implemented for 'Bool'",
     "fuzz_softmax_of_long_refused": "\"softmax_kernel_impl\" not implemented for 'Long'",
     "fuzz_softmax_lastdim_of_long_refused": "\"softmax_lastdim_kernel_impl\" not implemented "

@@ -147,6 +147,9 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
             continue
         if extras and node._n_outputs > 1:  # a list: one gradient per output
             graph.run_slot_hooks(node, grad_output, create_graph)
+            for nr, ref in node.__dict__.get("_retained_slots", {}).items():
+                if ref() is not None and grad_output[nr] is not None:  # retain_grad()
+                    _store(ref(), grad_output[nr])
         else:
             if node._hooks:  # register_hook on the tensor this node made
                 grad_output = graph.run_hooks(node, grad_output, as_tensor=create_graph)

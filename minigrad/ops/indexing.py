@@ -143,11 +143,6 @@ def index(a, key):
                          f"{list(a._data.shape)}.") from None
 
 
-SETITEM_VIEW = (
-    "minigrad does not record item assignment (t[i] = v) into a view in a recorded graph, "
-    "which torch records as a copy into its base (CopySlices). Fix: assign through the "
-    "base, base[0, 1] = v instead of base[0][1] = v.")
-
 SETITEM_REPEATED = (
     "minigrad does not record item assignment (t[i] = v) whose index repeats an element "
     "(torch's index_put_ keeps one of the values, unspecified which). Fix: index each "
@@ -174,10 +169,8 @@ def setitem(a, key, value):
             base is not None and base._requires_grad)):
         if a.grad_fn is None and a._requires_grad and base is None:
             raise RuntimeError(LEAF_INPLACE)
-        if base is not None:
-            raise TypeError(SETITEM_VIEW)
-        result = _recorded_put(a, plain, value, constant)
-        views.write(a, result, value)
+        views.check_view(a)  # a view of a leaf that requires grad: torch's refusal
+        views.write(a, _recorded_put(a, plain, value, constant), value)
         return
     data = value._data if hasattr(value, "_data") and hasattr(value, "grad_fn") else value
     try:
@@ -189,7 +182,10 @@ def setitem(a, key, value):
 
 
 def _recorded_put(a, plain, value, constant):
-    """``a`` with ``value`` at ``plain``, out of place and differentiable in both."""
+    """``a`` with ``value`` at ``plain``, out of place and differentiable in both (one
+    node, so into a view it is recorded as torch's CopySlices)."""
+    from minigrad.ops.index_put import IndexPut, SlicePut
+
     mask = np.zeros(a._data.shape, dtype=bool)
     mask[plain] = True
     picked = a._data[plain]
@@ -199,5 +195,5 @@ def _recorded_put(a, plain, value, constant):
         value = constant(np.asarray(value, dtype=a._data.dtype))
     elif value._data.dtype != a._data.dtype:
         value = value.to(a._data.dtype)
-    spread = value + constant(np.zeros(np.shape(picked), dtype=a._data.dtype))
-    return a * constant(~mask) + ScatterAdd.apply(spread, a._data.shape, plain)
+    np.broadcast_to(value._data, np.shape(picked))  # torch's shape check, before writing
+    return (SlicePut if _basic(plain) else IndexPut).apply(a, value, plain)
