@@ -35,7 +35,7 @@ from minigrad.devices import device
 from minigrad.generators import Generator, multinomial, randint
 from minigrad.ops.histogram import histogram
 from minigrad.ops.logical import all, any  # noqa: A004 - torch's names
-from minigrad.dtypes import Size, bool_, dtype, float32, float64, int64
+from minigrad.dtypes import Size, bool_, dtype, float32, float64, int32, int64
 from minigrad.factories import (
     DoubleTensor,
     FloatTensor,
@@ -122,12 +122,13 @@ def __getattr__(name):
 float = float32  # noqa: A001 - torch's alias
 double = float64
 long = int64
+int = int32  # noqa: A001 - torch's alias
 bool = bool_  # noqa: A001 - torch's name
 
 __all__ = ["check", "check_all", "show_source",
            "Value", "backward_order", "draw_graph", "BackwardStepper", "stepper_widget",
-           "Tensor", "Function", "Size", "dtype", "float32", "float64", "int64", "bool_",
-           "float", "double", "long", "bool",
+           "Tensor", "Function", "Size", "dtype", "float32", "float64", "int64", "int32", "bool_",
+           "float", "double", "long", "int", "bool",
            "tensor", "zeros", "ones", "zeros_like", "ones_like", "randn", "rand", "arange",
            "manual_seed", "FloatTensor", "DoubleTensor", "LongTensor",
            "no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "is_grad_enabled",

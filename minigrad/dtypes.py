@@ -9,7 +9,8 @@ as ``minigrad.Size([3, 4])`` the way torch's prints as ``torch.Size([3, 4])``.
 
 import numpy as np
 
-__all__ = ["Size", "dtype", "float32", "float64", "int64", "bool_", "to_dtype", "from_numpy",
+__all__ = ["Size", "dtype", "float32", "float64", "int64", "int32", "bool_", "to_dtype",
+           "from_numpy",
            "result_type", "torch_name", "DEFAULT_FLOAT"]
 
 
@@ -50,12 +51,13 @@ class dtype:  # noqa: N801 - torch's name
 float32 = dtype("float32", np.float32, "FloatTensor")
 float64 = dtype("float64", np.float64, "DoubleTensor")
 int64 = dtype("int64", np.int64, "LongTensor")
+int32 = dtype("int32", np.int32, "IntTensor")
 bool_ = dtype("bool", np.bool_, "BoolTensor")
 
-_BY_NUMPY = {d.numpy: d for d in (float32, float64, int64, bool_)}
+_BY_NUMPY = {d.numpy: d for d in (float32, float64, int64, int32, bool_)}
 _SUPPORTED = frozenset(_BY_NUMPY)
 _BY_NAME = {"float32": float32, "float": float32, "float64": float64, "double": float64,
-            "int64": int64, "long": int64, "bool": bool_}
+            "int64": int64, "long": int64, "int32": int32, "int": int32, "bool": bool_}
 
 
 def from_numpy(numpy_dtype):
@@ -78,8 +80,8 @@ def to_dtype(spec):
     except TypeError:
         found = None
     if found not in _SUPPORTED:
-        raise TypeError(f"unknown dtype {spec!r}: minigrad has float32, float64, int64 and "
-                        "bool. Fix: use minigrad.float32, minigrad.float64 or "
+        raise TypeError(f"unknown dtype {spec!r}: minigrad has float32, float64, int64, "
+                        "int32 and bool. Fix: use minigrad.float32, minigrad.float64 or "
                         "minigrad.int64.") from None
     return found
 
@@ -138,5 +140,6 @@ _INT = np.dtype(np.int64)
 
 def torch_name(numpy_dtype):
     """torch's scalar-type name in messages: Float, Double, Long, Bool."""
-    return {"float32": "Float", "float64": "Double", "int64": "Long", "bool": "Bool"}.get(
+    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
+            "bool": "Bool"}.get(
         str(numpy_dtype), str(numpy_dtype))

@@ -190,7 +190,7 @@ RANDOM_UNBATCHED = (
     "randomness='same'.")
 RANDOM_UNSUPPORTED = (
     "vmap(randomness='different'): minigrad gives each sample its own draw only in randn, "
-    "rand, randint, rand_like, randn_like, dropout, normal_ and uniform_. Fix: use one of "
+    "rand, randint, rand_like, randn_like and dropout. Fix: use one of "
     "those, randomness='same', or draw a batch of numbers before vmap and map over it.")
 
 

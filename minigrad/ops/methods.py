@@ -240,6 +240,9 @@ class TensorMethods:
     def long(self):
         return shape_ops.to_dtype(self, np.dtype(np.int64))
 
+    def int(self):
+        return shape_ops.to_dtype(self, np.dtype(np.int32))
+
     def __getitem__(self, key):
         return indexing.index(self, key)
 
@@ -255,6 +258,21 @@ class TensorMethods:
 
     def any(self, dim=None, keepdim=False):
         return constant(np.any(self._data, axis=dim, keepdims=keepdim))
+
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        from minigrad.ops.random_fill import normal_
+
+        return normal_(self, mean, std, generator=generator)
+
+    def uniform_(self, from_=0.0, to=1.0, *, generator=None, **kwargs):
+        from minigrad.ops.random_fill import uniform_
+
+        return uniform_(self, kwargs.pop("from", from_), to, generator=generator)
+
+    def random_(self, from_=None, to=None, *, generator=None, **kwargs):
+        from minigrad.ops.random_fill import random_
+
+        return random_(self, kwargs.pop("from", from_), to, generator=generator)
 
     def min(self, dim=None, keepdim=False, *, keepdims=None):  # keepdims: torch's alias
         from minigrad.ops.extrema import min as min_
