@@ -108,6 +108,11 @@ class TorchDraws:
     def normal(self, loc=0.0, scale=1.0, size=None):
         return torch.empty(_size(size)).normal_(loc, scale).double().numpy()
 
+    def integers(self, low, high=None, size=None, dtype=None, endpoint=False):
+        low, high = (0, low) if high is None else (low, high)
+        high = high + 1 if endpoint else high
+        return torch.empty(_size(size), dtype=torch.long).random_(low, high).numpy()
+
 
 def _size(size):
     if size is None:
