@@ -58,6 +58,30 @@ def _copy_slices(a, b):
     return (y * y).sum()
 
 
+def _put(a, b):
+    y = a * 1
+    y[0, 1:3] = b[0, :2] * b[1, :2]  # basic key: CopySlices
+    y[[1, 2], [0, 3]] = b[2, :2]  # advanced key: IndexPutBackward0
+    return (y * y).sum()
+
+
+def _put_view(a, b):
+    y = a * 1
+    v = y[1]
+    v[2:] = b[0, :2].exp()  # into a view of a recorded graph
+    return (y * y * a).sum()
+
+
+def _random_fills(a):
+    y = a * 2
+    y.normal_()
+    y.uniform_(-1, 1)
+    y.random_()
+    y.random_(3)
+    y.random_(1, 3)
+    return (y * 0).sum() + (a * a * a).sum()  # the draws differ: only their zero gradient
+
+
 def _zero(a):
     y = a * 2
     y.zero_()
@@ -80,6 +104,15 @@ def _checkpointed(lib):
 M2, M1, ML = (3, 4), (4,), (4, 2)
 C = OpCase
 CASES = [
+    C("softmax", lambda a: (a.softmax(-1) * a).sum() + (a.softmax(0) ** 2).sum()),
+    C("log_softmax", lambda a: (a.log_softmax(1) * a).sum() + a.log_softmax(0)[0].sum()),
+    C("var", lambda a: (a.var() + a.var(1).sum() * a.var(0, correction=0).sum())),
+    C("min", lambda a: a.min() * (a.min(1).values ** 2).sum()),
+    C("setitem", _put, shapes=(M2, M2), tangent=False,
+      why="minigrad's forward mode refuses in-place writes into dual tensors"),
+    C("setitem_into_view", _put_view, shapes=(M2, M2), tangent=False,
+      why="minigrad's forward mode refuses in-place writes into dual tensors"),
+    C("random_fills", _random_fills),
     C("add_sub_neg", lambda a, b: ((a + b) * (a - b) * -a).sum(), shapes=(M2, M2)),
     C("add_broadcast", lambda a, v: ((a + v) ** 3).sum(), shapes=(M2, M1)),
     C("mul", lambda a, b: (a * b * a).sum(), shapes=(M2, M2)),

@@ -45,8 +45,8 @@ def test_cpu_only():
     assert minigrad.ones(2).to("cpu").device == minigrad.device("cpu")  # as torch: not "cpu"
 
 
-def test_four_dtypes_only():
-    for name in ("float32", "float64", "int64", "bool"):
+def test_five_dtypes_only():
+    for name in ("float32", "float64", "int64", "int32", "bool"):
         assert getattr(minigrad, name).name == name
     with pytest.raises(AttributeError):
         minigrad.float16  # noqa: B018

@@ -153,14 +153,21 @@ def setitem(a, key, value):
     r"""``a[key] = value`` as torch's ``__setitem__``: written into ``a``'s array (and so into
     its base's, for a view), the version counter bumped. A leaf that requires grad is
     refused as torch does. Where torch records it (``a`` or ``value`` in a graph, grad mode
-    on), minigrad records it too, as an in-place op (chapter 12): the result is
-    $a \odot (1 - M) + \mathrm{scatter}(v)$, $M$ the mask of the written elements, so
-    ``a``'s gradient is zero there and ``value``'s is the gradient gathered at ``key``."""
+    on), minigrad records it too, as an in-place op (chapter 12) of one node
+    (``ops/index_put.py``): ``a``'s gradient is zero at ``key``, ``value``'s the gradient
+    gathered there; into a view, the base's node becomes ``CopySlices`` as torch's."""
     from minigrad import views
+    from minigrad.autograd import forward_ad
     from minigrad.autograd.function import constant
     from minigrad.autograd.grad_mode import GRAD_ENABLED
     from minigrad.inplace import LEAF_INPLACE
 
+    if forward_ad.LEVEL[0] is not None and (a._fw_tangent is not None or getattr(
+            value, "_fw_tangent", None) is not None):
+        raise NotImplementedError(
+            "minigrad's forward mode does not follow item assignment into dual tensors. "
+            "Fix: build the result out of place (torch.where, torch.cat) inside "
+            "dual_level().")
     value_grad = getattr(value, "_requires_grad", False)
     base = getattr(a, "_base", None)
     _check_steps(key)

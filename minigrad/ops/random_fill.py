@@ -14,24 +14,23 @@ from minigrad.dtypes import torch_name
 __all__ = ["normal_", "uniform_", "random_"]
 
 
-class _Fill(Function):
-    """``t`` replaced by ``array`` in the graph: a zero gradient to ``t``."""
+def _forward(ctx, a, array):
+    return np.array(array, dtype=a.dtype, copy=True)
 
-    @staticmethod
-    def forward(ctx, a, array):
-        return np.array(array, dtype=a.dtype, copy=True)
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        return np.zeros_like(grad_output), None
+def _backward(ctx, grad_output):
+    return np.zeros_like(grad_output), None
 
-    @staticmethod
-    def jvp(ctx, ta, *_):
-        return np.zeros_like(ctx.result)
+
+def _jvp(ctx, ta, *_):
+    return np.zeros_like(ctx.result)
 
 
 def _named(name):
-    return type(name, (_Fill,), {"backward_name": name})
+    """A node class: ``t`` replaced by ``array`` in the graph, a zero gradient to ``t``."""
+    return type(name, (Function,), {
+        "backward_name": name, "__module__": __name__, "forward": staticmethod(_forward),
+        "backward": staticmethod(_backward), "jvp": staticmethod(_jvp)})
 
 
 _NODES = {n: _named(n) for n in ("NormalBackward0", "UniformBackward0", "RandomBackward0",
