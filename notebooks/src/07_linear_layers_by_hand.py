@@ -2,9 +2,10 @@
 # # 07 Linear layers by hand
 #
 # A linear layer, $f = x W + b$, is where most of a network's parameters live, and its
-# whole backward pass is three matrix products. Given the gradient of the loss with
-# respect to the layer's output, `out.g`, the three short lines that every deep
-# learning course shows give the gradients of its input, its weights and its bias:
+# whole backward pass is three short lines: two matrix products and a sum over the
+# batch. Given the gradient of the loss with respect to the layer's output, `out.g`,
+# the lines that every deep learning course shows give the gradients of its input,
+# its weights and its bias:
 #
 # ```python
 # inp.g = out.g @ w.t()

@@ -7,8 +7,9 @@
 # common bug of hand-written training loops (forgetting to clear the old gradient, so
 # every update is pushed by all the previous ones). This chapter shows the rule with the
 # example of the course's reference tutorial (see [Sources](../book/sources.md)), the
-# ways to clear a gradient, the microbatch trick, and the bug, each in minigrad and in
-# PyTorch side by side.
+# ways to clear a gradient (and where clearing to None and to zeros train differently),
+# the microbatch trick and where it fails, and the bug, each in minigrad and in PyTorch
+# side by side.
 #
 # **Learning goals.** After this chapter you can
 #

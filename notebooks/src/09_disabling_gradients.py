@@ -20,7 +20,9 @@
 #    refuses to do with a tensor made in inference mode;
 # 4. use `detach()` to stop the gradient along one path, and say why changing a tensor
 #    through `.data` gives wrong gradients where `detach()` does not;
-# 5. measure what a graph saves for backward, and how that grows with the batch.
+# 5. measure what a graph saves for backward, and how that grows with the batch;
+# 6. freeze a parameter with `requires_grad_(False)`, so that backward gives it no
+#    gradient and the optimizer leaves it alone.
 
 # %%
 import threading
