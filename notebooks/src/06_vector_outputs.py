@@ -1,14 +1,16 @@
 # %% [markdown]
 # # 06 Vector outputs
 #
-# `loss.backward()` works because a loss is one number. What if the tensor we call
-# `backward()` on holds several numbers? Torch refuses, with an error every PyTorch
-# user meets sooner or later: "grad can be implicitly created only for scalar
-# outputs". This chapter explains why, shows the two ways out (reduce to a scalar, or
-# pass the `gradient` argument), and what that argument really is: the vector in a
-# *vector-Jacobian product*. We then build a full Jacobian row by row and see what it
-# costs: one backward pass per output, which is why training differentiates a scalar
-# loss and never a vector.
+# `loss.backward()` works because a loss is one number. A tensor of several numbers
+# has no single gradient: each of its entries has its own. Before backpropagation can
+# start, we must say how to weigh the entries into one number, and that weighting is a
+# vector $v$ of the output's shape. `y.backward(v)` then computes $v^\top J$, a
+# *vector-Jacobian product* (VJP): the step every backward pass takes at every node of
+# the graph. Without a $v$, torch refuses with an error every PyTorch user meets sooner
+# or later, "grad can be implicitly created only for scalar outputs". The same idea runs
+# the backward pass of a network split in two (the second half hands the first
+# $\partial L / \partial y$), and it sets the price of a full Jacobian: one backward pass
+# per output, which is why training differentiates a scalar loss and never a vector.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -36,7 +38,7 @@ from minigrad import check, check_all, show_source
 from minigrad.course.widgets.vjp_view import vjp_widget
 
 # %% [markdown]
-# ## 1. Why backward needs a single number
+# ## 1. A vector output has no single gradient
 #
 # The example of the course's reference tutorial (see [Sources](../book/sources.md)):
 # $x = (1, 2, 3)$ and $y = x^2$ elementwise. The output $y$ holds
@@ -70,7 +72,7 @@ loss = x ** 2
 loss.backward()
 xt = torch.tensor(2.0, requires_grad=True)
 (xt ** 2).backward()
-check("x.grad (x**2 at 2)", x.grad, xt.grad)
+check("x.grad (x**2 at 2)", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
 # The rule is not about the number of dimensions but the number of elements: exactly
@@ -85,10 +87,10 @@ xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 one_t = (xt ** 2).sum().reshape(1)
 one_t.backward()
 print(one.shape, one_t.shape)
-check("x.grad, output of shape (1,)", x.grad, xt.grad)
+check("x.grad, output of shape (1,)", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
-# ## 2. Way out 1: reduce to a scalar
+# ## 2. Reduce to a scalar: `y.sum()` weighs every output by 1
 #
 # The most common fix is to say which number we mean. With
 # $s = \sum_i y_i = \sum_i x_i^2$, each $\frac{\partial s}{\partial x_i} = 2x_i$, so the
@@ -112,12 +114,13 @@ loss.backward()
 print(x.grad)  # tensor([2., 4., 6.])
 xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 (xt ** 2).sum().backward()
-check("x.grad (y.sum())", x.grad, xt.grad)
+check("x.grad (y.sum())", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
-# ## 3. Way out 2: the `gradient` argument
+# ## 3. `y.backward(v)` computes $v^\top J$
 #
-# The other fix is to pass `backward()` a tensor of $y$'s shape. With ones, the
+# The other fix is to pass `backward()` a tensor $v$ of $y$'s shape, its `gradient`
+# argument. With ones, the
 # reference tutorial gets the same $(2, 4, 6)$:
 
 # %%
@@ -133,7 +136,7 @@ y.backward(minigrad.tensor([1.0, 1.0, 1.0]))
 print(x.grad)  # tensor([2., 4., 6.])
 xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 (xt ** 2).backward(torch.tensor([1.0, 1.0, 1.0]))
-check("x.grad (gradient=ones)", x.grad, xt.grad)
+check("x.grad (gradient=ones)", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
 # What does the argument mean? It is the *upstream gradient*: the gradient, with
@@ -164,7 +167,7 @@ check_all({"x.grad (gradient=v)": (x.grad, xt.grad),
 # %%
 x = minigrad.tensor([1.0, 2.0, 3.0], dtype=minigrad.float64, requires_grad=True)
 ((x ** 2) * minigrad.tensor(v, dtype=minigrad.float64)).sum().backward()
-check("x.grad ((v * y).sum())", x.grad, xt.grad)
+check("x.grad ((v * y).sum())", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
 # This is how backward works inside a network: a layer in the middle receives, from
@@ -172,38 +175,36 @@ check("x.grad ((v * y).sum())", x.grad, xt.grad)
 # it into the gradient with respect to its input. `y.backward(v)` lets us start that
 # process in the middle, with a $v$ we choose (section 7 does it on a real split).
 #
-# ## 4. The forum thread's `mm` example
+# ## 4. $v^\top J$ of a matrix product: the forum thread's `mm` example
 #
-# In the PyTorch forum thread "'gradient' argument in out.backward(gradient)" (see
-# [Sources](../book/sources.md)) a learner asks what the argument is for, and several
-# answers follow. It starts with this test (old torch spelling: `Variable` and
-# `FloatTensor` are today just tensors; torch still accepts them):
+# The same idea on a matrix output. In the PyTorch forum thread "'gradient' argument in
+# out.backward(gradient)" (see [Sources](../book/sources.md)) a learner asks what the
+# argument is for, and several answers follow. The thread's test multiplies a
+# $2 \times 3$ matrix of ones by a $3 \times 4$ one and passes a $2 \times 4$
+# `gradient`. It was written in the old spelling, `Variable(...)` and
+# `torch.FloatTensor(...)`, which today are plain tensors; here it is in today's:
 
 # %%
-from torch.autograd import Variable
-
-x = Variable(torch.ones(2, 3), requires_grad=True)
-a = Variable(torch.ones(3, 4))
+x = torch.ones(2, 3, requires_grad=True)
+a = torch.ones(3, 4)
 out = torch.mm(x, a)  # shape: (2,4)
-gradient = torch.FloatTensor([[1, 2, 3, 4], [5, 6, 7, 8]])  # shape=(2,4)
+gradient = torch.tensor([[1.0, 2, 3, 4], [5, 6, 7, 8]])  # shape=(2,4)
 out.backward(gradient)
 print(x.grad)
 
 # %% [markdown]
-# The same code, with `torch` replaced by `minigrad`, the legacy names included:
+# The same code, with `torch` replaced by `minigrad`:
 
 # %%
-from minigrad.autograd import Variable
-
-x = Variable(minigrad.ones(2, 3), requires_grad=True)
-a = Variable(minigrad.ones(3, 4))
+x = minigrad.ones(2, 3, requires_grad=True)
+a = minigrad.ones(3, 4)
 out = minigrad.mm(x, a)  # shape: (2,4)
-gradient = minigrad.FloatTensor([[1, 2, 3, 4], [5, 6, 7, 8]])  # shape=(2,4)
+gradient = minigrad.tensor([[1.0, 2, 3, 4], [5, 6, 7, 8]])  # shape=(2,4)
 out.backward(gradient)
 print(x.grad)
 xt = torch.ones(2, 3, requires_grad=True)
 torch.mm(xt, torch.ones(3, 4)).backward(torch.tensor([[1.0, 2, 3, 4], [5, 6, 7, 8]]))
-check("x.grad (the thread's mm)", x.grad, xt.grad)
+check("x.grad (the thread's mm)", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
 # Where does $10 = 1 + 2 + 3 + 4$ come from? With `a` all ones, every entry of row $i$
@@ -233,7 +234,7 @@ check_all({"g @ a.T": (g @ np.ones((3, 4)).T, xt.grad), "row sums of g": (
     "out after backward(g): still x @ a": (out, torch.mm(xt, torch.ones(3, 4)))})
 
 # %% [markdown]
-# ## 5. The full Jacobian, row by row
+# ## 5. The full Jacobian: one backward pass per row
 #
 # Sometimes we do want every $\frac{\partial y_i}{\partial x_j}$. A VJP with the one-hot
 # vector $e_i$ picks out row $i$ of the Jacobian: $e_i^\top J = J_{i,:}$. So $m$
@@ -274,7 +275,7 @@ def jacobian_rows(f, x0):
 J = jacobian_rows(f_minigrad, x0)
 J_torch = torch.autograd.functional.jacobian(f_torch, torch.tensor(x0))
 print(J.shape)
-check("Jacobian of tanh(A x)", J, J_torch)
+check("Jacobian of tanh(A x)", J, J_torch, brief=True)
 
 # %% [markdown]
 # Every backward we ran before was one VJP with this matrix: `y.backward(v)` is
@@ -286,7 +287,7 @@ x = minigrad.tensor(x0, requires_grad=True)
 f_minigrad(x).backward(minigrad.tensor(v4))
 check_all({"x.grad (gradient=v)": (x.grad, v4 @ J_torch.numpy()),
            "torch's vjp": (x.grad, torch.autograd.functional.vjp(
-               f_torch, torch.tensor(x0), torch.tensor(v4))[1])})
+               f_torch, torch.tensor(x0), torch.tensor(v4))[1])}, brief=True)
 
 # %% [markdown]
 # The Jacobian as a picture: row $i$ is what one backward pass from $y_i$ fills in.
@@ -321,8 +322,11 @@ vjp_widget(A, x0)
 # for training, where millions of inputs (parameters) feed one output (the loss). A
 # full Jacobian needs one per *output*. For $y = \tanh(x)$ with $n$ entries, the
 # Jacobian is an $n \times n$ matrix that is zero off the diagonal, built from $n$
-# backward passes, while the single VJP that training uses never forms it. We count
-# the passes:
+# backward passes, while the single VJP that training uses never forms it. The cell
+# below runs the $n = 64$ passes of the Jacobian without clearing `x.grad` in between.
+# Backward *adds* into `.grad` (chapter 08), so what is left in it is the sum of the 64
+# rows, $e_1^\top J + \dots + e_{64}^\top J = \mathbf{1}^\top J$: the gradient of
+# `y.sum()`, which one pass gives directly.
 
 # %%
 def count_passes(n):
@@ -340,8 +344,8 @@ def count_passes(n):
 passes, summed = count_passes(64)
 xt = torch.tensor(np.linspace(-1, 1, 64), requires_grad=True)
 xt.tanh().sum().backward()
-print(f"full Jacobian of a 64-vector: {passes} backward passes; its gradient of y.sum(): 1")
-check("the rows add up to the gradient of y.sum()", summed, xt.grad)
+print(f"full Jacobian of a 64-vector: {passes} backward passes; the gradient of y.sum(): 1")
+check("the rows add up to the gradient of y.sum()", summed, xt.grad, brief=True)
 
 # %% [markdown]
 # And measured (your times will differ). Each time is the best of several runs (five
@@ -351,6 +355,8 @@ check("the rows add up to the gradient of y.sum()", summed, xt.grad)
 # one VJP costs $O(n)$. At these sizes a pass is dominated by its fixed per-call
 # overhead, not by the $n$ numbers it touches, so the Jacobian's line only looks linear
 # in $n$ and the VJP's looks flat; the $n^2$ and the $n$ show only for much larger $n$.
+# (The mirror image is *forward mode*, chapter 14: one pass per *input*, so it builds a
+# Jacobian column by column and wins when there are fewer inputs than outputs.)
 
 # %% tags=nbval-ignore-output
 def one_vjp(n):
@@ -382,115 +388,24 @@ ax.legend()
 plt.show()
 
 # %% [markdown]
-# ## 7. More from the forum thread
+# ## 7. Splitting a network: `y.backward(dL/dy)`
 #
-# The thread on `backward(gradient)` has three more questions, each answered by what
-# we have seen.
+# Section 3 said that $v$ is the gradient of some scalar that comes after $y$. Choose
+# that scalar to be the loss, $v = \partial L / \partial y$, and `y.backward(v)` gives
+# every input before $y$ the same gradient as `L.backward()` (when $L$ depends on
+# those inputs only through $y$). So a backward pass can be cut in two: the part after
+# $y$ computes $\partial L / \partial y$, and hands it to the part before. That is the
+# best answer of the forum thread on `backward(gradient)` (see
+# [Sources](../book/sources.md)): "if you're doing backpropagation manually, and you
+# know the gradient of the input of the next layer, then you can pass [it] to the
+# previous layer".
 #
-# **"I have an image A of size 720x720 and I want to calculate its gradient. What
-# should the values of `gradient` be? Randomly initialized?"** A tensor has no gradient
-# of its own; a *scalar computed from it* does. The values to pass are
-# $\partial L / \partial A$ for the scalar $L$ you care about: then `A.backward(dL/dA)`
-# gives every input the same gradient as `L.backward()`, when $L$ depends on the inputs
-# only through $A$. Random values $r$ give the
-# gradient of $\sum r_{ij} A_{ij}$, a random weighting of the image: a correct answer to
-# a question nobody asked. And the full Jacobian of the image with respect to its
-# input would take one backward pass per pixel, $720 \times 720 = 518{,}400$ of them.
-# On a small case: a 3x3 "image" $A = M x$ made from an input $x$, and the scalar
-# $L$, its mean squared distance to a target $T$.
-
-# %%
-M = np.array([[2.0, -1.0, 0.0], [0.5, 1.0, 0.5], [0.0, -1.0, 2.0]])
-x_img = np.array([[0.2, 0.4, 0.6], [1.0, -0.5, 0.0], [0.3, 0.3, -1.2]])
-T = np.eye(3)
-
-
-def image_and_loss(lib, x):
-    A = lib.tensor(M) @ x
-    return A, ((A - lib.tensor(T)) ** 2).mean()
-
-
-x = minigrad.tensor(x_img, requires_grad=True)
-A, L = image_and_loss(minigrad, x)
-dL_dA = 2 * (A.detach().numpy() - T) / A.numel()  # the gradient of L with respect to A, by hand
-A.backward(minigrad.tensor(dL_dA))
-xt = torch.tensor(x_img, requires_grad=True)
-_, Lt = image_and_loss(torch, xt)
-Lt.backward()
-check("x.grad from A.backward(dL/dA)", x.grad, xt.grad)
-
-# %% [markdown]
-# If $L$ also uses an input directly, `A.backward(dL/dA)` misses that path. With
-# $L_2 = L + \sum_{ij} x_{ij}^2$, the direct term adds $2x$ to torch's gradient, and
-# only `A`'s part arrives through `A.backward`:
-
-# %%
-xt2 = torch.tensor(x_img, requires_grad=True)
-_, Lt2 = image_and_loss(torch, xt2)
-(Lt2 + (xt2 ** 2).sum()).backward()
-check("x.grad from A.backward(dL/dA) + 2x", x.grad.numpy() + 2 * x_img, xt2.grad,
-      against="torch, L2.backward()")
-
-# %% [markdown]
-# A random `gradient` instead differentiates the random projection
-# $\sum r_{ij} A_{ij}$, nothing else; and the whole Jacobian of the $3 \times 3$ image
-# takes $9$ backward passes, one per pixel (`torch.autograd.functional.jacobian` runs
-# them for us), where $L$ needed one. For the thread's image it would be 518,400.
-
-# %%
-rng = np.random.default_rng(6)
-r = rng.standard_normal((3, 3))
-x = minigrad.tensor(x_img, requires_grad=True)
-A, _ = image_and_loss(minigrad, x)
-A.backward(minigrad.tensor(r))
-xt = torch.tensor(x_img, requires_grad=True)
-(torch.tensor(r) * (torch.tensor(M) @ xt)).sum().backward()
-J_img = torch.autograd.functional.jacobian(lambda t: torch.tensor(M) @ t, torch.tensor(x_img))
-print("Jacobian of A:", tuple(J_img.shape), "->", A.numel(), "backward passes;",
-      "a 720x720 image:", 720 * 720)
-check_all({"x.grad from A.backward(r)": (x.grad, xt.grad),
-           "the same, from the Jacobian": (x.grad, np.einsum("ij,ijkl->kl", r, J_img.numpy()))})
-
-# %% [markdown]
-# **"`out.backward()` is equivalent to `out.backward(torch.Tensor([1]))`."** An answer
-# says so, and it was true when the thread was written (torch 0.3): a loss was then a
-# tensor of shape `(1,)`. Since torch 0.4 a loss such as `.sum()` or `mse_loss` is 0-d,
-# shape `()`, and the gradient must have the output's shape exactly, so the `[1]`
-# (shape `(1,)`) is refused, in torch and in minigrad alike:
-
-# %% tags=raises-exception
-xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-loss_t = (xt ** 2).sum()
-loss_t.backward(torch.Tensor([1]))
-
-# %% tags=raises-exception
-x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
-loss = (x ** 2).sum()
-loss.backward(minigrad.Tensor([1]))
-
-# %% [markdown]
-# What `backward()` creates today is a 0-d one, `tensor(1.)`: passing that is the
-# same as passing nothing.
-
-# %%
-x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
-(x ** 2).sum().backward(minigrad.tensor(1.0))
-xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-(xt ** 2).sum().backward(torch.tensor(1.0))
-x_plain = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-(x_plain ** 2).sum().backward()
-print(torch.tensor(1.0), torch.tensor(1.0).shape)
-check_all({"backward(tensor(1.))": (x.grad, xt.grad),
-           "backward()": (x.grad, x_plain.grad)})
-
-# %% [markdown]
-# **Passing the downstream layer's gradient.** The thread's best answer: "if you're
-# doing backpropagation manually, and you know the gradient of the input of the next
-# layer, then you can pass [it] to the previous layer". We split a two-layer network at
-# its hidden activation $y$: the second half gets $y$ as a new leaf, so its backward
-# stops there and leaves $\partial L / \partial y$ in that leaf's `.grad`; then
-# `y.backward(dL/dy)` runs the first half. The first layer's gradients are those of one
-# `L.backward()` through the whole network.
+# We split a two-layer network at its hidden activation $y$: the second half gets $y$
+# as a new leaf (`detach()` cuts the history, `requires_grad_()` makes it a leaf that
+# collects a gradient), so its backward stops there and leaves
+# $\partial L / \partial y$ in that leaf's `.grad`; then `y.backward(dL/dy)` runs the
+# first half. The first layer's gradients are those of one `L.backward()` through the
+# whole network, run in torch.
 
 # %%
 rng = np.random.default_rng(60)
@@ -520,12 +435,114 @@ y_leaf = y.detach().requires_grad_()  # where the second half starts
 second(y_leaf).backward()  # fills y_leaf.grad = dL/dy
 y.backward(y_leaf.grad)  # the first half, from dL/dy
 check_all({"W1.grad (split at y)": (W1.grad, W1t.grad),
-           "b1.grad (split at y)": (b1.grad, b1t.grad)})
+           "b1.grad (split at y)": (b1.grad, b1t.grad)}, brief=True)
 
 # %% [markdown]
-# Last, the commented-out line of the thread's test, `gradient = torch.ones(4, 4)`, for
-# an `out` of shape `(2, 4)`: the gradient must have the output's shape, and both
-# libraries say so with the same error.
+# The same idea answers another question of the thread: **"I have an image A of size
+# 720x720 and I want to calculate its gradient. What should the values of `gradient`
+# be? Randomly initialized?"** A tensor has no gradient of its own; a *scalar computed
+# from it* does. The values to pass are $\partial L / \partial A$ for the scalar $L$
+# you care about, exactly as for $y$ above. Random values $r$ give the
+# gradient of $\sum r_{ij} A_{ij}$, a random weighting of the image: a correct answer to
+# a question nobody asked. And the full Jacobian of the image with respect to its
+# input would take one backward pass per pixel, $720 \times 720 = 518{,}400$ of them.
+# On a small case: a 3x3 "image" $A = M x$ made from an input $x$, and the scalar
+# $L$, its mean squared distance to a target $T$.
+
+# %%
+M = np.array([[2.0, -1.0, 0.0], [0.5, 1.0, 0.5], [0.0, -1.0, 2.0]])
+x_img = np.array([[0.2, 0.4, 0.6], [1.0, -0.5, 0.0], [0.3, 0.3, -1.2]])
+T = np.eye(3)
+
+
+def image_and_loss(lib, x):
+    A = lib.tensor(M) @ x
+    return A, ((A - lib.tensor(T)) ** 2).mean()
+
+
+x = minigrad.tensor(x_img, requires_grad=True)
+A, L = image_and_loss(minigrad, x)
+dL_dA = 2 * (A.detach().numpy() - T) / A.numel()  # the gradient of L with respect to A, by hand
+A.backward(minigrad.tensor(dL_dA))
+xt = torch.tensor(x_img, requires_grad=True)
+_, Lt = image_and_loss(torch, xt)
+Lt.backward()
+check("x.grad from A.backward(dL/dA)", x.grad, xt.grad, brief=True)
+
+# %% [markdown]
+# If $L$ also uses an input directly, `A.backward(dL/dA)` misses that path. With
+# $L_2 = L + \sum_{ij} x_{ij}^2$, the direct term adds $2x$ to torch's gradient, and
+# only `A`'s part arrives through `A.backward`:
+
+# %%
+xt2 = torch.tensor(x_img, requires_grad=True)
+_, Lt2 = image_and_loss(torch, xt2)
+(Lt2 + (xt2 ** 2).sum()).backward()
+check("x.grad from A.backward(dL/dA) + 2x", x.grad.numpy() + 2 * x_img, xt2.grad,
+      against="torch, L2.backward()", brief=True)
+
+# %% [markdown]
+# A random `gradient` instead differentiates the random projection
+# $\sum r_{ij} A_{ij}$, nothing else; and the whole Jacobian of the $3 \times 3$ image
+# takes $9$ backward passes, one per pixel (`torch.autograd.functional.jacobian` runs
+# them for us), where $L$ needed one. For the thread's image it would be 518,400.
+
+# %%
+rng = np.random.default_rng(6)
+r = rng.standard_normal((3, 3))
+x = minigrad.tensor(x_img, requires_grad=True)
+A, _ = image_and_loss(minigrad, x)
+A.backward(minigrad.tensor(r))
+xt = torch.tensor(x_img, requires_grad=True)
+(torch.tensor(r) * (torch.tensor(M) @ xt)).sum().backward()
+J_img = torch.autograd.functional.jacobian(lambda t: torch.tensor(M) @ t, torch.tensor(x_img))
+print("Jacobian of A:", tuple(J_img.shape), "->", A.numel(), "backward passes;",
+      "a 720x720 image:", 720 * 720)
+check_all({"x.grad from A.backward(r)": (x.grad, xt.grad),
+           "the same, from the Jacobian": (x.grad, np.einsum("ij,ijkl->kl", r, J_img.numpy()))},
+          brief=True)
+
+# %% [markdown]
+# ## 8. The gradient has the output's shape
+#
+# $v$ weighs each entry of the output, so it has exactly the output's shape. Two more
+# posts of the thread run into this rule.
+#
+# **"`out.backward()` is equivalent to `out.backward(torch.Tensor([1]))`."** An answer
+# says so, and it was true when the thread was written (torch 0.3): a loss was then a
+# tensor of shape `(1,)`. Since torch 0.4 a loss such as `.sum()` or `mse_loss` is 0-d,
+# shape `()`, and the gradient must have the output's shape exactly, so the `[1]`
+# (shape `(1,)`) is refused, in torch and in minigrad alike:
+
+# %% tags=raises-exception
+xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+loss_t = (xt ** 2).sum()
+loss_t.backward(torch.Tensor([1]))
+
+# %% tags=raises-exception
+x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+loss = (x ** 2).sum()
+loss.backward(minigrad.Tensor([1]))
+
+# %% [markdown]
+# What `backward()` creates today is a 0-d one, `tensor(1.)`: passing that is the
+# same as passing nothing.
+
+# %%
+x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(x ** 2).sum().backward(minigrad.tensor(1.0))
+xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(xt ** 2).sum().backward(torch.tensor(1.0))
+x_plain = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(x_plain ** 2).sum().backward()
+print(torch.tensor(1.0), torch.tensor(1.0).shape)
+check_all({"backward(tensor(1.))": (x.grad, xt.grad),
+           "backward()": (x.grad, x_plain.grad)}, brief=True)
+
+# %% [markdown]
+# The other: the commented-out line of the thread's test (section 4),
+# `gradient = torch.ones(4, 4)`, for an `out` of shape `(2, 4)`. Both libraries refuse
+# it with the same error.
 
 # %% tags=raises-exception
 xt = torch.ones(2, 3, requires_grad=True)
@@ -540,13 +557,7 @@ out.backward(minigrad.ones(4, 4))
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the
-# chapter in, the grader runs the same checks and a few more on inputs you have not
-# seen (other shapes, other values), so an answer that only fits the examples here
-# loses its points. The points of each exercise are in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 6.1: a weighted sum of outputs, by hand (2 points)
 #
@@ -790,6 +801,82 @@ with graded("Exercise 6.3", hint="compute y = f(x) once, then one "
     check_jacobian(lambda t: t * t.sum(), lambda t: t * t.sum(), rng.standard_normal(4),
                    "x * x.sum(), 4 -> 4", 4)
     ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Predict before you run
+#
+# Four questions on the chapter's idea. Write your guess down, then run the cell.
+#
+# **1.** For $x = (1, 2, 3)$, `(x ** 2).mean().backward()`: what is `x.grad`?
+
+# %%
+x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(x ** 2).mean().backward()
+xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(xt ** 2).mean().backward()
+check("x.grad of (x**2).mean()", x.grad, xt.grad)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# The mean weighs every output by $1/3$, so $v = (\tfrac13, \tfrac13, \tfrac13)$ and
+# $v^\top J = 2x/3$, not the $(2, 4, 6)$ of the sum.
+# </details>
+#
+# **2.** `x` has shape `(2, 3)`, `out = x @ a` has shape `(2, 4)`, and we call
+# `out.backward(torch.ones(2, 4))`. What is the shape of `x.grad`?
+
+# %%
+x = minigrad.ones(2, 3, requires_grad=True)
+out = x @ minigrad.ones(3, 4)
+out.backward(minigrad.ones(2, 4))
+xt = torch.ones(2, 3, requires_grad=True)
+(xt @ torch.ones(3, 4)).backward(torch.ones(2, 4))
+print("out:", tuple(out.shape), " gradient:", (2, 4), " x.grad:", tuple(x.grad.shape))
+check("x.grad", x.grad, xt.grad, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# The `gradient` argument has the shape of the *output* it weighs; `x.grad` always has
+# the shape of `x`. $v^\top J$ turns one into the other.
+# </details>
+#
+# **3.** `loss = (x ** 2).sum()` is a scalar. What does `loss.backward(torch.tensor(2.0))`
+# leave in `x.grad`, for $x = (1, 2, 3)$: an error, $(2, 4, 6)$, or something else?
+
+# %%
+x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(x ** 2).sum().backward(minigrad.tensor(2.0))
+xt = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+(xt ** 2).sum().backward(torch.tensor(2.0))
+check("x.grad after backward(tensor(2.))", x.grad, xt.grad)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# A 0-d `gradient` is allowed for a 0-d output, and it weighs the output: the result is
+# the gradient of $2 \cdot \text{loss}$, $(4, 8, 12)$. `backward()` alone passes $1$.
+# </details>
+#
+# **4.** A function maps $\mathbb{R}^3$ to $\mathbb{R}^4$. What is the shape of its
+# Jacobian, and how many backward passes does section 5's `jacobian_rows` run?
+
+# %%
+B = np.arange(12.0).reshape(4, 3) / 10
+J = jacobian_rows(lambda t: (minigrad.tensor(B) @ t).tanh(), np.array([0.5, -1.0, 2.0]))
+J_t = torch.autograd.functional.jacobian(lambda t: torch.tanh(torch.tensor(B) @ t),
+                                         torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64))
+print("Jacobian:", J.shape, "-> one backward pass per row:", J.shape[0])
+check("Jacobian", J, J_t, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $J_{ij} = \partial y_i / \partial x_j$: one row per *output* (4), one column per
+# input (3). Reverse mode fills a row per pass, so 4 passes; forward mode (chapter 14)
+# would fill a column per pass, 3.
+# </details>
 
 # %% [markdown]
 # ## Summary

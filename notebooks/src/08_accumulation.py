@@ -7,8 +7,9 @@
 # common bug of hand-written training loops (forgetting to clear the old gradient, so
 # every update is pushed by all the previous ones). This chapter shows the rule with the
 # example of the course's reference tutorial (see [Sources](../book/sources.md)), the
-# ways to clear a gradient, the microbatch trick, and the bug, each in minigrad and in
-# PyTorch side by side.
+# ways to clear a gradient (and where clearing to None and to zeros train differently),
+# the microbatch trick and where it fails, and the bug, each in minigrad and in PyTorch
+# side by side.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -51,28 +52,21 @@ print(x.grad)  # tensor(7.)
 # %% [markdown]
 # The second gradient, $\frac{dz}{dx} = 3$, was *added* to the first,
 # $\frac{dy}{dx} = 2x = 4$: $4 + 3 = 7$. The same lines with `torch` replaced by
-# `minigrad`, with torch's numbers beside them (`xt`) in each cell:
+# `minigrad`, then torch's numbers (`xt`) for comparison:
 
 # %%
 x = minigrad.tensor(2.0, requires_grad=True)
 y = x ** 2
 y.backward()
 print(x.grad)  # tensor(4.)
-
-xt = torch.tensor(2.0, requires_grad=True)
-(xt ** 2).backward()
-check("x.grad after y.backward()", x.grad, xt.grad)
-
-# %%
-# x.grad holds 4 from y.backward(); set it to 4 again, so that running this cell a
-# second time shows 4 + 3 = 7 once more, not 7 + 3 = 10
-x.grad, xt.grad = minigrad.tensor(4.0), torch.tensor(4.0)
 z = 3 * x
 z.backward()
 print(x.grad)  # tensor(7.)
 
+xt = torch.tensor(2.0, requires_grad=True)
+(xt ** 2).backward()
 (3 * xt).backward()
-check("x.grad after z.backward()", x.grad, xt.grad)
+check("x.grad after y.backward(), then z.backward()", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
 # Where does the adding happen? A leaf's node in the graph is its `AccumulateGrad`:
@@ -94,7 +88,7 @@ ym, zm = x ** 2, 3 * x
 same_t = yt.grad_fn.next_functions[0][0] is zt.grad_fn.next_functions[0][0]
 same_m = ym.grad_fn.next_functions[0] is zm.grad_fn.next_functions[0]
 print("one AccumulateGrad for x in both graphs:", same_m, "(minigrad),", same_t, "(torch)")
-check("same node", same_m, same_t)
+check("same node", same_m, same_t, brief=True)
 
 # %% [markdown]
 # Now put both uses in *one* graph, $L = x^2 + 3x$, and call `backward()` once. The
@@ -132,7 +126,7 @@ x.register_post_accumulate_grad_hook(lambda leaf: runs.append(leaf.grad.item()))
 (x ** 2 + 3 * x).backward()
 print("minigrad: AccumulateGrad ran", len(runs), "time(s), .grad after each run:", runs)
 check_all({"AccumulateGrad runs": (len(runs), len(runs_t)),
-           "x.grad after one backward of x**2 + 3*x": (x.grad, xt.grad)})
+           "x.grad after one backward of x**2 + 3*x": (x.grad, xt.grad)}, brief=True)
 
 # %% [markdown]
 # Adding in place means `x.grad` stays the *same tensor* across calls, in both
@@ -149,7 +143,7 @@ first, first_t = x.grad, xt.grad
 (3 * x).backward()
 (3 * xt).backward()
 print("same tensor:", first is x.grad, "(minigrad),", first_t is xt.grad, "(torch)")
-check("the reference taken after the first backward", first, first_t)
+check("the reference taken after the first backward", first, first_t, brief=True)
 
 # %% [markdown]
 # ## 2. Clearing gradients
@@ -177,7 +171,7 @@ print(x.grad)  # tensor(0.)
 (x ** 2).backward()
 (xt ** 2).backward()
 print(x.grad)  # tensor(4.)
-check("x.grad after zero_() and y.backward()", x.grad, xt.grad)
+check("x.grad after zero_() and y.backward()", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
 # Now a layer. A small helper builds the same `Linear` in both libraries, in float64,
@@ -199,7 +193,8 @@ X_t = torch.randn(16, 3, dtype=torch.float64)
 y_t = torch.randn(16, 1, dtype=torch.float64)
 X, y = minigrad.tensor(X_t.numpy()), minigrad.tensor(y_t.numpy())
 model, model_t = twin_linears(seed=1)
-check_all({"weight": (model.weight, model_t.weight), "bias": (model.bias, model_t.bias)})
+check_all({"weight": (model.weight, model_t.weight), "bias": (model.bias, model_t.bias)},
+          brief=True)
 
 # %% [markdown]
 # After a backward, both have gradients; `model.zero_grad()` sets them to None, and
@@ -219,7 +214,7 @@ model.zero_grad()
 model_t.zero_grad()
 print("after zero_grad: ", grads(model), grads(model_t))
 check("parameters whose .grad is None", sum(p.grad is None for p in model.parameters()),
-      sum(p.grad is None for p in model_t.parameters()))
+      sum(p.grad is None for p in model_t.parameters()), brief=True)
 
 # %%
 ((model(X) - y) ** 2).mean().backward()
@@ -227,7 +222,7 @@ check("parameters whose .grad is None", sum(p.grad is None for p in model.parame
 model.zero_grad(set_to_none=False)
 model_t.zero_grad(set_to_none=False)
 check_all({"weight.grad (zeros)": (model.weight.grad, model_t.weight.grad),
-           "bias.grad (zeros)": (model.bias.grad, model_t.bias.grad)})
+           "bias.grad (zeros)": (model.bias.grad, model_t.bias.grad)}, brief=True)
 
 # %% [markdown]
 # `optimizer.zero_grad()` does the same for the parameters the optimizer holds (here,
@@ -235,6 +230,59 @@ check_all({"weight.grad (zeros)": (model.weight.grad, model_t.weight.grad),
 
 # %%
 show_source(minigrad.optim.Optimizer.zero_grad)
+
+# %% [markdown]
+# **Where None and zeros differ.** For a parameter that gets a gradient at every step,
+# nowhere: a zero `.grad` plus the new gradient is the new gradient. They differ for a
+# parameter that gets *no* gradient in some step: a layer skipped for that batch, the
+# embedding row of a word absent from it. Plain SGD moves it by $\eta \cdot 0$ either
+# way. But SGD with *momentum* (chapter 10) keeps a running sum of past gradients per
+# parameter, $b \leftarrow \mu b + g$, and steps $p \leftarrow p - \eta b$; and weight
+# decay adds $\lambda p$ to the gradient. With `.grad` None, the optimizer skips the
+# parameter: it stays where it is. With `.grad` zeros, it takes the step: momentum keeps
+# carrying it ($b$ shrinks by $\mu$ each step but is not zero), and weight decay pulls it
+# towards zero.
+#
+# Two scalar parameters, `shared` and `rare`, both start at 0. The first batch's loss
+# uses both, $(\text{shared} - 1)^2 + (\text{rare} - 1)^2$; the next three use
+# `shared` only. SGD with $\eta = 0.1$ and $\mu = 0.9$, `zero_grad()` before each
+# step, in minigrad and in torch:
+
+# %%
+def rare_path(lib, set_to_none, momentum=0.9, weight_decay=0.0, steps=4):
+    """The value of `rare` after each step; only the first batch's loss uses it."""
+    shared = lib.tensor(0.0, dtype=lib.float64, requires_grad=True)
+    rare = lib.tensor(0.0, dtype=lib.float64, requires_grad=True)
+    optimizer = lib.optim.SGD([shared, rare], lr=0.1, momentum=momentum,
+                              weight_decay=weight_decay)
+    path = []
+    for step in range(steps):
+        optimizer.zero_grad(set_to_none=set_to_none)
+        loss = (shared - 1) ** 2
+        if step == 0:
+            loss = loss + (rare - 1) ** 2
+        loss.backward()
+        optimizer.step()
+        path.append(rare.item())
+    return path
+
+
+print("rare after each step, momentum 0.9")
+print("  zero_grad(set_to_none=True): ", rare_path(minigrad, True))
+print("  zero_grad(set_to_none=False):", [round(v, 4) for v in rare_path(minigrad, False)])
+check_all({"set_to_none=True": (rare_path(minigrad, True), rare_path(torch, True)),
+           "set_to_none=False": (rare_path(minigrad, False), rare_path(torch, False)),
+           "set_to_none=False, weight decay 0.5, no momentum": (
+               rare_path(minigrad, False, 0.0, 0.5), rare_path(torch, False, 0.0, 0.5))})
+
+# %% [markdown]
+# The first step is the same in both: the gradient $2(0 - 1) = -2$ moves `rare` to
+# $0.2$. Then, with None, `rare` stays at $0.2$. With zeros, it goes on moving:
+# $b = 0.9 \cdot (-2) + 0 = -1.8$, so `rare` becomes $0.2 + 0.1 \cdot 1.8 = 0.38$, then
+# $0.542$, $0.6878$, towards a target no batch asked for; with weight decay and no
+# momentum it shrinks instead ($0.2 \to 0.19 \to 0.1805$). Neither is wrong, but they
+# are different training runs, which is why torch's switch of the default to
+# `set_to_none=True` (in 2.0) could change results.
 
 # %% [markdown]
 # ## 3. Microbatches equal the full batch
@@ -258,7 +306,7 @@ for rows in np.split(np.arange(16), 4):
 
 ((model_t(X_t) - y_t) ** 2).sum().backward()  # torch: the full batch at once
 check_all({"weight.grad, 4 microbatches vs full": (model.weight.grad, model_t.weight.grad),
-           "bias.grad, 4 microbatches vs full": (model.bias.grad, model_t.bias.grad)})
+           "bias.grad, 4 microbatches vs full": (model.bias.grad, model_t.bias.grad)}, brief=True)
 
 # %% [markdown]
 # A *mean* loss needs one more step. The full-batch mean is
@@ -276,7 +324,7 @@ for rows in np.split(np.arange(16), K):
 
 ((model_t(X_t) - y_t) ** 2).mean().backward()
 check_all({"weight.grad, mean loss / K": (model.weight.grad, model_t.weight.grad),
-           "bias.grad, mean loss / K": (model.bias.grad, model_t.bias.grad)})
+           "bias.grad, mean loss / K": (model.bias.grad, model_t.bias.grad)}, brief=True)
 
 # %% [markdown]
 # Forget the division and the accumulated gradient is $K = 4$ times too large: as if
@@ -319,7 +367,38 @@ centred_loss(full_t(X_t), y_t).backward()
 gap = np.abs(model.weight.grad.numpy() - full_t.weight.grad.numpy()).max()
 print(f"4 microbatches vs the full batch: weight.grad differs by up to {gap:.3f}")
 check("weight.grad, 4 microbatches", model.weight.grad, model_t.weight.grad,
-      against="torch, 4 microbatches")
+      against="torch, 4 microbatches", brief=True)
+
+# %% [markdown]
+# With a real `BatchNorm1d` layer between two linear layers the gap is the same in
+# kind: minigrad's 4 microbatches match torch's 4 microbatches, and neither matches
+# the full batch.
+
+# %%
+def twin_bn_nets(seed):
+    """Linear(3, 4), BatchNorm1d(4), Linear(4, 1) in both libraries, torch's weights."""
+    torch.manual_seed(seed)
+    theirs = torch.nn.Sequential(torch.nn.Linear(3, 4, dtype=torch.float64),
+                                 torch.nn.BatchNorm1d(4, dtype=torch.float64),
+                                 torch.nn.Linear(4, 1, dtype=torch.float64))
+    ours = minigrad.nn.Sequential(minigrad.nn.Linear(3, 4, dtype=minigrad.float64),
+                                  minigrad.nn.BatchNorm1d(4, dtype=minigrad.float64),
+                                  minigrad.nn.Linear(4, 1, dtype=minigrad.float64))
+    ours.load_state_dict(theirs.state_dict())
+    return ours, theirs
+
+
+net, net_t = twin_bn_nets(seed=1)
+full_bn = twin_bn_nets(seed=1)[1]
+for rows in np.split(np.arange(16), 4):
+    start, stop = rows[0], rows[-1] + 1
+    ((net(X[start:stop]) - y[start:stop]) ** 2).sum().backward()
+    ((net_t(X_t[start:stop]) - y_t[start:stop]) ** 2).sum().backward()
+((full_bn(X_t) - y_t) ** 2).sum().backward()
+gap_bn = np.abs(net[0].weight.grad.numpy() - full_bn[0].weight.grad.numpy()).max()
+print(f"first layer's weight.grad, 4 microbatches vs the full batch: differs by up to {gap_bn:.1f}")
+check("first layer's weight.grad, 4 microbatches", net[0].weight.grad, net_t[0].weight.grad,
+      against="torch, 4 microbatches", brief=True)
 
 # %% [markdown]
 # ## 4. The stale-gradient bug
@@ -360,7 +439,7 @@ for clear in (True, False):
                    train(torch, model_t, X_reg_t, y_reg_t, clear=clear))
 check_all({f"losses, clear={clear}": (ours[0], theirs[0]) for clear, (ours, theirs) in runs.items()}
           | {f"grad norms, clear={clear}": (ours[1], theirs[1])
-             for clear, (ours, theirs) in runs.items()})
+             for clear, (ours, theirs) in runs.items()}, brief=True)
 
 # %% [markdown]
 # Both libraries agree on both loops, step by step. Now look at them:
@@ -399,7 +478,8 @@ plt.show()
 
 # %%
 zero_grad_widget(steps=40, start_step=5)
-#
+
+# %% [markdown]
 # Is the stale `.grad` really that sum? Run the stale loop by hand for 5 steps and, at
 # each step, also ask for the step's *fresh* gradient with `minigrad.autograd.grad`
 # (torch's `torch.autograd.grad`), which returns a gradient without touching `.grad`.
@@ -423,13 +503,7 @@ check_all({"stale weight.grad vs the sum of the 5 fresh gradients": (model.weigh
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the
-# chapter in, the grader runs the same checks and a few more on inputs you have not
-# seen, so an answer that only fits the examples here loses its points. The points of
-# each exercise are in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 8.1: predict the accumulated gradient (2 points)
 #
@@ -724,6 +798,104 @@ with graded("Exercise 8.3", hint="backward() adds to whatever .grad holds: what 
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## Predict before you run
+#
+# Four questions on the chapter's idea. Write your guess down, then run the cell.
+#
+# **1.** $L = x^2$ at $x = 3$, and we call `L.backward(retain_graph=True)` and then
+# `L.backward()` on the *same* graph. What is `x.grad`?
+
+# %%
+x = minigrad.tensor(3.0, requires_grad=True)
+L = x ** 2
+L.backward(retain_graph=True)
+L.backward()
+xt = torch.tensor(3.0, requires_grad=True)
+Lt = xt ** 2
+Lt.backward(retain_graph=True)
+Lt.backward()
+check("x.grad after two backward() of x**2 at 3", x.grad, xt.grad)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Each pass adds its $2x = 6$: $6 + 6 = 12$. Running the same backward twice is no
+# different from two losses.
+# </details>
+#
+# **2.** $L = x \cdot x$ uses $x$ twice. How many times does $x$'s `AccumulateGrad`
+# run during `L.backward()`, and what is `x.grad` at $x = 3$?
+
+# %%
+x = minigrad.tensor(3.0, requires_grad=True)
+runs = []
+x.register_post_accumulate_grad_hook(lambda leaf: runs.append(leaf.grad.item()))
+(x * x).backward()
+xt = torch.tensor(3.0, requires_grad=True)
+runs_t = []
+xt.register_post_accumulate_grad_hook(lambda leaf: runs_t.append(leaf.grad.item()))
+(xt * xt).backward()
+print("AccumulateGrad ran", len(runs), "time(s), .grad after each run:", runs)
+check_all({"runs": (len(runs), len(runs_t)), "x.grad": (x.grad, xt.grad)})
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Once, with $3 + 3 = 6$: within one pass the engine sums what arrives along the two
+# paths before it runs the node. Adding *into* `.grad` is what happens across passes.
+# </details>
+#
+# **3.** After `optimizer.zero_grad()`, with no argument, what does `weight.grad` hold:
+# zeros, or something else?
+
+# %%
+model, model_t = twin_linears(seed=4)
+optimizer = minigrad.optim.SGD(model.parameters(), lr=0.1)
+optimizer_t = torch.optim.SGD(model_t.parameters(), lr=0.1)
+((model(X) - y) ** 2).mean().backward()
+((model_t(X_t) - y_t) ** 2).mean().backward()
+optimizer.zero_grad()
+optimizer_t.zero_grad()
+print("minigrad:", model.weight.grad, "  torch:", model_t.weight.grad)
+check("weight.grad is None", model.weight.grad is None, model_t.weight.grad is None)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# `None`: `set_to_none=True` has been torch's default since 2.0. Code that reads
+# `weight.grad` right after `zero_grad()` (to log its norm, say) must expect None.
+# </details>
+#
+# **4.** A model has a parameter that no loss ever uses. We train with momentum 0.9 and
+# `zero_grad(set_to_none=False)` before each step. Section 2 showed zeros keep a
+# parameter moving; does this one move?
+
+# %%
+def unused_after(lib, steps=3):
+    used = lib.tensor([1.0], dtype=lib.float64, requires_grad=True)
+    unused = lib.tensor([1.0], dtype=lib.float64, requires_grad=True)
+    optimizer = lib.optim.SGD([used, unused], lr=0.1, momentum=0.9)
+    for _ in range(steps):
+        optimizer.zero_grad(set_to_none=False)
+        ((used - 2) ** 2).sum().backward()
+        optimizer.step()
+    return unused.detach(), unused.grad is None
+
+
+(value, no_grad_m), (value_t, no_grad_t) = unused_after(minigrad), unused_after(torch)
+print("unused after 3 steps:", value.item(), " its .grad is None:", no_grad_m)
+check_all({"unused": (value, value_t), ".grad is None": (no_grad_m, no_grad_t)})
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# No. `zero_grad(set_to_none=False)` fills an *existing* `.grad` with zeros; a
+# parameter that never received a gradient has none to fill, so its `.grad` stays None
+# and the optimizer skips it. Only a parameter that got a gradient once and then none
+# keeps moving.
+# </details>
+
+# %% [markdown]
 # ## Summary
 #
 # - Within one backward pass, torch sums what reaches a leaf along every path and runs
@@ -734,7 +906,9 @@ with graded("Exercise 8.3", hint="backward() adds to whatever .grad holds: what 
 #   torch and in minigrad.
 # - `zero_grad()` (of a module or an optimizer) sets gradients to None by default, as
 #   torch does; `zero_grad(set_to_none=False)` and `.grad.zero_()` fill them with
-#   zeros instead.
+#   zeros instead. The two differ for a parameter that gets no gradient in a step: with
+#   None, SGD skips it; with zeros, momentum keeps moving it (0.2, then 0.38, 0.542,
+#   0.6878 in section 2's example) and weight decay shrinks it.
 # - Gradients of microbatches add up to the full-batch gradient when each example's
 #   loss depends on that example alone: exactly for a sum loss, and for a mean loss
 #   once each microbatch's mean is scaled by its share of the batch. Batch norm in

@@ -20,7 +20,9 @@
 #    refuses to do with a tensor made in inference mode;
 # 4. use `detach()` to stop the gradient along one path, and say why changing a tensor
 #    through `.data` gives wrong gradients where `detach()` does not;
-# 5. measure what a graph saves for backward, and how that grows with the batch.
+# 5. measure what a graph saves for backward, and how that grows with the batch;
+# 6. freeze a parameter with `requires_grad_(False)`, so that backward gives it no
+#    gradient and the optimizer leaves it alone.
 
 # %%
 import threading
@@ -35,7 +37,7 @@ import minigrad
 from minigrad import check, check_all, show_source
 from minigrad.course.widgets.grad_modes_view import QUANTITIES, ModesComparison, modes_widget
 from minigrad.course.graph_memory import saved_arrays, saved_bytes, torch_saved_tensors
-from minigrad.course.tensor_graph import draw_side_by_side, graph_nodes, total_saved_bytes
+from minigrad.course.tensor_graph import draw_tensor_graph, graph_nodes, total_saved_bytes
 
 # %% [markdown]
 # ## 1. What recording builds
@@ -57,7 +59,7 @@ y = w * 3.0 + 1.0
 y_t = w_t * 3.0 + 1.0
 print("minigrad:", flags(y))
 print("torch:   ", flags(y_t))
-check_all({"y": (y, y_t), "y.requires_grad": (y.requires_grad, y_t.requires_grad)})
+check_all({"y": (y, y_t), "y.requires_grad": (y.requires_grad, y_t.requires_grad)}, brief=True)
 
 # %% [markdown]
 # ## 2. `no_grad`: compute, but record nothing
@@ -73,7 +75,7 @@ with torch.no_grad():
 print("minigrad:", flags(y))
 print("torch:   ", flags(y_t))
 check_all({"y under no_grad": (y, y_t),
-           "y.requires_grad": (y.requires_grad, y_t.requires_grad)})
+           "y.requires_grad": (y.requires_grad, y_t.requires_grad)}, brief=True)
 
 # %% [markdown]
 # With no graph there is nothing to walk back through, so `backward()` refuses, with
@@ -99,13 +101,17 @@ display(show_source(minigrad.autograd.grad_mode._GradMode.__exit__))
 # (`no_grad` sets `mode = False`, `enable_grad` `mode = True`; `inference_mode` has its
 # own `__enter__`, which turns grad mode off and inference mode on.) Every op goes through
 # `Function.apply` (chapter 05), which reads the flag before it runs the forward pass.
-# Here are the lines of it that decide whether to record a node:
-
-# %%
-apply_lines = show_source(minigrad.autograd.function.Function.apply).text.splitlines()
-first = next(i for i, line in enumerate(apply_lines) if "requires_grad = False" in line)
-last = next(i for i, line in enumerate(apply_lines) if "record =" in line)
-print("\n".join(apply_lines[first:last + 1]))
+# These lines of it (in `minigrad/autograd/function.py`) decide whether to record a
+# node: some input must require grad, *and* the flag must allow recording.
+#
+# ```python
+# requires_grad = False
+# for a in args:
+#     if isinstance(a, Tensor) and a._requires_grad:
+#         requires_grad = True
+#         break
+# record = requires_grad and GRAD_ENABLED.enabled
+# ```
 
 # %% [markdown]
 # The flag belongs to the thread that set it, in torch and in minigrad: a thread
@@ -127,7 +133,8 @@ def grad_enabled_here_and_in_a_thread(lib):
 print("minigrad [this thread, new thread]:", grad_enabled_here_and_in_a_thread(minigrad))
 print("torch    [this thread, new thread]:", grad_enabled_here_and_in_a_thread(torch))
 check("is_grad_enabled() under no_grad, this thread and a new one",
-      grad_enabled_here_and_in_a_thread(minigrad), grad_enabled_here_and_in_a_thread(torch))
+      grad_enabled_here_and_in_a_thread(minigrad), grad_enabled_here_and_in_a_thread(torch),
+      brief=True)
 
 # %% [markdown]
 # ## 3. The tutorial's evaluation snippets, with minigrad
@@ -161,7 +168,7 @@ model_t.eval()
 with torch.no_grad():
     pred_t = model_t(X_t)
 print("minigrad:", flags(pred), " torch:", flags(pred_t))
-check("pred", pred, pred_t, atol=1e-6)
+check("pred", pred, pred_t, atol=1e-6, brief=True)
 
 # %% [markdown]
 # And the `inference_mode` version. For the computation itself it does what `no_grad`
@@ -179,7 +186,8 @@ with torch.inference_mode():
     pred_t = model_t(X_t)
 print("minigrad:", flags(pred), " torch:", flags(pred_t))
 check_all({"pred": (pred, pred_t), "an inference tensor": (pred.is_inference(),
-                                                            pred_t.is_inference())}, atol=1e-6)
+                                                            pred_t.is_inference())},
+          atol=1e-6, brief=True)
 
 # %% [markdown]
 # What the mark costs later: an inference tensor `p` may still enter a recorded
@@ -198,7 +206,7 @@ w_t = torch.tensor([1.0, 2.0], requires_grad=True)
 w = minigrad.tensor([1.0, 2.0], requires_grad=True)
 print("torch:   ", p_t + w_t, " p is an inference tensor:", p_t.is_inference())
 print("minigrad:", p + w, " p is an inference tensor:", p.is_inference())
-check("p + w", p + w, p_t + w_t)
+check("p + w", p + w, p_t + w_t, brief=True)
 
 # %% [markdown]
 # But torch refuses to *save* an inference tensor for backward: the gradient of
@@ -237,7 +245,7 @@ q_t.add_(1.0)
 print("minigrad:", product, q, q.is_inference())
 print("torch:   ", product_t, q_t, q_t.is_inference())
 check_all({"p.clone() * w": (product, product_t), "p.clone().add_(1)": (q, q_t),
-           "the clone is an inference tensor": (q.is_inference(), q_t.is_inference())})
+           "the clone is an inference tensor": (q.is_inference(), q_t.is_inference())}, brief=True)
 
 # %% [markdown]
 # **`eval()` is not `no_grad()`.** `model.eval()` only sets `model.training = False`,
@@ -253,7 +261,8 @@ pred_t = model_t(X_t)
 print("training:", model.training, model_t.training)
 print("minigrad:", flags(pred), " torch:", flags(pred_t))
 check_all({"pred": (pred, pred_t), "pred.requires_grad": (pred.requires_grad,
-                                                          pred_t.requires_grad)}, atol=1e-6)
+                                                          pred_t.requires_grad)},
+          atol=1e-6, brief=True)
 
 # %% [markdown]
 # ## 4. Context managers, decorators, and nesting
@@ -277,7 +286,7 @@ a = minigrad.ones(3, requires_grad=True)
 a_t = torch.ones(3, requires_grad=True)
 print("minigrad:", flags(double(a)), " torch:", flags(double_t(a_t)))
 check_all({"double(a)": (double(a), double_t(a_t)),
-           "requires_grad": (double(a).requires_grad, double_t(a_t).requires_grad)})
+           "requires_grad": (double(a).requires_grad, double_t(a_t).requires_grad)}, brief=True)
 
 # %% [markdown]
 # `no_grad`, `enable_grad` and `set_grad_enabled` nest, and the innermost one wins;
@@ -304,7 +313,7 @@ def nesting(lib):
 
 print("minigrad:", nesting(minigrad))
 print("torch:   ", nesting(torch))
-check("is_grad_enabled at each level", nesting(minigrad), nesting(torch))
+check("is_grad_enabled at each level", nesting(minigrad), nesting(torch), brief=True)
 
 # %% [markdown]
 # `inference_mode()` is the exception: a nested `enable_grad()` cannot switch recording
@@ -326,7 +335,7 @@ print("minigrad [is_grad_enabled, grad_fn recorded, requires_grad]:",
 print("torch    [is_grad_enabled, grad_fn recorded, requires_grad]:",
       inside_inference_then_enable_grad(torch))
 check("inference_mode() then enable_grad()", inside_inference_then_enable_grad(minigrad),
-      inside_inference_then_enable_grad(torch))
+      inside_inference_then_enable_grad(torch), brief=True)
 
 # %% [markdown]
 # ## 5. `detach()`: cut one tensor out of the graph
@@ -365,7 +374,7 @@ d_t.add_(10.0)
 print(f"minigrad: x._version {x._version}, d._version {d._version}")
 print(f"torch:    x._version {x_t._version}, d._version {d_t._version}")
 check_all({"x after d.add_(10)": (x, x_t), "x._version": (x._version, x_t._version),
-           "d._version": (d._version, d_t._version)})
+           "d._version": (d._version, d_t._version)}, brief=True)
 
 # %% [markdown]
 # So backward knows that the `x` it saved is gone, and refuses, in both libraries:
@@ -436,16 +445,16 @@ print("minigrad saves:", [a.shape for a in ours_saved])
 print("torch saves:   ", [shape for shape, _ in saved_t])
 check_all({"out": (out, out_t),
            "bytes saved": (saved_bytes(out, list(mlp.parameters())),
-                           sum(b for _, b in saved_t))}, atol=1e-6)
+                           sum(b for _, b in saved_t))}, atol=1e-6, brief=True)
 
 # %% [markdown]
 # Both keep the input batch (for the first layer's weight gradient) and the hidden
 # activation (for the ReLU and the second layer): $64 \times (64 + 256)$ float32
-# numbers, 80 KiB. Here are both graphs, drawn by `minigrad.course.tensor_graph`: one
-# box per node, with what it saved and its bytes (`leaf` marks a parameter's data, held
-# anyway). The two libraries save the same arrays; torch's graph has two nodes more
-# (9 against 7), a `TBackward0` for each layer's transposed weight, which minigrad's
-# fused linear node does without:
+# numbers, 80 KiB. Here are both graphs, drawn by `minigrad.course.tensor_graph`,
+# minigrad's above torch's: one box per node, with what it saved and its bytes (`leaf`
+# marks a parameter's data, held anyway). The two libraries save the same arrays;
+# torch's graph has two nodes more (9 against 7), a `TBackward0` for each layer's
+# transposed weight, which minigrad's fused linear node does without:
 
 # %%
 nodes, nodes_t = graph_nodes(out), graph_nodes(out_t)
@@ -457,8 +466,9 @@ display(check_all({
     "TBackward0 nodes in torch's graph":
         (sum(node.name == "TBackward0" for node in nodes_t), 2, "by hand")}))
 display(check("bytes saved, parameters left out", total_saved_bytes(nodes, leaves=False),
-              total_saved_bytes(nodes_t, leaves=False)))
-draw_side_by_side(out, out_t)
+              total_saved_bytes(nodes_t, leaves=False), brief=True))
+display(draw_tensor_graph(out, title="minigrad"))
+draw_tensor_graph(out_t, title="torch")
 
 # %% [markdown]
 # Under `no_grad`, nothing: there is no graph to draw.
@@ -472,7 +482,7 @@ print("minigrad:", flags(out), len(saved_arrays(out)), "arrays saved")
 print("torch:   ", flags(out_t), len(saved_t), "tensors saved")
 check_all({"out under no_grad": (out, out_t),
            "bytes saved under no_grad": (saved_bytes(out), sum(b for _, b in saved_t))},
-          atol=1e-6)
+          atol=1e-6, brief=True)
 
 # %% [markdown]
 # The saved activations grow in step with the batch (and with the depth of the
@@ -497,7 +507,13 @@ ax.axhline(param_kib, color="gray", ls="--", label="the parameters")
 ax.set(xlabel="batch size", ylabel="KiB", title="memory a recorded forward pass keeps")
 ax.legend()
 plt.show()
-check("saved KiB at each batch size", ours_kib, torch_kib)
+check("saved KiB at each batch size", ours_kib, torch_kib, brief=True)
+
+# %% [markdown]
+# When training must record and the activations still do not fit, the standard answer
+# is *activation checkpointing* (`torch.utils.checkpoint`, chapter 16): record only
+# some of the activations, and recompute the others from them during backward, trading
+# a second forward pass through a segment for its memory.
 
 # %% [markdown]
 # `backward()` frees the saved arrays as it goes (unless `retain_graph=True`): that is
@@ -513,7 +529,7 @@ loss.backward()
 loss_t.backward()
 print(f"saved (weights included) before backward: {before / 1024:.0f} KiB, "
       f"after: {saved_bytes(loss)} bytes")
-check("first layer's weight.grad", mlp[0].weight.grad, mlp_t[0].weight.grad, atol=1e-4)
+check("first layer's weight.grad", mlp[0].weight.grad, mlp_t[0].weight.grad, atol=1e-4, brief=True)
 
 # %% [markdown]
 # **Measured: memory.** The counts above are what the graph holds by construction.
@@ -581,6 +597,13 @@ for lib, net, rows in [(minigrad, mlp, batch), (torch, mlp_t, batch_t)]:
 # as torch's does on the CPU: it multiplies by a random mask of zeros and
 # $1 / (1 - p) = 2$, and the product's node (`MulBackward0`) saves the mask. The table
 # shows torch's values; minigrad's are checked against them below it.
+#
+# The measuring is done by `ModesComparison` (in `minigrad.course.widgets`, so that the
+# widget below can redo it): it runs the batch through both networks under the chosen
+# switches, and reads the output's `grad_fn`, `requires_grad` and `is_inference()`;
+# "bytes saved" is section 6's count (what the graph holds for backward, parameters
+# left out: `saved_bytes` in minigrad, the saved-tensor hooks in torch); and "dropout
+# active" compares the dropout layer's input with its output.
 
 # %%
 settings = [(), ("no_grad",), ("inference_mode",), ("detach",), ("eval",)]
@@ -597,7 +620,7 @@ for i, quantity in enumerate(QUANTITIES):
     print(f"{quantity:28s}" + "".join(f"{shown(measured[m][i].torch):>16}" for m in settings))
 check_all({f"{quantity}, in each column": ([measured[m][i].minigrad for m in settings],
                                            [measured[m][i].torch for m in settings])
-           for i, quantity in enumerate(QUANTITIES) if quantity != "inference tensor"})
+           for i, quantity in enumerate(QUANTITIES) if quantity != "inference tensor"}, brief=True)
 
 # %% [markdown]
 # Read it column by column:
@@ -627,10 +650,12 @@ four_switches.run(("eval",), batch=8)
 eval_out, eval_out_t = four_switches.outputs
 display(check_all({"MulBackward0 nodes, training": (mul_nodes(train_out), mul_nodes(train_out_t)),
                    "MulBackward0 nodes, eval": (mul_nodes(eval_out), mul_nodes(eval_out_t))}))
-draw_side_by_side(train_out, train_out_t, titles=("minigrad, training", "torch, training"))
+display(draw_tensor_graph(train_out, title="minigrad, training"))
+draw_tensor_graph(train_out_t, title="torch, training")
 
 # %%
-draw_side_by_side(eval_out, eval_out_t, titles=("minigrad, eval", "torch, eval"))
+display(draw_tensor_graph(eval_out, title="minigrad, eval"))
+draw_tensor_graph(eval_out_t, title="torch, eval")
 
 # %% [markdown]
 # **Try it.** Switch the modes on and off, alone and together, and move the batch size:
@@ -646,13 +671,7 @@ modes_widget(ModesComparison(seed=0), batch=8)
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the
-# chapter in, the grader runs the same checks and a few more on inputs you have not
-# seen, so an answer that only fits the examples here loses its points. The points of
-# each exercise are in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 9.1: a prediction function that never records (2 points)
 #
@@ -920,6 +939,80 @@ with graded("Exercise 9.3", hint="for each parameter, ask at every step whether 
     check_frozen((4, 3, 3, 2), [0, 4], (5, 5), lr=0.1, seed=96)
     check_frozen((2, 3, 2), [], (3, 4, 5), lr=0.1, seed=97)
     ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Predict before you run
+#
+# Three questions on the chapter's idea. Write your guess down, then run the cell.
+#
+# **1.** `w` requires grad. Inside `no_grad()` we compute `y = w * 2`; *outside* it,
+# `z = y * w`. Does `z` have a `grad_fn`, and after `z.sum().backward()`, what is
+# `w.grad` for $w = (1, 2)$?
+
+# %%
+def no_grad_then_outside(lib):
+    w = lib.tensor([1.0, 2.0], requires_grad=True)
+    with lib.no_grad():
+        y = w * 2
+    z = y * w
+    z.sum().backward()
+    return z.grad_fn is not None, w.grad
+
+
+recorded, w_grad = no_grad_then_outside(minigrad)
+recorded_t, w_grad_t = no_grad_then_outside(torch)
+print("z has a grad_fn:", recorded)
+check_all({"z has a grad_fn": (recorded, recorded_t), "w.grad": (w_grad, w_grad_t)})
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# `no_grad()` only affects what is computed *inside* it: `y` is a constant, but
+# `z = y * w` is recorded, since `w` requires grad. Its gradient is $y = 2w = (2, 4)$,
+# not the $4w$ of $2w^2$: the path through `y` was never recorded.
+# </details>
+#
+# **2.** Inside `no_grad()`, what does `w.requires_grad` say for a leaf `w` made with
+# `requires_grad=True`?
+
+# %%
+w = minigrad.tensor([1.0, 2.0], requires_grad=True)
+w_t = torch.tensor([1.0, 2.0], requires_grad=True)
+with minigrad.no_grad():
+    inside = w.requires_grad
+with torch.no_grad():
+    inside_t = w_t.requires_grad
+print("w.requires_grad inside no_grad():", inside)
+check("w.requires_grad inside no_grad()", inside, inside_t)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# True. `no_grad()` does not change any tensor's flag; it stops *new* results from
+# being recorded. To stop a parameter itself from being trained, freeze it with
+# `requires_grad_(False)`.
+# </details>
+#
+# **3.** `d = x.detach().requires_grad_()` and then `(d ** 2).sum().backward()`, for
+# $x = (1, 2)$. What are `x.grad` and `d.grad`?
+
+# %%
+x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+d = x.detach().requires_grad_()
+(d ** 2).sum().backward()
+x_t = torch.tensor([1.0, 2.0], requires_grad=True)
+d_t = x_t.detach().requires_grad_()
+(d_t ** 2).sum().backward()
+print("x.grad:", x.grad, "  d.grad:", d.grad)
+check_all({"x.grad is None": (x.grad is None, x_t.grad is None), "d.grad": (d.grad, d_t.grad)})
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# `d` is a new leaf with no history: backward stops at it and leaves $2d = (2, 4)$ in
+# `d.grad`, and never reaches `x`, whose `.grad` stays None. (It is how chapter 06 cut
+# a network in two.)
+# </details>
 
 # %% [markdown]
 # ## Summary
