@@ -92,7 +92,7 @@ g_t, h_t = second_derivative_of(torch, lambda x: x.tanh(), 0.5)
 t = np.tanh(0.5)
 check_all({"tanh' (0.5)": (g, 1 - t ** 2), "tanh'' (0.5)": (h, -2 * t * (1 - t ** 2))},
           against="formula")
-check_all({"tanh' (0.5)": (g, g_t), "tanh'' (0.5)": (h, h_t)})
+check_all({"tanh' (0.5)": (g, g_t), "tanh'' (0.5)": (h, h_t)}, brief=True)
 
 # %% [markdown]
 # Over a range of $x$ at once: for $f(x) = \sum_i \tanh x_i$, element $i$ of the gradient is
@@ -103,7 +103,7 @@ check_all({"tanh' (0.5)": (g, g_t), "tanh'' (0.5)": (h, h_t)})
 xs = np.linspace(-3, 3, 121)
 g, h = second_derivative_of(minigrad, lambda x: x.tanh().sum(), xs)
 g_t, h_t = second_derivative_of(torch, lambda x: x.tanh().sum(), xs)
-check_all({"tanh' on [-3, 3]": (g, g_t), "tanh'' on [-3, 3]": (h, h_t)})
+check_all({"tanh' on [-3, 3]": (g, g_t), "tanh'' on [-3, 3]": (h, h_t)}, brief=True)
 fig, ax = plt.subplots(figsize=(6, 2.8))
 ax.plot(xs, np.tanh(xs), label="tanh x")
 ax.plot(xs, g.detach().numpy(), label="first derivative (create_graph)")
@@ -205,7 +205,7 @@ x = minigrad.tensor(point, dtype=minigrad.float64, requires_grad=True)
 (grad_f,) = minigrad.autograd.grad(f3(x), x, create_graph=True)
 rows = [minigrad.autograd.grad(grad_f[i], x, retain_graph=True)[0] for i in range(3)]
 H_rows = np.stack([r.numpy() for r in rows])
-check("Hessian, row by row", H_rows, H_t)
+check("Hessian, row by row", H_rows, H_t, brief=True)
 
 # %% [markdown]
 # The ready-made ones: `minigrad.func.hessian` (as `torch.func.hessian`, it is
@@ -840,6 +840,8 @@ check_all({"norms": (norms, norms_t),
 # %% [markdown]
 # ## Exercises
 #
+# How the exercises work: see [Exercises](../book/exercises.md).
+#
 # ### Exercise 15.1: the n-th derivative (2 points)
 #
 # Section 1 went two levels deep. Write `nth_derivative(f, x, n)`: the `n`-th derivative
@@ -1103,13 +1105,19 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
         return float(lam), v
 
     def torch_power(f_t, x0, v0, steps):
-        x, v = torch.tensor(x0), torch.tensor(v0)
-        v = v / v.norm()
-        for _ in range(steps):
-            w = torch.autograd.functional.hvp(f_t, x, v)[1]
-            lam = float(v @ w)
-            v = w / w.norm()
-        return lam, v
+        """The same numbers another way: torch's Hessian diagonalised, H = Q diag(e) Q^T,
+        so H^k v0 = Q diag(e^k) Q^T v0 (e scaled by its largest size, which the
+        normalisation removes)."""
+        H = torch.autograd.functional.hessian(f_t, torch.tensor(x0))
+        e, Q = torch.linalg.eigh(H)
+        c, scaled = Q.T @ torch.tensor(v0), e / e.abs().max()
+
+        def direction(k):
+            u = Q @ (scaled ** k * c)
+            return u / u.norm()
+
+        v_before = direction(steps - 1)
+        return float(v_before @ H @ v_before), direction(steps)
 
     def check_power(name, f_of, x0, v0, steps, top=True):
         passes = g.calls.get("minigrad.autograd", 0)
@@ -1185,6 +1193,80 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
     check_power("3 x**2, n = 1", lambda lib: (lambda x: 3 * (x * x).sum()), np.array([0.7]),
                 np.array([-2.0]), 2)
     ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Predict before you run
+#
+# Three questions on this chapter's idea. Guess first, then run the cell.
+#
+# **1.** $x = 3$, $y = x^3$, `g, = autograd.grad(y, x)` without `create_graph`. `g` is
+# $27$; does it require grad? And with `create_graph=True`?
+
+# %%
+def requires_grad_of_g(lib):
+    answers = []
+    for create_graph in (False, True):
+        x = lib.tensor(3.0, dtype=lib.float64, requires_grad=True)
+        g, = lib.autograd.grad(x ** 3, x, create_graph=create_graph)
+        answers.append(g.requires_grad)
+    return answers
+
+
+print("g requires grad, without and with create_graph:", requires_grad_of_g(minigrad))
+check("requires_grad without, with", requires_grad_of_g(minigrad), requires_grad_of_g(torch),
+      brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Without the flag the backward pass runs unrecorded: `g` is a plain number, although it
+# came from `x`. With it, `g` is the output of a recorded graph ($3x^2$) that goes back to
+# `x`.
+# </details>
+#
+# **2.** $f(x, y) = x y$. Its gradient is $(y, x)$, which changes from point to point.
+# What is its Hessian at $(2, 5)$?
+
+# %%
+p0 = np.array([2.0, 5.0])
+H = minigrad.autograd.functional.hessian(lambda p: p[0] * p[1], minigrad.tensor(p0))
+print(H)
+check("Hessian of x y at (2, 5)", H,
+      torch.autograd.functional.hessian(lambda p: p[0] * p[1], torch.tensor(p0)), brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $[[0, 1], [1, 0]]$, at every point: $\partial^2 f / \partial x^2 = \partial y /
+# \partial x = 0$, but $\partial^2 f / \partial x \partial y = 1$. A function linear in
+# each variable alone can still curve: along $(1, -1)$ it is a saddle ($\lambda = -1$).
+# </details>
+#
+# **3.** Newton's method on $f(x) = x^4$, from $x = 1$: the minimum is $0$. How many
+# steps $x \leftarrow x - f'(x) / f''(x)$ until $|x| < 10^{-3}$: about 3, about 10, or
+# about 20?
+
+# %%
+def newton_steps_x4(lib):
+    x, steps = 1.0, 0
+    while abs(x) >= 1e-3:
+        t = lib.tensor(x, dtype=lib.float64, requires_grad=True)
+        g, = lib.autograd.grad(t ** 4, t, create_graph=True)
+        h, = lib.autograd.grad(g, t)
+        x, steps = x - g.item() / h.item(), steps + 1
+    return steps, x
+
+
+print("steps, final x:", newton_steps_x4(minigrad))
+check("Newton on x**4: steps, final x", list(newton_steps_x4(minigrad)),
+      list(newton_steps_x4(torch)), brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $18$: each step is $x - 4x^3 / 12x^2 = \tfrac{2}{3} x$, a fixed fraction. Newton's
+# fast (quadratic) convergence needs $f'' > 0$ at the minimum; here $f''(0) = 0$.
+# </details>
 
 # %% [markdown]
 # ## Summary
