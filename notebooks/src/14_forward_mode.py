@@ -125,7 +125,7 @@ def h(x):
 
 y = h(Dual(0.7, 1.0))
 primal_t, tangent_t = torch_forward(h, 0.7)
-check_all({"h(0.7)": (y.primal, primal_t), "h'(0.7)": (y.tangent, tangent_t)})
+check_all({"h(0.7)": (y.primal, primal_t), "h'(0.7)": (y.tangent, tangent_t)}, brief=True)
 
 # %% [markdown]
 # **Two inputs.** Chapter 02's $L = x^2 + 3y$ at $(2, 4)$ has gradient $(4, 3)$. A
@@ -239,7 +239,7 @@ forward_ad.make_dual(minigrad.tensor(x0), minigrad.tensor(v))
 # %%
 value, jvp = minigrad.func.jvp(f_minigrad, (minigrad.tensor(x0),), (minigrad.tensor(v),))
 value_t, jvp_t = torch.func.jvp(f_torch, (torch.tensor(x0),), (torch.tensor(v),))
-check_all({"func.jvp: f(x)": (value, value_t), "func.jvp: J v": (jvp, jvp_t)})
+check_all({"func.jvp: f(x)": (value, value_t), "func.jvp: J v": (jvp, jvp_t)}, brief=True)
 
 # %% [markdown]
 # The example of the course's reference tutorial (see [Sources](../book/sources.md)),
@@ -461,20 +461,15 @@ print(f"forward mode: {t_forward * 1e3:.3f} ms; double VJP: {t_double * 1e3:.3f}
 
 # %% [markdown]
 # You write the trick yourself in Exercise 14.3. It matters where only reverse mode
-# exists: a custom `Function` with a backward but no tangent rule (chapter 16), or a
+# exists: a custom `Function` with a backward but no tangent rule (chapter 16 shows how
+# to give it one), or a
 # library without forward mode.
 # Section 5, after the exercises, views the two modes as one linear map and its
 # transpose.
 #
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the chapter
-# in, the grader runs the same checks and a few more on inputs you have not seen, so an
-# answer that only fits the examples here loses its points. The points of each
-# exercise are in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 14.1: two tangent rules (2 points)
 #
@@ -876,6 +871,81 @@ check_all({"J, one jvp per column": (J_loop, J_t), "J, vmap over the e_j": (J_vm
 # `torch.func.jacfwd` works: it applies `vmap` to `jvp` over the basis vectors (and
 # `jacrev` applies `vmap` to `vjp`). The arithmetic is the same; what changes is that
 # each op runs once on a batch of $n_{in}$ tangents instead of $n_{in}$ times on one.
+
+# %% [markdown]
+# ## Predict before you run
+#
+# Three questions on this chapter's idea. Guess first, then run the cell.
+#
+# **1.** `Dual(2.0, 1.0) ** 3` has tangent $12$, the derivative of $x^3$ at $2$. What
+# is the tangent of `Dual(2.0, 0.5) ** 3`?
+
+# %%
+y = Dual(2.0, 0.5) ** 3
+_, tangent_t = torch_forward(lambda t: t ** 3, 2.0, 0.5)
+print(y)
+check("tangent of (2 + 0.5 eps)**3", y.tangent, tangent_t, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $6$: the tangent out is $f'(x)\,\dot x = 12 \cdot 0.5$. The input's tangent is the
+# direction and speed of the move, and the output's is linear in it: a JVP with $v =
+# 0.5$.
+# </details>
+#
+# **2.** Forward mode on tensors: `x` does not require grad, and `y = (x * x).tanh()`
+# is computed on `make_dual(x, v)`. Does `y` have a `grad_fn`?
+
+# %%
+def grad_fn_under_forward_mode(lib, fw):
+    with fw.dual_level():
+        x = lib.tensor([0.5, -1.0, 2.0], dtype=lib.float64)
+        y = (fw.make_dual(x, lib.ones(3, dtype=lib.float64)) ** 2).tanh()
+        return y.grad_fn, y.requires_grad
+
+
+mine, theirs = grad_fn_under_forward_mode(minigrad, forward_ad), grad_fn_under_forward_mode(
+    torch, fwAD)
+print("minigrad: grad_fn", mine[0], " requires_grad", mine[1])
+print("torch:    grad_fn", theirs[0], " requires_grad", theirs[1])
+check("grad_fn is None, requires_grad", [mine[0] is None, mine[1]],
+      [theirs[0] is None, theirs[1]], brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# No: forward mode records nothing. Each op computes its tangent at once, from values it
+# has in hand, and drops them; there is no graph to walk back, and nothing is kept for a
+# backward pass (section 5's memory measurement).
+# </details>
+#
+# **3.** Is a dual number's tangent an approximation, like chapter 11's central
+# difference? Compare both with the exact derivative of $e^{\tanh x}$ at $x = 1$,
+# $(1 - \tanh^2 x)\, e^{\tanh x}$.
+
+# %%
+def e_tanh(x):
+    return x.tanh().exp()
+
+
+exact = (1 - math.tanh(1.0) ** 2) * math.exp(math.tanh(1.0))
+eps = 1e-6
+central = (math.exp(math.tanh(1 + eps)) - math.exp(math.tanh(1 - eps))) / (2 * eps)
+tangent = e_tanh(Dual(1.0, 1.0)).tangent
+print(f"dual: error {abs(tangent - exact):.1e};  central difference: error "
+      f"{abs(central - exact):.1e}")
+check_all({"dual tangent": (tangent, torch_forward(e_tanh, 1.0)[1]),
+           "dual tangent vs the formula": (tangent, exact, "formula")}, rtol=1e-15, atol=0,
+          brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# The tangent is exact up to rounding: each op applies its exact derivative rule, there
+# is no step size. The central difference carries an error near $10^{-10}$ from its
+# step and from cancellation (chapter 11).
+# </details>
 
 # %% [markdown]
 # ## Summary
