@@ -8,9 +8,10 @@
 # then uses it on tensors (`forward_ad` and `func.jvp`, minigrad's and torch's side by
 # side), and compares the two modes where they differ: forward mode gives one
 # *column* of the Jacobian per pass, reverse mode one *row*. Which is cheaper depends on
-# the Jacobian's shape, and we measure it. Last, a trick that gets a forward-mode
+# the Jacobian's shape, and we measure it. Then a trick that gets a forward-mode
 # result out of two reverse passes, which is how `torch.autograd.functional.jvp`
-# computes it.
+# computes it. Last, after the exercises, the two modes seen as one linear map and its
+# transpose, what each keeps in memory, and `vmap`.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -22,7 +23,9 @@
 #    (reverse mode, one pass per output), and say which wins for a tall and for a wide
 #    Jacobian;
 # 4. compute $J v$ with two backward passes (the double-VJP trick) and explain why it
-#    works.
+#    works: the VJP is the transpose of the JVP;
+# 5. say why forward mode keeps no activations, and build a Jacobian in one batched pass
+#    with `vmap`.
 
 # %%
 import math
@@ -280,10 +283,10 @@ check_all({"jacfwd (by columns)": (J_fwd, torch.func.jacfwd(f_torch)(torch.tenso
 # %% [markdown]
 # Count the passes. Each forward-mode pass runs $f$ once, carrying one tangent; reverse
 # mode runs $f$ once, recording, then one backward pass per output. We count calls of
-# $f$, and the backward passes with the course's grader, which can count calls of a
-# function: here minigrad's backward engine. Three shapes of $y = \tanh(W x)$: chapter
-# 06's $4 \times 3$, a *tall* Jacobian (1 input, 8 outputs) and a *wide* one (8
-# inputs, 1 output, like a loss).
+# $f$, and the backward passes with a small counter, `counting`, that wraps
+# `minigrad.autograd.grad` for the length of a `with` block. Three shapes of $y =
+# \tanh(W x)$: chapter 06's $4 \times 3$, a *tall* Jacobian (1 input, 8 outputs) and a
+# *wide* one (8 inputs, 1 output, like a loss).
 
 # %%
 @contextmanager

@@ -49,7 +49,7 @@ def second_derivative_of(lib, f, x0):
     """f'(x0) and f''(x0) in lib: the gradient, recorded, then its own gradient."""
     x = lib.tensor(x0, dtype=lib.float64, requires_grad=True)
     (g,) = lib.autograd.grad(f(x), x, create_graph=True)
-    (h,) = lib.autograd.grad(g.sum(), x)  # .sum(): x may hold many independent points
+    (h,) = lib.autograd.grad(g.sum(), x)  # .sum(): g itself for one x; many x: below
     return g, h
 
 
@@ -272,6 +272,8 @@ def hvp_forward_over_reverse(f, x, v):
 f, f_t = tanh_net(minigrad, A64), tanh_net(torch, A64)
 x, v = minigrad.tensor(x0), minigrad.tensor(v0)
 x_t, v_t = torch.tensor(x0), torch.tensor(v0)
+
+
 def backward_passes(autograd_module, compute):
     """Run compute() and count its calls to autograd_module.grad (one per backward pass)."""
     real_grad = autograd_module.grad
@@ -413,9 +415,8 @@ for name in ["Hv, double backward", "Hv, forward over reverse", "Hessian"]:
 # ## 5. Checking second derivatives: `gradgradcheck`
 #
 # Chapter 11's `gradcheck` compares a backward pass with finite differences of the
-# forward. `gradgradcheck` (torch's signature:
-# `gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
-# raise_exception=True, ...)`) does the same one level up: the function it checks is
+# forward. `gradgradcheck(func, inputs, grad_outputs)` does the same one level up
+# (with the tolerances of `gradcheck`): the function it checks is
 # the backward pass itself, $(x, v) \mapsto v^\top \partial f / \partial x$, computed with
 # `create_graph=True`, against finite differences of that. `v` (the `grad_outputs`) is
 # random unless given; we give it, so both libraries check the same thing. On
