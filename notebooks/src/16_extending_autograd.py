@@ -336,20 +336,17 @@ check_all({"what the hook saw": (seen, seen_t), "x.grad, unchanged": (grad, grad
 
 # %% [markdown]
 # **Scale and clip.** A hook that returns a tensor changes what flows on: here $y$'s
-# gradient is halved, then clipped to $[-5, 5]$ element by element (torch's
-# `grad.clamp(-5, 5)`; minigrad has no `clamp`, so its hook clips the numpy array),
-# and $x$ receives $2 \cdot$ the changed gradient. Hooks run in the order they were
-# registered. After `remove()`, the next backward is plain again:
+# gradient is halved, then clipped to $[-5, 5]$ element by element
+# (`grad.clamp(-5, 5)`), and $x$ receives $2 \cdot$ the changed gradient. Hooks run
+# in the order they were registered. After `remove()`, the next backward is plain
+# again:
 
 # %%
 def scale_and_clip(lib):
     x = lib.tensor([3.0, -4.0, 0.5], requires_grad=True)
     y = 2 * x
     half = y.register_hook(lambda grad: grad * 0.5)
-    if lib is torch:
-        y.register_hook(lambda grad: grad.clamp(-5, 5))
-    else:
-        y.register_hook(lambda grad: minigrad.tensor(np.clip(grad.detach().numpy(), -5, 5)))
+    y.register_hook(lambda grad: grad.clamp(-5, 5))
     (y * y).sum().backward(retain_graph=True)
     hooked = x.grad.clone()
     half.remove()
@@ -799,8 +796,8 @@ for every, reentrant in [(0, True), (1, True), (2, True), (1, False)]:
 check_all(rows, rtol=1e-10, brief=True)
 
 # %% [markdown]
-# What is kept, measured with chapter 09's `saved_bytes` (minigrad) and torch's
-# saved-tensor hooks (`torch_saved_tensors`), without the weights, which are kept
+# What is kept, measured with chapter 09's `saved_bytes` (minigrad) and, in torch,
+# section 5's saved-tensor hooks, without the weights, which are kept
 # anyway. Without checkpointing each block keeps three activations: its input (for the
 # first matrix product) and its two `tanh` outputs (the first is also the second
 # product's input). Its last `tanh` output is the next block's input, so consecutive
