@@ -11,7 +11,8 @@
 # the Jacobian's shape, and we measure it. Then a trick that gets a forward-mode
 # result out of two reverse passes, which is how `torch.autograd.functional.jvp`
 # computes it. Last, after the exercises, the two modes seen as one linear map and its
-# transpose, what each keeps in memory, and `vmap`.
+# transpose, what each keeps in memory, `vmap`, and forward mode through a network's
+# weights.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -876,6 +877,61 @@ check_all({"J, one jvp per column": (J_loop, J_t), "J, vmap over the e_j": (J_vm
 # each op runs once on a batch of $n_{in}$ tangents instead of $n_{in}$ times on one.
 
 # %% [markdown]
+# **Forward mode through a module.** A network's weights live inside its modules, as
+# attributes, not as arguments that `jvp` could give a tangent to.
+# `func.functional_call(module, weights, args)` runs the module with the tensors of the
+# dict `weights` (by parameter name) in place of its own, so the loss becomes a
+# function of the weights. One forward pass then gives the loss's derivative along a
+# direction $d$ in weight space, $\nabla L \cdot d$: the directional derivative of
+# section 1, now for a network. A small $3 \to 4 \to 2$ network with torch's weights
+# copied into minigrad's, a batch of 5, and a random direction:
+
+# %%
+torch.manual_seed(14)
+net_t = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(),
+                            torch.nn.Linear(4, 2)).double()
+net = minigrad.nn.Sequential(minigrad.nn.Linear(3, 4, dtype=minigrad.float64),
+                             minigrad.nn.Tanh(),
+                             minigrad.nn.Linear(4, 2, dtype=minigrad.float64))
+for p, p_t in zip(net.parameters(), net_t.parameters(), strict=True):
+    p.data = minigrad.tensor(p_t.detach().numpy())  # the same weights
+X_batch = np.random.default_rng(14).standard_normal((5, 3))
+names = [name for name, _ in net.named_parameters()]
+direction = [np.random.default_rng(141 + i).standard_normal(tuple(p.shape))
+             for i, p in enumerate(net.parameters())]
+
+
+def loss_of_weights(lib, model):
+    """The network's mean squared output as a function of its weights, in names' order."""
+    def loss(*weights):
+        out = lib.func.functional_call(model, dict(zip(names, weights, strict=True)),
+                                       (lib.tensor(X_batch),))
+        return (out ** 2).mean()
+    return loss
+
+
+weights = tuple(p.detach() for p in net.parameters())
+loss, slope = minigrad.func.jvp(loss_of_weights(minigrad, net), weights,
+                                tuple(minigrad.tensor(d) for d in direction))
+weights_t = tuple(p.detach() for p in net_t.parameters())
+loss_t, slope_t = torch.func.jvp(loss_of_weights(torch, net_t), weights_t,
+                                 tuple(torch.tensor(d) for d in direction))
+(net(minigrad.tensor(X_batch)) ** 2).mean().backward()  # reverse mode, as in training
+grad_dot_d = sum(float((p.grad * minigrad.tensor(d)).sum())
+                 for p, d in zip(net.parameters(), direction, strict=True))
+print(f"loss {loss.item():.6f}; along d, forward mode: {slope.item():.6f}, "
+      f"gradient . d: {grad_dot_d:.6f}")
+check_all({"loss": (loss, loss_t), "dL along d, forward mode": (slope, slope_t),
+           "= gradient . d, reverse mode": (slope, grad_dot_d, "reverse mode")}, brief=True)
+
+# %% [markdown]
+# The same number from one forward pass and from the gradient. For training, reverse
+# mode still wins: one backward pass gives the slope along *every* direction at once.
+# Forward mode pays off when you want the slope along a few directions only, or cannot
+# keep the graph. (torch's `func.jvp` also takes the dict of weights itself; minigrad's
+# takes tensors, so both are given the tuple here.)
+
+# %% [markdown]
 # ## Predict before you run
 #
 # Three questions on this chapter's idea. Guess first, then run the cell.
@@ -971,6 +1027,9 @@ check_all({"dual tangent": (tangent, torch_forward(e_tanh, 1.0)[1]),
 #   $\langle u, J v \rangle = \langle J^\top u, v \rangle$. Reverse mode keeps saved
 #   tensors for the whole graph (50 `tanh`: 400,000 bytes), forward mode keeps none.
 #   `vmap` over the $e_j$ gives all the columns in one pass, as `torch.func.jacfwd` does.
+# - `func.functional_call(module, weights, args)` makes a network's loss a function of
+#   its weights, so one forward pass gives its slope along a direction in weight space,
+#   $\nabla L \cdot d$, the number reverse mode's gradient gives for every $d$ at once.
 #
 # Where this comes from: JAX's Autodiff Cookbook (jax.readthedocs.io, "JVPs and VJPs",
 # "Jacobians and Hessians using jacfwd and jacrev") and PyTorch's tutorial "Forward-mode
