@@ -5,9 +5,9 @@
 # additions, a `1 - y**2` for `tanh`. If those operations are recorded as they run, the
 # gradient is itself the output of a graph, and we can differentiate it again. That is
 # all `create_graph=True` does, and it is enough for second derivatives, Hessians,
-# Hessian-vector products and Newton's method. This chapter computes each of them in
-# minigrad and in PyTorch, and checks every number against torch in the cell that makes
-# it.
+# Hessian-vector products, Newton's method, and losses that contain a gradient. This
+# chapter computes each of them in minigrad and in PyTorch, and checks every number
+# against torch in the cell that makes it.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -139,11 +139,17 @@ draw_side_by_side(g, g_t, titles=("minigrad: the graph of g", "torch: the graph 
 # (`RsubBackward1`), times the upstream gradient (`MulBackward0`). The numbers are the
 # same, and so are their derivatives.
 #
-# `loss.backward(create_graph=True)` does the same into `.grad`. Both libraries warn
-# that this makes a reference cycle (the parameter holds its gradient, whose graph holds
-# the parameter) and recommend `autograd.grad`. There is one visible difference: torch
-# copies the gradient into a leaf's `.grad` with a recorded copy, `CopyBackwards`;
-# minigrad stores the gradient itself, so `.grad`'s node is that of the rule's last op.
+# `loss.backward(create_graph=True)` does the same into `.grad`: the gradient stored
+# there has a graph and can be differentiated. Both libraries warn that this makes a
+# reference cycle (the parameter holds its gradient, whose graph holds the parameter)
+# and recommend `autograd.grad`, which returns the gradient instead of storing it.
+#
+# <details><summary>A difference in the graph (internals)</summary>
+#
+# torch copies the gradient into a leaf's `.grad` with a recorded copy,
+# `CopyBackwards`; minigrad stores the gradient itself, so `.grad`'s node is that of
+# the rule's last op. The numbers, and their derivatives, are the same.
+# </details>
 
 # %%
 def grad_node_after_backward(lib):
@@ -1196,6 +1202,74 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 8. A real use: a penalty on the gradient
+#
+# Second derivatives are not only for Newton's method. Some losses contain a gradient:
+# "double backpropagation" (Drucker and LeCun, 1992) penalizes the gradient of the loss
+# with respect to the *input*, to make a network less sensitive to small changes of it,
+# and the WGAN-GP critic (Gulrajani et al., 2017) is trained with the penalty
+#
+# $$P = \operatorname{mean}_k \big(\lVert \nabla_{x_k} D(x_k) \rVert - 1\big)^2,$$
+#
+# which pushes the norm of the critic $D$'s input gradient towards $1$. Training on $P$
+# needs $\partial P / \partial W$ for the critic's weights $W$, a derivative of a
+# gradient: the input gradient must be computed with `create_graph=True`, then `P` is a
+# loss like any other. A small critic $2 \to 8 \to 1$ on 6 points, torch's weights
+# copied into minigrad's. Each score depends only on its own point, so the gradient of
+# the scores' sum gives every point's input gradient at once, one row each:
+
+# %%
+torch.manual_seed(15)
+critic_t = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Tanh(),
+                               torch.nn.Linear(8, 1)).double()
+critic = minigrad.nn.Sequential(minigrad.nn.Linear(2, 8, dtype=minigrad.float64),
+                                minigrad.nn.Tanh(),
+                                minigrad.nn.Linear(8, 1, dtype=minigrad.float64))
+for p, p_t in zip(critic.parameters(), critic_t.parameters(), strict=True):
+    p.data = minigrad.tensor(p_t.detach().numpy())  # the same weights
+X_points = np.random.default_rng(15).standard_normal((6, 2))
+
+
+def gradient_penalty(lib, model, create_graph=True):
+    """The penalty, each point's input-gradient norm, and the weights' gradients."""
+    for p in model.parameters():
+        p.grad = None
+    x = lib.tensor(X_points, requires_grad=True)
+    (g,) = lib.autograd.grad(model(x).sum(), x, create_graph=create_graph)
+    norms = (g * g).sum(dim=1) ** 0.5
+    penalty = ((norms - 1) ** 2).mean()
+    penalty.backward()  # through the recorded gradient, back to the weights
+    return penalty, norms, [p.grad for p in model.parameters()]
+
+
+penalty, norms, grads = gradient_penalty(minigrad, critic)
+penalty_t, norms_t, grads_t = gradient_penalty(torch, critic_t)
+print("input-gradient norms:", np.round(norms.detach().numpy(), 4))
+print("penalty:", round(penalty.item(), 6))
+print("weights with no gradient:", [name for (name, _), grad in zip(
+    critic.named_parameters(), grads, strict=True) if grad is None])
+check_all({"input-gradient norms": (norms, norms_t), "penalty": (penalty, penalty_t),
+           **{f"dP/d{name}": (grad, grad_t) for (name, _), grad, grad_t in zip(
+               critic.named_parameters(), grads, grads_t, strict=True) if grad is not None},
+           "the last bias gets None": (grads[3] is None, grads_t[3] is None)}, brief=True)
+
+# %% [markdown]
+# The last layer's bias adds a constant to every score, so it does not change the input
+# gradient, and the penalty does not depend on it: its `.grad` stays `None`, in both
+# libraries.
+
+# %% [markdown]
+# Without `create_graph=True` the input gradient is a plain tensor, and so is the
+# penalty built from it: there is nothing to run backward through, and both libraries
+# say so.
+
+# %% tags=raises-exception
+gradient_penalty(torch, critic_t, create_graph=False)
+
+# %% tags=raises-exception
+gradient_penalty(minigrad, critic, create_graph=False)
+
+# %% [markdown]
 # ## Predict before you run
 #
 # Three questions on this chapter's idea. Guess first, then run the cell.
@@ -1305,6 +1379,9 @@ check("Newton on x**4: steps, final x", list(newton_steps_x4(minigrad)),
 # - Power iteration with HVPs gives $\lambda_{\max}$ of a Hessian too large to build,
 #   two backward passes a step, and with it chapter 10's largest stable learning rate
 #   $2/\lambda_{\max}$.
+# - A loss may contain a gradient (double backpropagation, WGAN-GP's penalty
+#   $(\lVert \nabla_x D \rVert - 1)^2$): compute that gradient with
+#   `create_graph=True`, and the loss's `backward()` reaches the weights through it.
 #
 # Next: [16 Extending autograd](16_extending_autograd.ipynb): custom `Function`s checked
 # with `gradcheck` and `gradgradcheck`, hooks, and gradient checkpointing.
