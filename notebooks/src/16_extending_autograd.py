@@ -85,9 +85,10 @@ check_all({"naive lse": (rows["minigrad"][0], rows["torch"][0]),
 #
 # Autograd could differentiate the shifted forward op by op (`max` included), but we
 # know the whole backward in one line, and it needs only $x$ and the output. So we write
-# the op as a `Function` (chapter 05's shape): `forward(ctx, x)` computes the result and
-# keeps what backward needs with `ctx.save_for_backward`; `backward(ctx, grad_output)`
-# returns $\partial L / \partial x$ = `grad_output` times the local derivative.
+# the op as a `Function`, the shape of chapter 07's `LinFunction`: `forward(ctx, x)`
+# computes the result and keeps what backward needs with `ctx.save_for_backward`;
+# `backward(ctx, grad_output)` returns $\partial L / \partial x$ = `grad_output` times
+# the local derivative.
 # Both libraries hand `forward` and `backward` tensors, and forward runs with recording
 # off; the two classes differ only in the library they name.
 
@@ -223,7 +224,11 @@ check_all({"gradcheck (True)": (
 # %% [markdown]
 # So if your `Function` will be differentiated twice, compute backward from the saved
 # inputs and outputs, and run `gradgradcheck`. (Write it with operators and tensor
-# methods, not numpy functions on `.numpy()`: numpy cannot record.)
+# methods, not numpy functions on `.numpy()`: numpy cannot record.) Torch's
+# documentation of `save_for_backward` gives the options for an intermediate such as
+# $p$: recompute it from the inputs in backward (as `LogSumExp` does), return it as an
+# extra output of the `Function` so that it is recorded, or, if backward cannot be
+# differentiated, say so with `@once_differentiable` (section 5).
 #
 # ## 2. A straight-through estimator
 #
@@ -365,7 +370,7 @@ check_all({"halved, then clipped: 2 clip(y, -5, 5)": (hooked, hooked_t),
 # Clipping the gradient of one tensor by its *norm* (scale it down to length
 # `max_norm` when it is longer, keep its direction) is Exercise 16.2.
 #
-# **A tensor's hook sees its summed gradient, once.** Chapter 08: when $x$ is used
+# **A tensor's hook sees its summed gradient, once.** Chapter 04: when $x$ is used
 # twice, the two contributions are added before `.grad` is updated. A hook on $x$ runs
 # once, on the sum, not once per use; the same holds for a hook on a non-leaf (below,
 # `y = x * 1` used twice), since the engine sums a tensor's contributions before its
@@ -1466,7 +1471,7 @@ check("x.grad of Mul.apply(x, x) at 3", mul_twice(minigrad), mul_twice(torch), b
 # <details><summary>Why</summary>
 #
 # `x` is both inputs, so it receives both gradients, $3 + 3 = 6 = 2x$, the derivative
-# of $x^2$: chapter 08's fan-out sum, with no help from the `Function`.
+# of $x^2$: chapter 04's sum over uses, with no help from the `Function`.
 # </details>
 #
 # **3.** A `Function` for $e^x$ saves its *output* for backward (the derivative of
