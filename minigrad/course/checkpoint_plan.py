@@ -1,6 +1,6 @@
 r"""Measure a checkpointing plan with segments of any lengths (chapter 16, Exercise 16.4).
 
-A plan is a list of segment lengths covering the blocks of section 5's network in order,
+A plan is a list of segment lengths covering the blocks of section 6's network in order,
 each segment run through ``checkpoint(..., use_reentrant=True)``; the empty list runs the
 network without checkpointing. :func:`measure_plan` runs it (minigrad and torch, as
 :class:`~minigrad.course.widgets.checkpoint_memory.CheckpointMemory` does) and counts, in

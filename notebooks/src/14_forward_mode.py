@@ -8,9 +8,11 @@
 # then uses it on tensors (`forward_ad` and `func.jvp`, minigrad's and torch's side by
 # side), and compares the two modes where they differ: forward mode gives one
 # *column* of the Jacobian per pass, reverse mode one *row*. Which is cheaper depends on
-# the Jacobian's shape, and we measure it. Last, a trick that gets a forward-mode
+# the Jacobian's shape, and we measure it. Then a trick that gets a forward-mode
 # result out of two reverse passes, which is how `torch.autograd.functional.jvp`
-# computes it.
+# computes it. Last, after the exercises, the two modes seen as one linear map and its
+# transpose, what each keeps in memory, `vmap`, and forward mode through a network's
+# weights.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -22,7 +24,9 @@
 #    (reverse mode, one pass per output), and say which wins for a tall and for a wide
 #    Jacobian;
 # 4. compute $J v$ with two backward passes (the double-VJP trick) and explain why it
-#    works.
+#    works: the VJP is the transpose of the JVP;
+# 5. say why forward mode keeps no activations, and build a Jacobian in one batched pass
+#    with `vmap`.
 
 # %%
 import math
@@ -125,7 +129,7 @@ def h(x):
 
 y = h(Dual(0.7, 1.0))
 primal_t, tangent_t = torch_forward(h, 0.7)
-check_all({"h(0.7)": (y.primal, primal_t), "h'(0.7)": (y.tangent, tangent_t)})
+check_all({"h(0.7)": (y.primal, primal_t), "h'(0.7)": (y.tangent, tangent_t)}, brief=True)
 
 # %% [markdown]
 # **Two inputs.** Chapter 02's $L = x^2 + 3y$ at $(2, 4)$ has gradient $(4, 3)$. A
@@ -239,7 +243,7 @@ forward_ad.make_dual(minigrad.tensor(x0), minigrad.tensor(v))
 # %%
 value, jvp = minigrad.func.jvp(f_minigrad, (minigrad.tensor(x0),), (minigrad.tensor(v),))
 value_t, jvp_t = torch.func.jvp(f_torch, (torch.tensor(x0),), (torch.tensor(v),))
-check_all({"func.jvp: f(x)": (value, value_t), "func.jvp: J v": (jvp, jvp_t)})
+check_all({"func.jvp: f(x)": (value, value_t), "func.jvp: J v": (jvp, jvp_t)}, brief=True)
 
 # %% [markdown]
 # The example of the course's reference tutorial (see [Sources](../book/sources.md)),
@@ -280,10 +284,10 @@ check_all({"jacfwd (by columns)": (J_fwd, torch.func.jacfwd(f_torch)(torch.tenso
 # %% [markdown]
 # Count the passes. Each forward-mode pass runs $f$ once, carrying one tangent; reverse
 # mode runs $f$ once, recording, then one backward pass per output. We count calls of
-# $f$, and the backward passes with the course's grader, which can count calls of a
-# function: here minigrad's backward engine. Three shapes of $y = \tanh(W x)$: chapter
-# 06's $4 \times 3$, a *tall* Jacobian (1 input, 8 outputs) and a *wide* one (8
-# inputs, 1 output, like a loss).
+# $f$, and the backward passes with a small counter, `counting`, that wraps
+# `minigrad.autograd.grad` for the length of a `with` block. Three shapes of $y =
+# \tanh(W x)$: chapter 06's $4 \times 3$, a *tall* Jacobian (1 input, 8 outputs) and a
+# *wide* one (8 inputs, 1 output, like a loss).
 
 # %%
 @contextmanager
@@ -461,20 +465,15 @@ print(f"forward mode: {t_forward * 1e3:.3f} ms; double VJP: {t_double * 1e3:.3f}
 
 # %% [markdown]
 # You write the trick yourself in Exercise 14.3. It matters where only reverse mode
-# exists: a custom `Function` with a backward but no tangent rule (chapter 16), or a
+# exists: a custom `Function` with a backward but no tangent rule (chapter 16 shows how
+# to give it one), or a
 # library without forward mode.
 # Section 5, after the exercises, views the two modes as one linear map and its
 # transpose.
 #
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the chapter
-# in, the grader runs the same checks and a few more on inputs you have not seen, so an
-# answer that only fits the examples here loses its points. The points of each
-# exercise are in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 14.1: two tangent rules (2 points)
 #
@@ -878,6 +877,136 @@ check_all({"J, one jvp per column": (J_loop, J_t), "J, vmap over the e_j": (J_vm
 # each op runs once on a batch of $n_{in}$ tangents instead of $n_{in}$ times on one.
 
 # %% [markdown]
+# **Forward mode through a module.** A network's weights live inside its modules, as
+# attributes, not as arguments that `jvp` could give a tangent to.
+# `func.functional_call(module, weights, args)` runs the module with the tensors of the
+# dict `weights` (by parameter name) in place of its own, so the loss becomes a
+# function of the weights. One forward pass then gives the loss's derivative along a
+# direction $d$ in weight space, $\nabla L \cdot d$: the directional derivative of
+# section 1, now for a network. A small $3 \to 4 \to 2$ network with torch's weights
+# copied into minigrad's, a batch of 5, and a random direction:
+
+# %%
+torch.manual_seed(14)
+net_t = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(),
+                            torch.nn.Linear(4, 2)).double()
+net = minigrad.nn.Sequential(minigrad.nn.Linear(3, 4, dtype=minigrad.float64),
+                             minigrad.nn.Tanh(),
+                             minigrad.nn.Linear(4, 2, dtype=minigrad.float64))
+for p, p_t in zip(net.parameters(), net_t.parameters(), strict=True):
+    p.data = minigrad.tensor(p_t.detach().numpy())  # the same weights
+X_batch = np.random.default_rng(14).standard_normal((5, 3))
+names = [name for name, _ in net.named_parameters()]
+direction = [np.random.default_rng(141 + i).standard_normal(tuple(p.shape))
+             for i, p in enumerate(net.parameters())]
+
+
+def loss_of_weights(lib, model):
+    """The network's mean squared output as a function of its weights, in names' order."""
+    def loss(*weights):
+        out = lib.func.functional_call(model, dict(zip(names, weights, strict=True)),
+                                       (lib.tensor(X_batch),))
+        return (out ** 2).mean()
+    return loss
+
+
+weights = tuple(p.detach() for p in net.parameters())
+loss, slope = minigrad.func.jvp(loss_of_weights(minigrad, net), weights,
+                                tuple(minigrad.tensor(d) for d in direction))
+weights_t = tuple(p.detach() for p in net_t.parameters())
+loss_t, slope_t = torch.func.jvp(loss_of_weights(torch, net_t), weights_t,
+                                 tuple(torch.tensor(d) for d in direction))
+(net(minigrad.tensor(X_batch)) ** 2).mean().backward()  # reverse mode, as in training
+grad_dot_d = sum(float((p.grad * minigrad.tensor(d)).sum())
+                 for p, d in zip(net.parameters(), direction, strict=True))
+print(f"loss {loss.item():.6f}; along d, forward mode: {slope.item():.6f}, "
+      f"gradient . d: {grad_dot_d:.6f}")
+check_all({"loss": (loss, loss_t), "dL along d, forward mode": (slope, slope_t),
+           "= gradient . d, reverse mode": (slope, grad_dot_d, "reverse mode")}, brief=True)
+
+# %% [markdown]
+# The same number from one forward pass and from the gradient. For training, reverse
+# mode still wins: one backward pass gives the slope along *every* direction at once.
+# Forward mode pays off when you want the slope along a few directions only, or cannot
+# keep the graph. (torch's `func.jvp` also takes the dict of weights itself; minigrad's
+# takes tensors, so both are given the tuple here.)
+
+# %% [markdown]
+# ## Predict before you run
+#
+# Three questions on this chapter's idea. Guess first, then run the cell.
+#
+# **1.** `Dual(2.0, 1.0) ** 3` has tangent $12$, the derivative of $x^3$ at $2$. What
+# is the tangent of `Dual(2.0, 0.5) ** 3`?
+
+# %%
+y = Dual(2.0, 0.5) ** 3
+_, tangent_t = torch_forward(lambda t: t ** 3, 2.0, 0.5)
+print(y)
+check("tangent of (2 + 0.5 eps)**3", y.tangent, tangent_t, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $6$: the tangent out is $f'(x)\,\dot x = 12 \cdot 0.5$. The input's tangent is the
+# direction and speed of the move, and the output's is linear in it: a JVP with $v =
+# 0.5$.
+# </details>
+#
+# **2.** Forward mode on tensors: `x` does not require grad, and `y = (x * x).tanh()`
+# is computed on `make_dual(x, v)`. Does `y` have a `grad_fn`?
+
+# %%
+def grad_fn_under_forward_mode(lib, fw):
+    with fw.dual_level():
+        x = lib.tensor([0.5, -1.0, 2.0], dtype=lib.float64)
+        y = (fw.make_dual(x, lib.ones(3, dtype=lib.float64)) ** 2).tanh()
+        return y.grad_fn, y.requires_grad
+
+
+mine, theirs = grad_fn_under_forward_mode(minigrad, forward_ad), grad_fn_under_forward_mode(
+    torch, fwAD)
+print("minigrad: grad_fn", mine[0], " requires_grad", mine[1])
+print("torch:    grad_fn", theirs[0], " requires_grad", theirs[1])
+check("grad_fn is None, requires_grad", [mine[0] is None, mine[1]],
+      [theirs[0] is None, theirs[1]], brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# No: forward mode records nothing. Each op computes its tangent at once, from values it
+# has in hand, and drops them; there is no graph to walk back, and nothing is kept for a
+# backward pass (section 5's memory measurement).
+# </details>
+#
+# **3.** Is a dual number's tangent an approximation, like chapter 11's central
+# difference? Compare both with the exact derivative of $e^{\tanh x}$ at $x = 1$,
+# $(1 - \tanh^2 x)\, e^{\tanh x}$.
+
+# %%
+def e_tanh(x):
+    return x.tanh().exp()
+
+
+exact = (1 - math.tanh(1.0) ** 2) * math.exp(math.tanh(1.0))
+eps = 1e-6
+central = (math.exp(math.tanh(1 + eps)) - math.exp(math.tanh(1 - eps))) / (2 * eps)
+tangent = e_tanh(Dual(1.0, 1.0)).tangent
+print(f"dual: error {abs(tangent - exact):.1e};  central difference: error "
+      f"{abs(central - exact):.1e}")
+check_all({"dual tangent": (tangent, torch_forward(e_tanh, 1.0)[1]),
+           "dual tangent vs the formula": (tangent, exact, "formula")}, rtol=1e-15, atol=0,
+          brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# The tangent is exact up to rounding: each op applies its exact derivative rule, there
+# is no step size. The central difference carries an error near $10^{-10}$ from its
+# step and from cancellation (chapter 11).
+# </details>
+
+# %% [markdown]
 # ## Summary
 #
 # - A dual number $x + \dot{x}\,\varepsilon$ with $\varepsilon^2 = 0$ carries a
@@ -898,6 +1027,9 @@ check_all({"J, one jvp per column": (J_loop, J_t), "J, vmap over the e_j": (J_vm
 #   $\langle u, J v \rangle = \langle J^\top u, v \rangle$. Reverse mode keeps saved
 #   tensors for the whole graph (50 `tanh`: 400,000 bytes), forward mode keeps none.
 #   `vmap` over the $e_j$ gives all the columns in one pass, as `torch.func.jacfwd` does.
+# - `func.functional_call(module, weights, args)` makes a network's loss a function of
+#   its weights, so one forward pass gives its slope along a direction in weight space,
+#   $\nabla L \cdot d$, the number reverse mode's gradient gives for every $d$ at once.
 #
 # Where this comes from: JAX's Autodiff Cookbook (jax.readthedocs.io, "JVPs and VJPs",
 # "Jacobians and Hessians using jacfwd and jacrev") and PyTorch's tutorial "Forward-mode

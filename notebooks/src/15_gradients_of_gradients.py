@@ -5,9 +5,9 @@
 # additions, a `1 - y**2` for `tanh`. If those operations are recorded as they run, the
 # gradient is itself the output of a graph, and we can differentiate it again. That is
 # all `create_graph=True` does, and it is enough for second derivatives, Hessians,
-# Hessian-vector products and Newton's method. This chapter computes each of them in
-# minigrad and in PyTorch, and checks every number against torch in the cell that makes
-# it.
+# Hessian-vector products, Newton's method, and losses that contain a gradient. This
+# chapter computes each of them in minigrad and in PyTorch, and checks every number
+# against torch in the cell that makes it.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -49,7 +49,7 @@ def second_derivative_of(lib, f, x0):
     """f'(x0) and f''(x0) in lib: the gradient, recorded, then its own gradient."""
     x = lib.tensor(x0, dtype=lib.float64, requires_grad=True)
     (g,) = lib.autograd.grad(f(x), x, create_graph=True)
-    (h,) = lib.autograd.grad(g.sum(), x)  # .sum(): x may hold many independent points
+    (h,) = lib.autograd.grad(g.sum(), x)  # .sum(): g itself for one x; many x: below
     return g, h
 
 
@@ -92,7 +92,7 @@ g_t, h_t = second_derivative_of(torch, lambda x: x.tanh(), 0.5)
 t = np.tanh(0.5)
 check_all({"tanh' (0.5)": (g, 1 - t ** 2), "tanh'' (0.5)": (h, -2 * t * (1 - t ** 2))},
           against="formula")
-check_all({"tanh' (0.5)": (g, g_t), "tanh'' (0.5)": (h, h_t)})
+check_all({"tanh' (0.5)": (g, g_t), "tanh'' (0.5)": (h, h_t)}, brief=True)
 
 # %% [markdown]
 # Over a range of $x$ at once: for $f(x) = \sum_i \tanh x_i$, element $i$ of the gradient is
@@ -103,7 +103,7 @@ check_all({"tanh' (0.5)": (g, g_t), "tanh'' (0.5)": (h, h_t)})
 xs = np.linspace(-3, 3, 121)
 g, h = second_derivative_of(minigrad, lambda x: x.tanh().sum(), xs)
 g_t, h_t = second_derivative_of(torch, lambda x: x.tanh().sum(), xs)
-check_all({"tanh' on [-3, 3]": (g, g_t), "tanh'' on [-3, 3]": (h, h_t)})
+check_all({"tanh' on [-3, 3]": (g, g_t), "tanh'' on [-3, 3]": (h, h_t)}, brief=True)
 fig, ax = plt.subplots(figsize=(6, 2.8))
 ax.plot(xs, np.tanh(xs), label="tanh x")
 ax.plot(xs, g.detach().numpy(), label="first derivative (create_graph)")
@@ -139,11 +139,17 @@ draw_side_by_side(g, g_t, titles=("minigrad: the graph of g", "torch: the graph 
 # (`RsubBackward1`), times the upstream gradient (`MulBackward0`). The numbers are the
 # same, and so are their derivatives.
 #
-# `loss.backward(create_graph=True)` does the same into `.grad`. Both libraries warn
-# that this makes a reference cycle (the parameter holds its gradient, whose graph holds
-# the parameter) and recommend `autograd.grad`. There is one visible difference: torch
-# copies the gradient into a leaf's `.grad` with a recorded copy, `CopyBackwards`;
-# minigrad stores the gradient itself, so `.grad`'s node is that of the rule's last op.
+# `loss.backward(create_graph=True)` does the same into `.grad`: the gradient stored
+# there has a graph and can be differentiated. Both libraries warn that this makes a
+# reference cycle (the parameter holds its gradient, whose graph holds the parameter)
+# and recommend `autograd.grad`, which returns the gradient instead of storing it.
+#
+# <details><summary>A difference in the graph (internals)</summary>
+#
+# torch copies the gradient into a leaf's `.grad` with a recorded copy,
+# `CopyBackwards`; minigrad stores the gradient itself, so `.grad`'s node is that of
+# the rule's last op. The numbers, and their derivatives, are the same.
+# </details>
 
 # %%
 def grad_node_after_backward(lib):
@@ -205,7 +211,7 @@ x = minigrad.tensor(point, dtype=minigrad.float64, requires_grad=True)
 (grad_f,) = minigrad.autograd.grad(f3(x), x, create_graph=True)
 rows = [minigrad.autograd.grad(grad_f[i], x, retain_graph=True)[0] for i in range(3)]
 H_rows = np.stack([r.numpy() for r in rows])
-check("Hessian, row by row", H_rows, H_t)
+check("Hessian, row by row", H_rows, H_t, brief=True)
 
 # %% [markdown]
 # The ready-made ones: `minigrad.func.hessian` (as `torch.func.hessian`, it is
@@ -272,6 +278,8 @@ def hvp_forward_over_reverse(f, x, v):
 f, f_t = tanh_net(minigrad, A64), tanh_net(torch, A64)
 x, v = minigrad.tensor(x0), minigrad.tensor(v0)
 x_t, v_t = torch.tensor(x0), torch.tensor(v0)
+
+
 def backward_passes(autograd_module, compute):
     """Run compute() and count its calls to autograd_module.grad (one per backward pass)."""
     real_grad = autograd_module.grad
@@ -413,9 +421,8 @@ for name in ["Hv, double backward", "Hv, forward over reverse", "Hessian"]:
 # ## 5. Checking second derivatives: `gradgradcheck`
 #
 # Chapter 11's `gradcheck` compares a backward pass with finite differences of the
-# forward. `gradgradcheck` (torch's signature:
-# `gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
-# raise_exception=True, ...)`) does the same one level up: the function it checks is
+# forward. `gradgradcheck(func, inputs, grad_outputs)` does the same one level up
+# (with the tolerances of `gradcheck`): the function it checks is
 # the backward pass itself, $(x, v) \mapsto v^\top \partial f / \partial x$, computed with
 # `create_graph=True`, against finite differences of that. `v` (the `grad_outputs`) is
 # random unless given; we give it, so both libraries check the same thing. On
@@ -840,6 +847,8 @@ check_all({"norms": (norms, norms_t),
 # %% [markdown]
 # ## Exercises
 #
+# How the exercises work: see [Exercises](../book/exercises.md).
+#
 # ### Exercise 15.1: the n-th derivative (2 points)
 #
 # Section 1 went two levels deep. Write `nth_derivative(f, x, n)`: the `n`-th derivative
@@ -1103,13 +1112,19 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
         return float(lam), v
 
     def torch_power(f_t, x0, v0, steps):
-        x, v = torch.tensor(x0), torch.tensor(v0)
-        v = v / v.norm()
-        for _ in range(steps):
-            w = torch.autograd.functional.hvp(f_t, x, v)[1]
-            lam = float(v @ w)
-            v = w / w.norm()
-        return lam, v
+        """The same numbers another way: torch's Hessian diagonalised, H = Q diag(e) Q^T,
+        so H^k v0 = Q diag(e^k) Q^T v0 (e scaled by its largest size, which the
+        normalisation removes)."""
+        H = torch.autograd.functional.hessian(f_t, torch.tensor(x0))
+        e, Q = torch.linalg.eigh(H)
+        c, scaled = Q.T @ torch.tensor(v0), e / e.abs().max()
+
+        def direction(k):
+            u = Q @ (scaled ** k * c)
+            return u / u.norm()
+
+        v_before = direction(steps - 1)
+        return float(v_before @ H @ v_before), direction(steps)
 
     def check_power(name, f_of, x0, v0, steps, top=True):
         passes = g.calls.get("minigrad.autograd", 0)
@@ -1187,6 +1202,148 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 8. A real use: a penalty on the gradient
+#
+# Second derivatives are not only for Newton's method. Some losses contain a gradient:
+# "double backpropagation" (Drucker and LeCun, 1992) penalizes the gradient of the loss
+# with respect to the *input*, to make a network less sensitive to small changes of it,
+# and the WGAN-GP critic (Gulrajani et al., 2017) is trained with the penalty
+#
+# $$P = \operatorname{mean}_k \big(\lVert \nabla_{x_k} D(x_k) \rVert - 1\big)^2,$$
+#
+# which pushes the norm of the critic $D$'s input gradient towards $1$. Training on $P$
+# needs $\partial P / \partial W$ for the critic's weights $W$, a derivative of a
+# gradient: the input gradient must be computed with `create_graph=True`, then `P` is a
+# loss like any other. A small critic $2 \to 8 \to 1$ on 6 points, torch's weights
+# copied into minigrad's. Each score depends only on its own point, so the gradient of
+# the scores' sum gives every point's input gradient at once, one row each:
+
+# %%
+torch.manual_seed(15)
+critic_t = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.Tanh(),
+                               torch.nn.Linear(8, 1)).double()
+critic = minigrad.nn.Sequential(minigrad.nn.Linear(2, 8, dtype=minigrad.float64),
+                                minigrad.nn.Tanh(),
+                                minigrad.nn.Linear(8, 1, dtype=minigrad.float64))
+for p, p_t in zip(critic.parameters(), critic_t.parameters(), strict=True):
+    p.data = minigrad.tensor(p_t.detach().numpy())  # the same weights
+X_points = np.random.default_rng(15).standard_normal((6, 2))
+
+
+def gradient_penalty(lib, model, create_graph=True):
+    """The penalty, each point's input-gradient norm, and the weights' gradients."""
+    for p in model.parameters():
+        p.grad = None
+    x = lib.tensor(X_points, requires_grad=True)
+    (g,) = lib.autograd.grad(model(x).sum(), x, create_graph=create_graph)
+    norms = (g * g).sum(dim=1) ** 0.5
+    penalty = ((norms - 1) ** 2).mean()
+    penalty.backward()  # through the recorded gradient, back to the weights
+    return penalty, norms, [p.grad for p in model.parameters()]
+
+
+penalty, norms, grads = gradient_penalty(minigrad, critic)
+penalty_t, norms_t, grads_t = gradient_penalty(torch, critic_t)
+print("input-gradient norms:", np.round(norms.detach().numpy(), 4))
+print("penalty:", round(penalty.item(), 6))
+print("weights with no gradient:", [name for (name, _), grad in zip(
+    critic.named_parameters(), grads, strict=True) if grad is None])
+check_all({"input-gradient norms": (norms, norms_t), "penalty": (penalty, penalty_t),
+           **{f"dP/d{name}": (grad, grad_t) for (name, _), grad, grad_t in zip(
+               critic.named_parameters(), grads, grads_t, strict=True) if grad is not None},
+           "the last bias gets None": (grads[3] is None, grads_t[3] is None)}, brief=True)
+
+# %% [markdown]
+# The last layer's bias adds a constant to every score, so it does not change the input
+# gradient, and the penalty does not depend on it: its `.grad` stays `None`, in both
+# libraries.
+
+# %% [markdown]
+# Without `create_graph=True` the input gradient is a plain tensor, and so is the
+# penalty built from it: there is nothing to run backward through, and both libraries
+# say so.
+
+# %% tags=raises-exception
+gradient_penalty(torch, critic_t, create_graph=False)
+
+# %% tags=raises-exception
+gradient_penalty(minigrad, critic, create_graph=False)
+
+# %% [markdown]
+# ## Predict before you run
+#
+# Three questions on this chapter's idea. Guess first, then run the cell.
+#
+# **1.** $x = 3$, $y = x^3$, `g, = autograd.grad(y, x)` without `create_graph`. `g` is
+# $27$; does it require grad? And with `create_graph=True`?
+
+# %%
+def requires_grad_of_g(lib):
+    answers = []
+    for create_graph in (False, True):
+        x = lib.tensor(3.0, dtype=lib.float64, requires_grad=True)
+        g, = lib.autograd.grad(x ** 3, x, create_graph=create_graph)
+        answers.append(g.requires_grad)
+    return answers
+
+
+print("g requires grad, without and with create_graph:", requires_grad_of_g(minigrad))
+check("requires_grad without, with", requires_grad_of_g(minigrad), requires_grad_of_g(torch),
+      brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Without the flag the backward pass runs unrecorded: `g` is a plain number, although it
+# came from `x`. With it, `g` is the output of a recorded graph ($3x^2$) that goes back to
+# `x`.
+# </details>
+#
+# **2.** $f(x, y) = x y$. Its gradient is $(y, x)$, which changes from point to point.
+# What is its Hessian at $(2, 5)$?
+
+# %%
+p0 = np.array([2.0, 5.0])
+H = minigrad.autograd.functional.hessian(lambda p: p[0] * p[1], minigrad.tensor(p0))
+print(H)
+check("Hessian of x y at (2, 5)", H,
+      torch.autograd.functional.hessian(lambda p: p[0] * p[1], torch.tensor(p0)), brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $[[0, 1], [1, 0]]$, at every point: $\partial^2 f / \partial x^2 = \partial y /
+# \partial x = 0$, but $\partial^2 f / \partial x \partial y = 1$. A function linear in
+# each variable alone can still curve: along $(1, -1)$ it is a saddle ($\lambda = -1$).
+# </details>
+#
+# **3.** Newton's method on $f(x) = x^4$, from $x = 1$: the minimum is $0$. How many
+# steps $x \leftarrow x - f'(x) / f''(x)$ until $|x| < 10^{-3}$: about 3, about 10, or
+# about 20?
+
+# %%
+def newton_steps_x4(lib):
+    x, steps = 1.0, 0
+    while abs(x) >= 1e-3:
+        t = lib.tensor(x, dtype=lib.float64, requires_grad=True)
+        g, = lib.autograd.grad(t ** 4, t, create_graph=True)
+        h, = lib.autograd.grad(g, t)
+        x, steps = x - g.item() / h.item(), steps + 1
+    return steps, x
+
+
+print("steps, final x:", newton_steps_x4(minigrad))
+check("Newton on x**4: steps, final x", list(newton_steps_x4(minigrad)),
+      list(newton_steps_x4(torch)), brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $18$: each step is $x - 4x^3 / 12x^2 = \tfrac{2}{3} x$, a fixed fraction. Newton's
+# fast (quadratic) convergence needs $f'' > 0$ at the minimum; here $f''(0) = 0$.
+# </details>
+
+# %% [markdown]
 # ## Summary
 #
 # - `autograd.grad(y, x, create_graph=True)` (or `backward(create_graph=True)`) runs
@@ -1222,6 +1379,9 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
 # - Power iteration with HVPs gives $\lambda_{\max}$ of a Hessian too large to build,
 #   two backward passes a step, and with it chapter 10's largest stable learning rate
 #   $2/\lambda_{\max}$.
+# - A loss may contain a gradient (double backpropagation, WGAN-GP's penalty
+#   $(\lVert \nabla_x D \rVert - 1)^2$): compute that gradient with
+#   `create_graph=True`, and the loss's `backward()` reaches the weights through it.
 #
 # Next: [16 Extending autograd](16_extending_autograd.ipynb): custom `Function`s checked
 # with `gradcheck` and `gradgradcheck`, hooks, and gradient checkpointing.

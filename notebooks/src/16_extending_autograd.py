@@ -5,8 +5,11 @@
 # where you tell it something it does not know, or could not do well alone: an op of
 # your own with a backward you write (a `Function`), a backward that is deliberately
 # *not* the derivative (a straight-through estimator), a look at or a change to a
-# gradient as the backward pass computes it (hooks on tensors and on modules), and a
-# backward that recomputes what forward threw away (gradient checkpointing). Each is a
+# gradient as the backward pass computes it (hooks on tensors and on modules), the
+# rest of a `Function`'s toolkit (skipped gradients, outputs with no gradient, a
+# backward that refuses a second derivative, a tangent rule for forward mode, hooks on
+# what is saved), and a backward that recomputes what forward threw away (gradient
+# checkpointing). Each is a
 # torch API; minigrad has the same names, and every result below is checked against
 # torch's.
 #
@@ -17,10 +20,13 @@
 # 2. write a straight-through estimator and say why `gradcheck` rejects it;
 # 3. inspect, scale and clip a gradient with `register_hook`, remove a hook with its
 #    handle, and record a layer's activations and gradients with module hooks;
-# 4. trade memory for time with `checkpoint`, predict what it keeps and what it
+# 4. use `ctx.needs_input_grad`, `ctx.mark_non_differentiable`, `@once_differentiable`,
+#    `jvp` with `ctx.save_for_forward`, and `saved_tensors_hooks`;
+# 5. trade memory for time with `checkpoint`, predict what it keeps and what it
 #    recomputes, and choose between `use_reentrant=True` and `False`.
 
 # %%
+import functools
 import math
 import warnings
 
@@ -79,9 +85,10 @@ check_all({"naive lse": (rows["minigrad"][0], rows["torch"][0]),
 #
 # Autograd could differentiate the shifted forward op by op (`max` included), but we
 # know the whole backward in one line, and it needs only $x$ and the output. So we write
-# the op as a `Function` (chapter 05's shape): `forward(ctx, x)` computes the result and
-# keeps what backward needs with `ctx.save_for_backward`; `backward(ctx, grad_output)`
-# returns $\partial L / \partial x$ = `grad_output` times the local derivative.
+# the op as a `Function`, the shape of chapter 07's `LinFunction`: `forward(ctx, x)`
+# computes the result and keeps what backward needs with `ctx.save_for_backward`;
+# `backward(ctx, grad_output)` returns $\partial L / \partial x$ = `grad_output` times
+# the local derivative.
 # Both libraries hand `forward` and `backward` tensors, and forward runs with recording
 # off; the two classes differ only in the library they name.
 
@@ -145,7 +152,8 @@ xt = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
 check_all({"gradcheck": (minigrad.autograd.gradcheck(LogSumExp.apply, (x,)),
                          torch.autograd.gradcheck(TorchLogSumExp.apply, (xt,))),
            "gradgradcheck": (minigrad.autograd.gradgradcheck(LogSumExp.apply, (x,)),
-                             torch.autograd.gradgradcheck(TorchLogSumExp.apply, (xt,)))})
+                             torch.autograd.gradgradcheck(TorchLogSumExp.apply, (xt,)))},
+          brief=True)
 
 # %% [markdown]
 # How can the second derivative come out right when we only wrote the first? With
@@ -216,7 +224,11 @@ check_all({"gradcheck (True)": (
 # %% [markdown]
 # So if your `Function` will be differentiated twice, compute backward from the saved
 # inputs and outputs, and run `gradgradcheck`. (Write it with operators and tensor
-# methods, not numpy functions on `.numpy()`: numpy cannot record.)
+# methods, not numpy functions on `.numpy()`: numpy cannot record.) Torch's
+# documentation of `save_for_backward` gives the options for an intermediate such as
+# $p$: recompute it from the inputs in backward (as `LogSumExp` does), return it as an
+# extra output of the `Function` so that it is recorded, or, if backward cannot be
+# differentiated, say so with `@once_differentiable` (section 5).
 #
 # ## 2. A straight-through estimator
 #
@@ -271,7 +283,8 @@ y = r + (minigrad.tensor(np.round(r0)) - r).detach()  # minigrad has no round op
 yt = rt + (torch.round(rt) - rt).detach()
 y.backward(minigrad.tensor(v))
 yt.backward(torch.tensor(v))
-check_all({"x + (round(x) - x).detach()": (y, yt), "its gradient": (r.grad, rt.grad)})
+check_all({"x + (round(x) - x).detach()": (y, yt), "its gradient": (r.grad, rt.grad)},
+          brief=True)
 
 # %% [markdown]
 # `gradcheck` compares backward with the true derivative, so it rejects a
@@ -328,20 +341,17 @@ check_all({"what the hook saw": (seen, seen_t), "x.grad, unchanged": (grad, grad
 
 # %% [markdown]
 # **Scale and clip.** A hook that returns a tensor changes what flows on: here $y$'s
-# gradient is halved, then clipped to $[-5, 5]$ element by element (torch's
-# `grad.clamp(-5, 5)`; minigrad has no `clamp`, so its hook clips the numpy array),
-# and $x$ receives $2 \cdot$ the changed gradient. Hooks run in the order they were
-# registered. After `remove()`, the next backward is plain again:
+# gradient is halved, then clipped to $[-5, 5]$ element by element
+# (`grad.clamp(-5, 5)`), and $x$ receives $2 \cdot$ the changed gradient. Hooks run
+# in the order they were registered. After `remove()`, the next backward is plain
+# again:
 
 # %%
 def scale_and_clip(lib):
     x = lib.tensor([3.0, -4.0, 0.5], requires_grad=True)
     y = 2 * x
     half = y.register_hook(lambda grad: grad * 0.5)
-    if lib is torch:
-        y.register_hook(lambda grad: grad.clamp(-5, 5))
-    else:
-        y.register_hook(lambda grad: minigrad.tensor(np.clip(grad.detach().numpy(), -5, 5)))
+    y.register_hook(lambda grad: grad.clamp(-5, 5))
     (y * y).sum().backward(retain_graph=True)
     hooked = x.grad.clone()
     half.remove()
@@ -360,7 +370,7 @@ check_all({"halved, then clipped: 2 clip(y, -5, 5)": (hooked, hooked_t),
 # Clipping the gradient of one tensor by its *norm* (scale it down to length
 # `max_norm` when it is longer, keep its direction) is Exercise 16.2.
 #
-# **A tensor's hook sees its summed gradient, once.** Chapter 08: when $x$ is used
+# **A tensor's hook sees its summed gradient, once.** Chapter 04: when $x$ is used
 # twice, the two contributions are added before `.grad` is updated. A hook on $x$ runs
 # once, on the sum, not once per use; the same holds for a hook on a non-leaf (below,
 # `y = x * 1` used twice), since the engine sums a tensor's contributions before its
@@ -473,7 +483,264 @@ check_all({**{f"activation of layer {i}": (acts[i], acts_t[i]) for i in range(3)
 # elsewhere. (minigrad's full backward hook works on modules called with one tensor;
 # torch's on any number.)
 #
-# ## 5. Gradient checkpointing: memory for time
+# ## 5. The rest of the `Function` toolkit
+#
+# Section 1's `LogSumExp` used three pieces of a `Function`: `forward`, `backward` and
+# `ctx.save_for_backward`. Five more come up as soon as an op is more than a toy: skip a
+# gradient nobody needs, return an output that has no gradient, refuse a second
+# derivative you cannot give, supply a tangent rule for forward mode, and see what is
+# saved for backward. One small example each, written once with `lib` standing for
+# `minigrad` or `torch` (section 3's way), and run in both.
+#
+# **Skip work nobody needs: `ctx.needs_input_grad`.** Backward returns one gradient per
+# input of forward, but an input that does not require grad (the data, a frozen weight)
+# never uses its own. `ctx.needs_input_grad` holds one bool per input; backward can
+# return `None` where it is `False` and skip the computation. Here $y = x w$ with $x$
+# trainable and the scale $w$ a constant: backward sees `(True, False)` and never
+# computes $\sum_i x_i \bar y_i$ (with $\bar y = \partial L / \partial y$):
+
+# %%
+def scale_grads(lib):
+    """x.grad and w.grad of sum(x * w) through a Function that skips unneeded work."""
+    seen = []
+
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w):
+            ctx.save_for_backward(x, w)
+            return x * w
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            x, w = ctx.saved_tensors
+            seen.append(ctx.needs_input_grad)
+            grad_x = grad_output * w if ctx.needs_input_grad[0] else None
+            grad_w = (grad_output * x).sum() if ctx.needs_input_grad[1] else None
+            return grad_x, grad_w
+
+    x = lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64, requires_grad=True)
+    w = lib.tensor(0.5, dtype=lib.float64)  # a constant: needs no gradient
+    Scale.apply(x, w).sum().backward()
+    return seen, x.grad, w.grad
+
+
+seen, grad_x, grad_w = scale_grads(minigrad)
+seen_t, grad_x_t, grad_w_t = scale_grads(torch)
+print("needs_input_grad:", seen[0], " x.grad:", grad_x, " w.grad:", grad_w)
+check_all({"needs_input_grad": (list(seen[0]), list(seen_t[0])),
+           "x.grad = w": (grad_x, grad_x_t),
+           "w.grad is None": (grad_w is None, grad_w_t is None)}, brief=True)
+
+# %% [markdown]
+# minigrad's own ops do the same: its matrix product computes only the gradients its
+# inputs need.
+#
+# **An output with no gradient: `ctx.mark_non_differentiable`.** `max` that also
+# returns where the maximum is: the index is an integer, and no gradient can flow
+# through it. Marking it tells autograd so: the index comes out with
+# `requires_grad=False`, and backward still receives one gradient per output, a zero
+# for the index, which it ignores. The gradient of the maximum goes to the entry that
+# won, $0$ elsewhere:
+
+# %%
+def max_with_index(lib):
+    """max and argmax of x through one Function; x.grad of 2 max(x)."""
+    received = []
+
+    class MaxWithIndex(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            index = x.argmax()
+            ctx.mark_non_differentiable(index)
+            ctx.save_for_backward(x, index)
+            return x.max(), index
+
+        @staticmethod
+        def backward(ctx, grad_value, grad_index):
+            x, index = ctx.saved_tensors
+            received.append(grad_index.item())
+            grad = lib.zeros_like(x)
+            grad[index] = grad_value
+            return grad
+
+    x = lib.tensor([0.5, 3.0, -1.0], dtype=lib.float64, requires_grad=True)
+    value, index = MaxWithIndex.apply(x)
+    (2 * value).backward()
+    return value, index, x.grad, received
+
+
+value, index, grad, received = max_with_index(minigrad)
+value_t, index_t, grad_t, received_t = max_with_index(torch)
+print(f"max {value.item()}, index {index.item()} ({index.dtype}), index requires grad: "
+      f"{index.requires_grad}, value requires grad: {value.requires_grad}")
+check_all({"max and its index": ([value.item(), index.item()], [value_t.item(), index_t.item()]),
+           "the index requires grad (False)": (index.requires_grad, index_t.requires_grad),
+           "backward's gradient for the index": (received, received_t),
+           "x.grad: 2 at the maximum": (grad, grad_t)}, brief=True)
+
+# %% [markdown]
+# **A backward autograd cannot record: `@once_differentiable`.** Sometimes backward is
+# easiest, or only possible, outside autograd: in numpy, a C library, a hand-written
+# kernel. Its first derivative can be perfect, but a recorded pass
+# (`create_graph=True`) cannot see inside it. `@once_differentiable` (from
+# `torch.autograd.function`, minigrad's `minigrad.autograd.function`), put under
+# `@staticmethod`, says so: backward runs under `no_grad`, and if the pass is recorded
+# and the gradient arriving is itself differentiable, what backward returns is joined to
+# a node that raises when anyone differentiates through it. $y = x^3$ with a numpy
+# backward, inside $L = \sum y^2$ (whose gradient $\bar y = 2y$ depends on $x$):
+
+# %%
+def cube_class(lib, once_differentiable):
+    class Cube(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            x, grad_output = x.detach().numpy(), grad_output.detach().numpy()
+            return lib.tensor(3 * x ** 2 * grad_output)  # numpy: nothing is recorded
+    return Cube
+
+
+Cube = cube_class(minigrad, minigrad.autograd.function.once_differentiable)
+TorchCube = cube_class(torch, torch.autograd.function.once_differentiable)
+x = minigrad.tensor([1.0, 2.0], dtype=minigrad.float64, requires_grad=True)
+xt = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+g, = minigrad.autograd.grad((Cube.apply(x) ** 2).sum(), x, create_graph=True)
+gt, = torch.autograd.grad((TorchCube.apply(xt) ** 2).sum(), xt, create_graph=True)
+check_all({"gradcheck (True)": (minigrad.autograd.gradcheck(Cube.apply, (x,)),
+                                torch.autograd.gradcheck(TorchCube.apply, (xt,))),
+           "dL/dx = 6 x^5": (g, gt)}, brief=True)
+
+# %% [markdown]
+# The first derivative is right. The second raises, in both libraries, with the
+# decorator's name in the message:
+
+# %% tags=raises-exception
+g.sum().backward()
+
+# %% tags=raises-exception
+gt.sum().backward()
+
+# %% [markdown]
+# Without the decorator the same backward would return a constant (section 1's
+# `LogSumExpSavesP`): a second derivative missing a term, and no error. With it, the
+# mistake cannot pass unnoticed. (If the arriving gradient is a constant, as for $L =
+# \sum y$, there is nothing to record and nothing raises: no second derivative flows
+# through it anyway.)
+#
+# **Forward mode through your op: `jvp` and `ctx.save_for_forward`.** Chapter 14's
+# forward mode carries a tangent through each op with that op's tangent rule. A
+# `Function` has none unless you write it, and both libraries refuse a dual input
+# without it:
+
+# %%
+x1 = np.array([0.5, -1.0, 2.0])
+v1 = np.array([1.0, -2.0, 0.5])
+
+# %% tags=raises-exception
+with minigrad.autograd.forward_ad.dual_level():
+    LogSumExp.apply(minigrad.autograd.forward_ad.make_dual(minigrad.tensor(x1),
+                                                           minigrad.tensor(v1)))
+
+# %% [markdown]
+# The rule goes in `jvp(ctx, *tangents)`: one tangent per input in, the output's
+# tangent out, from what forward kept with `ctx.save_for_forward`. For lse the tangent
+# is the gradient times the input's tangent, $\dot y = \sum_i p_i \dot x_i$ with $p$ the
+# softmax. We add it to section 1's class:
+
+# %%
+class LogSumExpJvp(LogSumExp):
+    @staticmethod
+    def forward(ctx, x):
+        m = x.max()
+        out = m + (x - m).exp().sum().log()
+        ctx.save_for_backward(x, out)
+        ctx.save_for_forward(x, out)
+        return out
+
+    @staticmethod
+    def jvp(ctx, x_tangent):
+        x, out = ctx.saved_tensors
+        return (math.e ** (x - out) * x_tangent).sum()  # p . x_tangent
+
+
+class TorchLogSumExpJvp(TorchLogSumExp):
+    @staticmethod
+    def forward(ctx, x):
+        m = x.max()
+        out = m + torch.log(torch.exp(x - m).sum())
+        ctx.save_for_backward(x, out)
+        ctx.save_for_forward(x, out)
+        return out
+
+    @staticmethod
+    def jvp(ctx, x_tangent):
+        x, out = ctx.saved_tensors
+        return (math.e ** (x - out) * x_tangent).sum()
+
+
+fwd, fwd_t = minigrad.autograd.forward_ad, torch.autograd.forward_ad
+with fwd.dual_level():
+    y, y_tangent = fwd.unpack_dual(LogSumExpJvp.apply(fwd.make_dual(minigrad.tensor(x1),
+                                                                    minigrad.tensor(v1))))
+with fwd_t.dual_level():
+    yt, yt_tangent = fwd_t.unpack_dual(TorchLogSumExpJvp.apply(
+        fwd_t.make_dual(torch.tensor(x1), torch.tensor(v1))))
+_, reference = torch.func.jvp(lambda t: torch.logsumexp(t, 0), (torch.tensor(x1),),
+                              (torch.tensor(v1),))
+print("lse:", y.item(), " its tangent:", y_tangent.item())
+check_all({"the tangent": (y_tangent, yt_tangent),
+           "vs torch.func.jvp of torch.logsumexp": (y_tangent, reference),
+           "softmax(x) . v": (y_tangent, torch.softmax(torch.tensor(x1), 0) @ torch.tensor(v1),
+                              "formula")}, brief=True)
+
+# %% [markdown]
+# **What a graph keeps: `saved_tensors_hooks`.** Every tensor saved for backward, by
+# your `save_for_backward` or by a built-in op, can pass through two functions of yours.
+# Inside `with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):`,
+# `pack_hook(t)` is called when an op saves `t`, and what it returns is kept instead;
+# `unpack_hook(packed)` is called when backward reads it and must give the tensor back.
+# Two hooks that only log, around `tanh` followed by our `LogSumExp`:
+
+# %%
+def saved_log(lib, lse):
+    log = []
+
+    def pack_hook(t):
+        log.append(f"pack {tuple(t.shape)}")
+        return t  # kept as is; could be moved, compressed, or replaced by a placeholder
+
+    def unpack_hook(packed):
+        log.append(f"unpack {tuple(packed.shape)}")
+        return packed
+
+    x = lib.tensor(x1, requires_grad=True)
+    with lib.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+        y = lse.apply(x.tanh())
+    log.append("backward:")
+    y.backward()
+    return log
+
+
+log = saved_log(minigrad, LogSumExp)
+print(", ".join(log))
+check("torch's calls, in the same order", log == saved_log(torch, TorchLogSumExp), True,
+      against="by hand", brief=True)
+
+# %% [markdown]
+# `tanh` saves its output (shape `(3,)`), `LogSumExp` saves `x` and the scalar `out`;
+# backward reads `LogSumExp`'s first, since it runs the nodes from the output back.
+# What `pack_hook` returns is all the graph keeps, so these hooks decide what backward
+# costs in memory: torch's `save_on_cpu` packs each tensor into CPU memory and unpacks it
+# back onto the GPU. And a pack hook that keeps only a placeholder, with an unpack hook
+# that recomputes the tensor, keeps almost nothing at all. That is the next section.
+#
+# ## 6. Gradient checkpointing: memory for time
 #
 # Chapter 09 measured what a graph keeps for backward: for each op, the arrays its
 # backward needs, until backward frees them. In a deep network that is every layer's
@@ -485,30 +752,40 @@ check_all({**{f"activation of layer {i}": (acts[i], acts_t[i]) for i in range(3)
 # forward pass of each checkpointed block. How the block's first run avoids keeping
 # its activations depends on the variant (`use_reentrant`, below): the reentrant one
 # runs it without recording; the non-reentrant one records the graph as usual but,
-# through `torch.autograd.graph.saved_tensors_hooks`, stores a placeholder in place of
-# each saved tensor, and the first time backward unpacks one, it reruns the block to
-# get them all.
+# through section 5's `saved_tensors_hooks`, stores a placeholder in place of each
+# saved tensor, and the first time backward unpacks one, it reruns the block to get
+# them all.
 #
-# Our network: blocks $h \mapsto \tanh(\tanh(h W_1) W_2)$, float64, batch 16, width 32.
-# The gradients are the same with and without checkpointing, in both libraries and with
-# both variants of `checkpoint` (`use_reentrant`, below):
+# Our network: blocks $h \mapsto \tanh(\tanh(h W_1) W_2)$, float64, batch 16, width 32,
+# run as `h = checkpoint(segment, h, use_reentrant=...)`, where `segment` runs a few
+# blocks one after the other. The gradients are the same with and without checkpointing, in both
+# libraries and with both variants of `checkpoint` (`use_reentrant`, below):
 
 # %%
 memory = CheckpointMemory(depth=4, every=0)  # seeded weights and input, both libraries
 
 
+def run_blocks(h, blocks):
+    for block in blocks:
+        h = block(h)
+    return h
+
+
 def weight_grads(lib, every, use_reentrant=True):
-    """The weights' gradients of sum(net(x)), with checkpoint every `every` blocks."""
-    params = memory._params(lib)
+    """The weights' gradients of sum(net(x)), with a checkpoint every `every` blocks."""
     ckpt = checkpoint if lib is minigrad else torch.utils.checkpoint.checkpoint
-    x = lib.tensor(memory.x0, requires_grad=True)
-    h = x
-    memory.every = every
-    for indices in memory.segments():
-        run = memory._segment(params, indices)
-        h = ckpt(run, h, use_reentrant=use_reentrant) if every else run(h)
+    weights = [(lib.tensor(a, requires_grad=True), lib.tensor(b, requires_grad=True))
+               for a, b in memory.weights[:4]]
+    blocks = [lambda h, w1=w1, w2=w2: ((h @ w1).tanh() @ w2).tanh() for w1, w2 in weights]
+    h = lib.tensor(memory.x0, requires_grad=True)
+    if not every:
+        h = run_blocks(h, blocks)
+    else:
+        for start in range(0, len(blocks), every):  # one checkpoint per segment
+            segment = functools.partial(run_blocks, blocks=blocks[start:start + every])
+            h = ckpt(segment, h, use_reentrant=use_reentrant)
     h.sum().backward()
-    return [w.grad for pair in params for w in pair]
+    return [w.grad for pair in weights for w in pair]
 
 
 plain_t = weight_grads(torch, 0)
@@ -521,11 +798,11 @@ for every, reentrant in [(0, True), (1, True), (2, True), (1, False)]:
                                  torch.cat([g.ravel() for g in grads_t]))
     rows[f"W grads, {label}, vs torch unchecked"] = (
         np.concatenate([g.numpy().ravel() for g in grads]), torch.cat([g.ravel() for g in plain_t]))
-check_all(rows, rtol=1e-10)
+check_all(rows, rtol=1e-10, brief=True)
 
 # %% [markdown]
-# What is kept, measured with chapter 09's `saved_bytes` (minigrad) and torch's
-# saved-tensor hooks (`torch_saved_tensors`), without the weights, which are kept
+# What is kept, measured with chapter 09's `saved_bytes` (minigrad) and, in torch,
+# section 5's saved-tensor hooks, without the weights, which are kept
 # anyway. Without checkpointing each block keeps three activations: its input (for the
 # first matrix product) and its two `tanh` outputs (the first is also the second
 # product's input). Its last `tanh` output is the next block's input, so consecutive
@@ -566,8 +843,7 @@ axes[0].set_ylabel("KiB (weights not counted)")
 axes[0].legend()
 fig.tight_layout()
 plt.show()
-table = check_all(rows)
-print(f"{len(rows)} measurements, all equal to torch's and to the formula")
+check_all(rows, brief=True)
 
 # %% [markdown]
 # Without checkpointing the memory grows by 8 KiB a block; checkpointing every block
@@ -657,7 +933,7 @@ for reentrant in (True, False):
     yt = torch.utils.checkpoint.checkpoint(lambda h: (h @ Wt).tanh(), xt,
                                            use_reentrant=reentrant)
     print(f"use_reentrant={reentrant}: minigrad {y.grad_fn.name()}, torch {yt.grad_fn.name()}")
-    check(f"use_reentrant={reentrant}: the output", y, yt)
+    check(f"use_reentrant={reentrant}: the output", y, yt, brief=True)
 
 # %% [markdown]
 # **Randomness in the block.** The recomputation runs the block a second time, so
@@ -713,13 +989,7 @@ checkpoint_memory_widget(depth=6, every=0)
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the chapter
-# in, the grader runs the same checks and a few more on inputs you have not seen, so an
-# answer that only fits the examples here loses its points. The points of each
-# exercise are in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 16.1: a stable softplus (3 points)
 #
@@ -998,7 +1268,7 @@ with graded("Exercise 16.3", hint="compare the failing entries' x with the windo
 # %% [markdown]
 # ### Exercise 16.4: checkpoints for a memory budget (3 points)
 #
-# Back to section 5's network, counted in **arrays**: one activation, $16 \times 32$
+# Back to section 6's network, counted in **arrays**: one activation, $16 \times 32$
 # float64 numbers, 4 KiB. A *plan* is a list of segment lengths that add up to the
 # depth, in order, each segment run through `checkpoint(..., use_reentrant=True)`;
 # `[5, 4, 3]` checkpoints a 12-block network in three segments, and the empty list `[]`
@@ -1008,20 +1278,20 @@ with graded("Exercise 16.3", hint="compare the failing entries' x with the windo
 #
 # - `predict_memory(depth, plan)`: a dict with the plan's `"kept"` (arrays kept from
 #   forward to backward), `"peak"` (arrays during backward: what is kept plus the
-#   largest segment recorded again, as section 5 measures it) and `"recomputed"` (block
+#   largest segment recorded again, as section 6 measures it) and `"recomputed"` (block
 #   forwards that backward runs again), by counting, without running anything;
 # - `plan_checkpoints(depth, budget)`: a plan whose peak is at most `budget` arrays
 #   with as few segments as possible (no checkpointing, `[]`, if the plain network
 #   fits: each checkpoint node costs a small backward pass of its own), or `None` if no
 #   plan fits.
 #
-# The check compares your predictions with a measurement of each plan (section 5's,
+# The check compares your predictions with a measurement of each plan (section 6's,
 # for segments of any lengths), then measures your plans, on depths up to 12 and
 # budgets of its own; while your code runs, the measuring helpers are switched off.
 #
 # <details><summary>Hint</summary>
 #
-# Section 5 counted the plain network and equal segments; redo its count for one
+# Section 6 counted the plain network and equal segments; redo its count for one
 # segment at a time. Which arrays does a checkpointed segment keep, and which does it
 # record again when backward reaches it? Then, for a given number of segments, which
 # lengths make the largest one as short as possible?
@@ -1056,7 +1326,7 @@ from minigrad.course.graph_memory import saved_bytes
 from minigrad.course.grading import graded
 from minigrad.course.widgets.checkpoint_memory import CheckpointMemory
 
-with graded("Exercise 16.4", hint="compare the failing count with section 5's: which "
+with graded("Exercise 16.4", hint="compare the failing count with section 6's: which "
             "arrays does one checkpointed segment keep, and which does backward record "
             "again for it? For a plan, how short can the longest of m segments be?") as g:
     routes = [measure_plan, saved_bytes, CheckpointMemory._run]
@@ -1079,10 +1349,29 @@ with graded("Exercise 16.4", hint="compare the failing count with section 5's: w
         return next((m for m in range(1, depth + 1) if m + 2 * -(-depth // m) <= budget),
                     None)
 
-    def check_plan(depth, budget):
+    def partitions(n, m, largest=None):
+        """Every way to split n blocks into m segments, the order of the lengths aside."""
+        largest = n if largest is None else largest
+        if m == 1:
+            return [[n]] if n <= largest else []
+        return [[k] + rest for k in range(min(n - m + 1, largest), 0, -1)
+                for rest in partitions(n - k, m - 1, k)]
+
+    def fewest_measured(depth, budget):
+        """The same by measurement: the plans of 1, 2, ... segments, measured until one
+        fits (shortest longest segment first)."""
+        if measure_plan(depth, [])["peak"] <= budget:
+            return 0
+        for m in range(1, depth + 1):
+            if any(measure_plan(depth, plan)["peak"] <= budget
+                   for plan in sorted(partitions(depth, m), key=max)):
+                return m
+        return None
+
+    def check_plan(depth, budget, reference=fewest):
         plan = g.call(plan_checkpoints, depth, budget, forbid=routes)
         label = f"depth {depth}, budget {budget}"
-        best = fewest(depth, budget)
+        best = reference(depth, budget)
         if best is None:
             g.require(f"{label}: no plan fits, None", plan is None,
                       f"no plan of a {depth}-block network peaks at {budget} arrays or "
@@ -1102,9 +1391,9 @@ with graded("Exercise 16.4", hint="compare the failing count with section 5's: w
     check_predict(4, [])
     check_predict(6, [2, 2, 2])
     check_predict(7, [4, 1, 2])
-    check_plan(11, 11)
-    check_plan(5, 11)
-    check_plan(6, 5)
+    check_plan(11, 11, reference=fewest_measured)
+    check_plan(5, 11, reference=fewest_measured)
+    check_plan(6, 5, reference=fewest_measured)
     ### BEGIN HIDDEN TESTS
     for depth, plan in [(1, []), (1, [1]), (12, [5, 4, 3]), (9, [1, 7, 1]), (10, [10]),
                         (11, [1] * 11)]:
@@ -1113,6 +1402,118 @@ with graded("Exercise 16.4", hint="compare the failing count with section 5's: w
                           (7, 6), (1, 3), (1, 2), (8, 10), (11, 14)]:
         check_plan(depth, budget)
     ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Predict before you run
+#
+# Three questions on this chapter's idea. Guess first, then run the cell.
+#
+# **1.** Inside a `Function`'s `forward`, `x` requires grad. Does `x * 2`, computed
+# there, require grad? And the output of `apply`?
+
+# %%
+def requires_grad_inside(lib):
+    seen = []
+
+    class Twice(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x * 2
+            seen.append(y.requires_grad)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return 2 * grad_output
+
+    out = Twice.apply(lib.tensor([1.0], requires_grad=True))
+    return seen[0], out.requires_grad
+
+
+print("inside forward, x * 2 requires grad:", requires_grad_inside(minigrad)[0],
+      "; the output of apply:", requires_grad_inside(minigrad)[1])
+check("(inside, output)", list(requires_grad_inside(minigrad)),
+      list(requires_grad_inside(torch)), brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# `forward` runs with recording off: the `Function`'s own node, added by `apply`, is
+# the only record of what happened, and its `backward` is the only derivative.
+# </details>
+#
+# **2.** A product written as a `Function`, `Mul.apply(a, b)`, whose backward returns
+# `(grad_output * b, grad_output * a)`, is called as `Mul.apply(x, x)` at $x = 3$.
+# What is `x.grad`?
+
+# %%
+def mul_twice(lib):
+    class Mul(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            ctx.save_for_backward(a, b)
+            return a * b
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            a, b = ctx.saved_tensors
+            return grad_output * b, grad_output * a
+
+    x = lib.tensor(3.0, dtype=lib.float64, requires_grad=True)
+    Mul.apply(x, x).backward()
+    return x.grad
+
+
+print("x.grad:", mul_twice(minigrad))
+check("x.grad of Mul.apply(x, x) at 3", mul_twice(minigrad), mul_twice(torch), brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# `x` is both inputs, so it receives both gradients, $3 + 3 = 6 = 2x$, the derivative
+# of $x^2$: chapter 04's sum over uses, with no help from the `Function`.
+# </details>
+#
+# **3.** A `Function` for $e^x$ saves its *output* for backward (the derivative of
+# $e^x$ is $e^x$). After the forward, the output is changed in place, `y.add_(1)`. What
+# does `y.sum().backward()` do: the right gradient, a wrong one, or an error?
+
+# %%
+def exp_then_add_(lib):
+    class Exp(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x.exp()
+            ctx.save_for_backward(y)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (y,) = ctx.saved_tensors
+            return grad_output * y
+
+    x = lib.tensor([0.0, 1.0], dtype=lib.float64, requires_grad=True)
+    y = Exp.apply(x)
+    y.add_(1)
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        return str(error).split(":")[0]
+    return x.grad.tolist()
+
+
+print("minigrad:", exp_then_add_(minigrad))
+print("torch:   ", exp_then_add_(torch))
+check("the same error in both", exp_then_add_(minigrad) == exp_then_add_(torch), True,
+      against="by hand", brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# What `save_for_backward` keeps is checked like any saved tensor (chapter 12): the
+# in-place change bumped `y`'s version, and backward refuses rather than use $e^x + 1$
+# as the derivative.
+# </details>
 
 # %% [markdown]
 # ## Summary
@@ -1133,6 +1534,13 @@ with graded("Exercise 16.4", hint="compare the failing count with section 5's: w
 #   replaces it (scale, clip), `handle.remove()` undoes it. A tensor's hook, on a leaf
 #   or not, sees the sum of its contributions, once. Module hooks record a layer's activations
 #   (`register_forward_hook`) and gradients (`register_full_backward_hook`).
+# - The rest of the toolkit: `ctx.needs_input_grad` lets backward skip (return `None`
+#   for) an input that needs no gradient; `ctx.mark_non_differentiable` marks an output
+#   such as an index; `@once_differentiable` makes a backward that autograd cannot
+#   record (numpy) raise when differentiated again instead of silently giving a wrong
+#   second derivative; `jvp` with `ctx.save_for_forward` gives forward mode a tangent
+#   rule ($\dot y = p \cdot \dot x$ for lse); `saved_tensors_hooks` sees, and decides,
+#   what the graph keeps for backward.
 # - `checkpoint` keeps a block's input instead of its activations and runs the block
 #   again in backward: with a checkpoint every $k$ blocks, $\text{depth}/k$ inputs are
 #   kept and the peak is about $\text{depth}/k + 2k$ activations here, for one more
