@@ -136,7 +136,8 @@ draw_graph(o, title="the neuron after o.backward()")
 #
 # 1. $\frac{do}{do} = 1$.
 # 2. $o = \tanh(n)$: $\frac{do}{dn} = 1 - \tanh^2(n) = 1 - o^2 = 1 - \frac12 = 0.5$.
-# 3. $n = s + b$, where $s$ is the node `x1w1+x2w2`, a sum: its local derivatives are $1$, so $s$ and $b$ both get $0.5$.
+# 3. $n = s + b$, where $s$ is the node `x1w1+x2w2`, a sum: its local derivatives are
+#    $1$, so $s$ and $b$ both get $0.5$.
 # 4. $s = x_1 w_1 + x_2 w_2$, a sum again: both products get $0.5$.
 # 5. $x_1 w_1$, a product: the local derivative for $w_1$ is $x_1$, so
 #    $\frac{do}{dw_1} = 0.5 \cdot 2 = 1$; for $x_1$ it is $w_1$: $0.5 \cdot (-3) = -1.5$.
