@@ -207,7 +207,8 @@ draw_side_by_side(zm, z, {"x": x})
 # operations are recorded. Different inputs give different graphs, and `backward()`
 # differentiates the one that ran (the example is from the book *Dive into Deep
 # Learning*, d2l.ai, section 2.5). Here $a = 1.5$ doubles ten times and keeps its sign;
-# $a = -0.3$ doubles twelve times and is then multiplied by 100:
+# $a = -0.3$ doubles twelve times and is then multiplied by 100. (`backward_order(out)`
+# lists the nodes of `out`'s graph; section 3 explains its order.)
 
 # %%
 def number(v):

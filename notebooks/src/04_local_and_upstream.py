@@ -68,6 +68,11 @@ print(y.grad)  # tensor(10.)
 #   upstream gradient at $a$ is $30$.
 # - At $x$ and $y$: local $1$, times upstream $30$: $30$ each.
 #
+# Each line reads from the node's side: what *arrives* at the node is the local
+# gradient of the operation that used it, times the upstream gradient at that
+# operation's output. (CS231n's notes file the same product under the operation: its
+# upstream gradient times its local gradient, sent down to its input. Same numbers.)
+#
 # In `minigrad` every node can tell its local gradients, one per parent, from the
 # numbers stored in the graph, before any backward pass. Torch gives the same for each
 # operation on its own:
