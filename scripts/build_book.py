@@ -4,8 +4,8 @@
 executed chapters committed in notebooks/; nothing is executed. Steps:
 
 1. build/book-src/: the book's sources. book/ (``_config.yml``, ``intro.md``,
-   ``sources.md``), a ``_toc.yml`` listing every chapter in order and then the Sources
-   page, and each chapter as a student gets it:
+   ``exercises.md``, ``sources.md``), a ``_toc.yml`` listing every chapter in order and
+   then the Exercises and Sources pages, and each chapter as a student gets it:
    nbgrader's ClearSolutions and ClearHiddenTests remove solutions and hidden tests,
    and the outputs of exercise cells (solutions and their tests) are cleared, as they
    would show the solution's results. A link at the top of each chapter opens it in
@@ -13,8 +13,9 @@ executed chapters committed in notebooks/; nothing is executed. Steps:
    output is rendered from the widget state saved in the notebook's metadata; a
    chapter without saved state gets a note in its place that the widget runs in
    JupyterLab. Cell attachments (the figures) become image files beside the chapters. A
-   chapter's link to the Sources page, ``../book/sources.md`` from notebooks/, is
-   pointed at the book's copy (``../sources.md`` from the book's notebooks/).
+   chapter's link to the Sources or the Exercises page, ``../book/sources.md`` or
+   ``../book/exercises.md`` from notebooks/, is pointed at the book's copy
+   (``../sources.md``, ``../exercises.md`` from the book's notebooks/).
 2. _vendor/ (served as _static/): MathJax 3 (tex-chtml), RequireJS and
    @jupyter-widgets/html-manager, served with the site instead of from a CDN (not from
    a source folder named _static: Jupyter Book would add every .js in it to every page).
@@ -47,6 +48,7 @@ LAB_URL = "http://localhost:8888/lab/tree/"  # `make lab` serves workspace/ at i
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 SOURCES_LINK = "../book/sources.md"  # how a chapter in notebooks/ links to the Sources page
+EXERCISES_LINK = "../book/exercises.md"  # ... and to the page on how the exercises work
 
 # npm tarball -> (sha512 from the registry, {path in the tarball: path under _static/}).
 # A path ending in "/" copies that folder.
@@ -131,6 +133,7 @@ def student_version(path, lab_url):
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             cell.source = cell.source.replace(f"]({SOURCES_LINK})", "](../sources.md)")
+            cell.source = cell.source.replace(f"]({EXERCISES_LINK})", "](../exercises.md)")
         if cell.cell_type != "code":
             continue
         if _is_exercise(cell):
@@ -185,7 +188,7 @@ def assemble(lab_url):
         nbformat.write(nb, SRC / "notebooks" / path.name)
     toc = ["format: jb-book", "root: intro", "chapters:"]
     toc += [f"  - file: notebooks/{path.stem}" for path in chapters()]
-    toc += ["  - file: sources"]
+    toc += ["  - file: exercises", "  - file: sources"]
     (SRC / "_toc.yml").write_text("\n".join(toc) + "\n")
     install_assets(SRC / "_vendor")
 

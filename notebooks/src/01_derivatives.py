@@ -83,8 +83,7 @@ plt.show()
 #
 # Take the definition literally and stop before the limit: pick a small $h$ and
 # compute the slope of the secant line through $(x, f(x))$ and $(x + h, f(x + h))$.
-# The figure below, made by `scripts/make_figures.py`, shows secants for shrinking
-# $h$ turning into the tangent.
+# The figure below shows secants for shrinking $h$ turning into the tangent.
 #
 # ![secants approaching the tangent of y = x^2 at x = 3](../figures/secants_to_tangent.png)
 
@@ -102,10 +101,12 @@ for h in [1.0, 0.1, 0.01, 0.001, 1e-6]:
 # so the error shrinks in step with $h$. The computer's arithmetic is not exact: the
 # trailing digits of `6.000001001` at $h = 10^{-6}$ are rounding (chapter 11 explains
 # them). Still, at $h = 10^{-6}$ the estimate agrees with torch's derivative to about six
-# digits.
+# digits. The reference, `torch_slope(f, 3.0)`, is torch's derivative of `f` at $3$ in
+# float64, computed as section 4 shows (`requires_grad`, then `backward()`).
 
 # %%
-check("numeric slope at 3", numeric_slope(f, 3.0, 1e-6), torch_slope(f, 3.0), atol=1e-5)
+check("numeric slope at 3", numeric_slope(f, 3.0, 1e-6), torch_slope(f, 3.0), atol=1e-5,
+      brief=True)
 
 # %% [markdown]
 # Move the slider to shrink $h$ one factor of ten at a time, from $1$ down to
@@ -202,7 +203,7 @@ x1 = Value_v1(3.0)
 y1 = x1 ** 2
 parent, local = y1.parents[0]  # the only parent: x1
 print(parent is x1, local)
-check("local derivative stored in y1 = x1**2", local, torch_slope(f, 3.0))
+check("local derivative stored in y1 = x1**2", local, torch_slope(f, 3.0), brief=True)
 
 # %% [markdown]
 # `y1` knows it came from `x1`, and that $\frac{dy_1}{dx_1} = 6$ there.
@@ -227,7 +228,7 @@ def backward_v1(value, d=1.0):
 x1 = Value_v1(3.0)
 y1 = x1 ** 2
 backward_v1(y1)
-check("Value_v1: d(x**2)/dx at 3", x1.grad, torch_slope(f, 3.0))
+check("Value_v1: d(x**2)/dx at 3", x1.grad, torch_slope(f, 3.0), brief=True)
 
 # %% [markdown]
 # It also handles sums and products, including an input used twice: each path from
@@ -241,7 +242,7 @@ def g(x):
 
 x1 = Value_v1(3.0)
 backward_v1(g(x1))
-check("Value_v1: d(x*x + 2x)/dx at 3", x1.grad, torch_slope(g, 3.0))
+check("Value_v1: d(x*x + 2x)/dx at 3", x1.grad, torch_slope(g, 3.0), brief=True)
 
 # %% [markdown]
 # **Count the cost.** Sending the derivative down *every path* repeats work. Take
@@ -271,8 +272,11 @@ check_all({"calls to backward_v1 vs 2**11 - 1": (calls, 2 ** 11 - 1, "formula"),
 # computes them when `backward()` asks (so building a result costs no derivative work
 # that is never used); and `backward()` sorts the graph once and visits every value
 # once, in reverse. Here is its `*`, shown from the package itself, so this page can
-# never disagree with the code: the output, its parents, the op's name and the function
-# `_mul_local`.
+# never disagree with the code. `Value(data, label, _prev, _op, _local_grads)` takes the
+# output's number, an optional label for drawings (`""`: none), the parents (what
+# `Value_v1` called `parents` is `_prev` here, the name micrograd uses), the op's name,
+# and the function `_mul_local` that computes the local derivatives. `_lift` wraps a
+# plain number in a `Value`, as `Value_v1.__mul__`'s first line does.
 
 # %%
 show_source(minigrad.Value.__mul__)
@@ -290,7 +294,7 @@ y = a * b
 at = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 bt = torch.tensor(5.0, dtype=torch.float64, requires_grad=True)
 (at * bt).backward()
-check("(a * b).local_grads()", y.local_grads(), [at.grad, bt.grad])
+check("(a * b).local_grads()", y.local_grads(), [at.grad, bt.grad], brief=True)
 
 # %% [markdown]
 # The first example of the reference tutorial, with `torch` replaced by `minigrad`:
@@ -303,7 +307,7 @@ print(x.grad)  # 6.0, as torch's tensor(6.)
 xt = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
 yt = xt ** 2
 yt.backward()
-check("x.grad (y = x**2 at 3)", x.grad, xt.grad)
+check("x.grad (y = x**2 at 3)", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
 # And the same `g` as above, whose derivative at 3 is 8, now with the package:
@@ -311,18 +315,12 @@ check("x.grad (y = x**2 at 3)", x.grad, xt.grad)
 # %%
 x = minigrad.Value(3.0)
 g(x).backward()
-check("x.grad (y = x*x + 2x at 3)", x.grad, torch_slope(g, 3.0))
+check("x.grad (y = x*x + 2x at 3)", x.grad, torch_slope(g, 3.0), brief=True)
 
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the
-# chapter in, the grader runs the same checks and a few more on inputs you have not
-# seen, so an answer that only fits the examples here loses its points. The points of
-# each exercise are in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 1.1: division for `Value_v1` (3 points)
 #
@@ -448,7 +446,7 @@ def central_slope(f, x, h):
 print("x**2 at 3, h = 0.1:  one-sided", numeric_slope(f, 3.0, 0.1), " central",
       central_slope(f, 3.0, 0.1))
 check("central slope of x**2 at 3, h = 0.1", central_slope(f, 3.0, 0.1), torch_slope(f, 3.0),
-      rtol=1e-12)
+      rtol=1e-12, brief=True)
 
 # %% [markdown]
 # On the parabola the central slope is exact already at $h = 0.1$; on other functions
@@ -535,6 +533,73 @@ with graded("Exercise 1.2", hint="measure |slope - df(x)| at h and at h / 10; if
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## Predict before you run
+#
+# Three questions on the chapter's idea. Guess first, then run the cell.
+#
+# **1.** `y1 = x1 * x1` at $x_1 = 3$ is a product whose two parents are both `x1`, each
+# with local derivative $3$. After `backward_v1(y1)`, is `x1.grad` $3$, $6$ or $9$?
+
+# %%
+x1 = Value_v1(3.0)
+y1 = x1 * x1
+backward_v1(y1)
+print(x1.grad)
+check("x1.grad for x1 * x1 at 3", x1.grad, torch_slope(lambda x: x * x, 3.0), brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Two paths lead from `y1` to `x1`, one through each parent slot, and each brings
+# $1 \cdot 3$; `x1` adds them: $3 + 3 = 6$, the derivative $2x$ of $x^2$.
+# </details>
+#
+# **2.** Build the same `y1` afresh and call `backward_v1(y1)` twice. What is `x1.grad`
+# after the second call?
+
+# %%
+x1 = Value_v1(3.0)
+y1 = x1 * x1
+backward_v1(y1)
+backward_v1(y1)
+print(x1.grad)
+xt = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+yt = xt * xt
+yt.backward(retain_graph=True)
+yt.backward()
+check("x1.grad after two backward passes", x1.grad, xt.grad, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $12$: each pass *adds* into `grad` (`value.grad += d`), and nothing resets it. Torch
+# does the same with `.grad`: chapter 08 is about this accumulation and `zero_grad()`.
+# </details>
+#
+# **3.** $f(x) = x^3 - 3x$ is $0$ at $x = 0$ and $-2$ at $x = 1$. Where is its slope
+# $0$: at $x = 0$, at $x = 1$, or nowhere?
+
+# %%
+def cubic(x):
+    return x ** 3 - 3 * x
+
+
+slopes = {}
+for x0 in [0.0, 1.0]:
+    x = minigrad.Value(x0)
+    cubic(x).backward()
+    print(f"x = {x0}: f(x) = {cubic(x0):g}, slope = {x.grad:g}")
+    slopes[f"slope at {x0}"] = (x.grad, torch_slope(cubic, x0))
+check_all(slopes, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# At $x = 1$: the slope $3x^2 - 3$ is $0$ there, at the bottom of a dip, while at
+# $x = 0$ the curve crosses zero going down with slope $-3$. The derivative says how
+# the value *changes*, not how big it is.
+# </details>
+#
 # ## Summary
 #
 # - The derivative $f'(x)$ is the local rate of change: how many times a small change

@@ -6,7 +6,9 @@
 # numbers, one input at a time. The answers, the *partial derivatives*, line up into a
 # vector, the *gradient*, which points uphill: the direction in which the function grows
 # fastest. We compute it by hand, numerically, with `minigrad.Value` and with PyTorch,
-# and then look at it as a field of arrows over the plane.
+# for the reference tutorial's loss and for one neuron, the running example of chapters
+# 02 to 05; then we look at it as a field of arrows over the plane, and walk down a bowl
+# against the arrows to its bottom, which is what training does.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -85,7 +87,7 @@ print(y.grad)  # tensor(3.)
 xm, ym = minigrad.Value(2.0), minigrad.Value(4.0)
 loss_m = xm ** 2 + 3 * ym
 loss_m.backward()
-check_all({"x.grad": (xm.grad, x.grad), "y.grad": (ym.grad, y.grad)})
+check_all({"x.grad": (xm.grad, x.grad), "y.grad": (ym.grad, y.grad)}, brief=True)
 
 # %% [markdown]
 # Two kinds of tensor get no `.grad` from this call: a leaf the loss does not use keeps
@@ -99,7 +101,7 @@ unused = torch.tensor(1.0, requires_grad=True)  # marked, but the loss never use
 x_squared = x ** 2
 (x_squared + 3 * y).backward()
 print("unused.grad:", unused.grad, " x_squared.is_leaf:", x_squared.is_leaf)
-check_all({"x.grad": (x.grad, 4.0), "y.grad": (y.grad, 3.0)}, against="by hand")
+check_all({"x.grad": (x.grad, 4.0), "y.grad": (y.grad, 3.0)}, against="by hand", brief=True)
 
 # %% [markdown]
 # One backward pass for all inputs is the point: a network with a million parameters
@@ -119,17 +121,15 @@ f(xm, ym).backward()
 xt = torch.tensor(1.5, dtype=torch.float64, requires_grad=True)
 yt = torch.tensor(-2.0, dtype=torch.float64, requires_grad=True)
 f(xt, yt).backward()
-check_all({"df/dx = y": (xm.grad, xt.grad), "df/dy = x + 3y**2": (ym.grad, yt.grad)})
+check_all({"df/dx = y": (xm.grad, xt.grad), "df/dy = x + 3y**2": (ym.grad, yt.grad)},
+          brief=True)
 
 # %% [markdown]
-# **The partial derivative of $xy$ is $y$: a spreadsheet.** The fast.ai forum thread
-# "Understanding gradient calculation" (see [Sources](../book/sources.md)), on writing a
-# network's backward pass by hand, ends with a learner who was "amazed that the gradient
-# really was just x's multiplicator (y)" and checked it in a spreadsheet: for $g = x y$
-# with $y = -4$, increase $x$ by a tiny amount row after row, keep $y$ fixed, and record
-# the change of $g$. "For every tiny increase in x, g decrements by y's value (-4)." The
-# post gives $y = -4$, not $x$; we start at $x = 3$ and step by $0.001$ (any start gives
-# the same column of changes):
+# **The partial derivative of $xy$ is $y$: a spreadsheet.** A learner in the fast.ai
+# forum thread "Understanding gradient calculation" (see [Sources](../book/sources.md))
+# checked this in a spreadsheet: for $g = x y$ with $y = -4$, increase $x$ a little row
+# after row and record the change of $g$: "For every tiny increase in x, g decrements by
+# y's value (-4)." We start at $x = 3$ and step by $0.001$:
 
 # %%
 def product(x, y):
@@ -159,17 +159,66 @@ product(xt, torch.tensor(y_fixed, dtype=torch.float64)).sum().backward()
 xm = minigrad.Value(3.0)
 product(xm, y_fixed).backward()
 check_all({"spreadsheet ratios (g step / x step)": (ratios, xt.grad),
-           "minigrad d(xy)/dx at x = 3": (xm.grad, y_fixed, "by hand")}, rtol=1e-9)
+           "minigrad d(xy)/dx at x = 3": (xm.grad, y_fixed, "by hand")}, rtol=1e-9,
+          brief=True)
 
 # %% [markdown]
-# The learner's sheet showed 0 in its "G step" column; its author guessed that "Google
-# Sheets is bad at recording the tiny change". The post gives neither the step nor the
-# cell format, so we cannot know, but the likely reason is display: a spreadsheet
-# rounds what it *shows*, not what it stores, and $-0.004$ shown with two decimals
-# reads as zero:
+# (The learner's own sheet showed 0 in its change column, probably because it showed
+# two decimals: $-0.004$ printed as `-0.00`.)
+#
+# **A running example: one neuron.** A network is made of *neurons*. One neuron takes
+# inputs $x_1, x_2$, weighs them with its parameters $w_1, w_2$, adds a bias $b$ and
+# squashes the sum with $\tanh$:
+#
+# $$o = \tanh(w_1 x_1 + w_2 x_2 + b).$$
+#
+# Training asks how $o$ (and, later, a loss built from it) changes with each
+# *parameter*: the gradient with respect to $(w_1, w_2, b)$, with the inputs held
+# fixed. We take the numbers of Andrej Karpathy's micrograd lecture: $x = (2, 0)$,
+# $w = (-3, 1)$, and $b = 6.8813735870195432$, chosen so that
+# $w_1 x_1 + w_2 x_2 + b = 0.8813\ldots = \operatorname{asinh}(1)$ and
+# $o = \tanh(\operatorname{asinh} 1) = 1/\sqrt{2} = 0.7071$. Chapters 03 to 05 come
+# back to this neuron. One `backward()` gives all three partial derivatives:
 
 # %%
-print(f"{gs[1] - gs[0]:.2f}", f"{gs[1] - gs[0]:.4f}")
+x1, x2 = 2.0, 0.0  # the inputs: data, held fixed
+w1, w2, b = minigrad.Value(-3.0), minigrad.Value(1.0), minigrad.Value(6.8813735870195432)
+o = (w1 * x1 + w2 * x2 + b).tanh()
+o.backward()
+print(f"o = {o.data:.4f}   do/dw1 = {w1.grad:.4f}   do/dw2 = {w2.grad:.4f}   "
+      f"do/db = {b.grad:.4f}")
+
+wt = torch.tensor([-3.0, 1.0], dtype=torch.float64, requires_grad=True)
+bt = torch.tensor(6.8813735870195432, dtype=torch.float64, requires_grad=True)
+ot = torch.tanh(wt[0] * x1 + wt[1] * x2 + bt)
+ot.backward()
+check_all({"o": (o.data, ot), "(do/dw1, do/dw2)": ([w1.grad, w2.grad], wt.grad),
+           "do/db": (b.grad, bt.grad)})
+
+# %% [markdown]
+# The same numbers by nudging each parameter in turn, as in section 1, with only the
+# forward pass:
+
+# %%
+def neuron(w1, w2, b):
+    """The neuron's output for plain numbers: its forward pass only."""
+    return (minigrad.Value(w1) * x1 + minigrad.Value(w2) * x2 + minigrad.Value(b)).tanh().data
+
+
+h = 1e-6
+b0 = 6.8813735870195432
+o0 = neuron(-3.0, 1.0, b0)
+nudged = [(neuron(-3.0 + h, 1.0, b0) - o0) / h,
+          (neuron(-3.0, 1.0 + h, b0) - o0) / h,
+          (neuron(-3.0, 1.0, b0 + h) - o0) / h]
+check("numeric (do/dw1, do/dw2, do/db)", nudged, [*wt.grad, bt.grad], atol=1e-5, brief=True)
+
+# %% [markdown]
+# Read the three numbers. $\frac{\partial o}{\partial w_2} = 0$: $w_2$ multiplies
+# $x_2 = 0$, so moving it changes nothing. $\frac{\partial o}{\partial b} = 0.5$: that is
+# the slope of $\tanh$ where the sum lands, $1 - \tanh^2 = 1 - \frac12$. And
+# $\frac{\partial o}{\partial w_1} = 1 = x_1 \cdot 0.5$: a change of $w_1$ is multiplied by
+# $x_1 = 2$ before it reaches $\tanh$. Why the pieces multiply is chapter 03's chain rule.
 
 # %% [markdown]
 # ## 3. The gradient field
@@ -189,7 +238,7 @@ def gradient(fn, *point):
 xt = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 yt = torch.tensor(4.0, dtype=torch.float64, requires_grad=True)
 L(xt, yt).backward()
-check("gradient(L, 2, 4)", gradient(L, 2.0, 4.0), [xt.grad, yt.grad])
+check("gradient(L, 2, 4)", gradient(L, 2.0, 4.0), [xt.grad, yt.grad], brief=True)
 
 # %% [markdown]
 # Now over a grid, and against torch. Torch can do the whole grid at once: summing the
@@ -205,7 +254,7 @@ Xt = torch.tensor(X, requires_grad=True)
 Yt = torch.tensor(Y, requires_grad=True)
 L(Xt, Yt).sum().backward()
 check_all({"dL/dx on the grid": (ours[..., 0], Xt.grad),
-           "dL/dy on the grid": (ours[..., 1], Yt.grad)})
+           "dL/dy on the grid": (ours[..., 1], Yt.grad)}, brief=True)
 
 # %% [markdown]
 # The plot: contour lines of $L$ (where $L$ is constant) and the gradient arrows. Every
@@ -232,6 +281,73 @@ ax.set_xlabel("x")
 ax.set_ylabel("y")
 ax.set_title("L = x² + 3y: contours and gradient arrows")
 plt.show()
+
+# %% [markdown]
+# **A bowl, and the walk to its bottom.** Follow $L$'s arrows backwards and you never
+# stop: every arrow has vertical component $3$, so $L$ keeps falling as $y$ decreases and
+# has no lowest point. A loss that training can minimise has a bottom. Take the bowl
+#
+# $$B(x, y) = x^2 + 2y^2, \qquad \nabla B = (2x,\ 4y),$$
+#
+# lowest, $0$, at $(0, 0)$. Its arrows point *away* from the minimum, across the oval
+# contours, and vanish at the bottom. Walk against them: from a point $p$, step to
+# $p - 0.1\,\nabla B(p)$, and repeat. Here $x \leftarrow x - 0.1 \cdot 2x = 0.8x$ and
+# $y \leftarrow 0.6y$ at every step, so after $k$ steps from $(x_0, y_0)$ the walk is at
+# $(0.8^k x_0,\ 0.6^k y_0)$: it reaches the bottom, $y$ faster than $x$. The walk uses
+# the `gradient` helper; torch walks the same 20 steps.
+
+# %%
+def bowl(x, y):
+    return x ** 2 + 2 * y ** 2
+
+
+bowl_grads = np.array([[gradient(bowl, x, y) for x, y in zip(xrow, yrow, strict=True)]
+                 for xrow, yrow in zip(X, Y, strict=True)])
+Xt = torch.tensor(X, requires_grad=True)
+Yt = torch.tensor(Y, requires_grad=True)
+bowl(Xt, Yt).sum().backward()
+
+path = [np.array([-1.8, 1.6])]
+for _ in range(20):
+    path.append(path[-1] - 0.1 * np.array(gradient(bowl, *path[-1])))
+path = np.array(path)
+
+pt = torch.tensor([-1.8, 1.6], dtype=torch.float64, requires_grad=True)
+torch_path = [pt.detach().clone()]
+for _ in range(20):
+    bowl(*pt).backward()
+    with torch.no_grad():
+        pt -= 0.1 * pt.grad
+    pt.grad = None
+    torch_path.append(pt.detach().clone())
+for k in range(0, 21, 5):
+    print(f"step {k:2d}: ({path[k, 0]:+.4f}, {path[k, 1]:+.6f})")
+check_all({"gradient of B on the grid": (bowl_grads, torch.stack([Xt.grad, Yt.grad], -1)),
+           "the walk, 21 points": (path, torch.stack(torch_path)),
+           "the walk after 20 steps": (path[-1], [0.8 ** 20 * -1.8, 0.6 ** 20 * 1.6],
+                                       "formula")})
+
+# %%
+fig, ax = plt.subplots(figsize=(5.5, 5))
+contours = ax.contour(FX, FY, bowl(FX, FY), levels=12, cmap="viridis")
+ax.clabel(contours, fontsize=7)
+ax.quiver(X, Y, bowl_grads[..., 0], bowl_grads[..., 1], color="crimson", angles="xy")
+ax.plot(path[:, 0], path[:, 1], "o-", color="black", markersize=3, label="walk against ∇B")
+ax.plot(0, 0, "*", color="gold", markersize=14, markeredgecolor="black", label="minimum")
+ax.set_xlim(-2.2, 2.2)
+ax.set_ylim(-2.2, 2.2)
+ax.set_aspect("equal")
+ax.set_xlabel("x")
+ax.set_ylabel("y")
+ax.legend(loc="lower right")
+ax.set_title("B = x² + 2y²: arrows point away from the bottom")
+plt.show()
+
+# %% [markdown]
+# The walk does not head straight for the minimum: it first mostly drops in $y$, where
+# the bowl is steeper, then crawls along $x$. Each step is steepest descent *at that
+# point*, and the arrows cross the contours at right angles, not towards the centre.
+# Chapter 10 turns this walk into training.
 
 # %% [markdown]
 # **Partial derivatives are slopes of slices.** Hold $y$ fixed and $L$ becomes a function
@@ -301,11 +417,7 @@ step_widget(L, point=(2.0, 4.0))
 # %% [markdown]
 # ## Exercises
 #
-# As in chapter 01, each exercise asks for a function. The locked cell below it calls
-# your function on inputs of its own, compares with torch and shows a table, or one
-# line saying what differs and a hint. The grader runs more checks of the same kind on
-# inputs you have not seen (other points, other step sizes, more inputs), so an answer
-# that only fits the examples here loses its points.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 2.1: the numeric gradient (2 points)
 #
@@ -501,12 +613,13 @@ from minigrad.course.grading import graded
 with graded("Exercise 2.3", hint="take minus the gradient and divide each component by "
             "the Euclidean length of the whole gradient; where that length is 0, zeros") as g:
     def torch_descent(fn, point):
+        """Another route: the gradient of the length |v| is v / |v| (torch gives 0 at
+        v = 0), so minus it, taken at v = torch's gradient of fn, points downhill."""
         t = torch.tensor(point, dtype=torch.float64, requires_grad=True)
-        fn(*t).backward()
-        length = torch.linalg.vector_norm(t.grad)
-        if length == 0:  # a stationary point: no direction down
-            return [0.0] * len(point)
-        return (-t.grad / length).tolist()
+        (v,) = torch.autograd.grad(fn(*t), t)
+        v.requires_grad_()
+        (unit,) = torch.autograd.grad(torch.linalg.vector_norm(v), v)
+        return (-unit).tolist()
 
     def check_direction(fn, point, name):
         before = g.calls.get("minigrad.Value.backward", 0)
@@ -548,6 +661,72 @@ with graded("Exercise 2.3", hint="take minus the gradient and divide each compon
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## Predict before you run
+#
+# Three questions on the chapter's idea. Guess first, then run the cell.
+#
+# **1.** On the bowl $B = x^2 + 2y^2$, stand at $(1, 1)$. Does the steepest way down,
+# $-\nabla B$, point straight at the minimum $(0, 0)$?
+
+# %%
+g = np.array(gradient(bowl, 1.0, 1.0))
+pt = torch.tensor([1.0, 1.0], dtype=torch.float64, requires_grad=True)
+bowl(*pt).backward()
+to_minimum = np.array([-1.0, -1.0])
+angle = np.degrees(np.arccos(-g @ to_minimum / np.linalg.norm(g) / np.linalg.norm(to_minimum)))
+print(f"-grad B = {-g}, towards the minimum: {to_minimum}, angle between: {angle:.1f} degrees")
+check("gradient of B at (1, 1)", g, pt.grad, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# No: $-\nabla B = (-2, -4)$ leans towards $y$, where the bowl is twice as steep, and
+# misses the direction to the bottom by $18.4°$. Steepest descent is *local*; that is why
+# the walk of section 3 bends.
+# </details>
+#
+# **2.** $f(x, y) = xy$ has gradient $(y, x)$, so $(0, 0)$ at the origin. Is the origin
+# a minimum of $f$?
+
+# %%
+def saddle(x, y):
+    return x * y
+
+
+xs0 = torch.zeros(2, dtype=torch.float64, requires_grad=True)
+saddle(*xs0).backward()
+print(f"f(0.1, 0.1) = {saddle(0.1, 0.1):.2f}   f(0.1, -0.1) = {saddle(0.1, -0.1):.2f}")
+check("gradient of xy at (0, 0)", gradient(saddle, 0.0, 0.0), xs0.grad, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# No: $f$ goes up along $y = x$ and down along $y = -x$. A zero gradient only says that
+# no direction changes $f$ *to first order*: the point can be a minimum, a maximum or,
+# here, a saddle.
+# </details>
+#
+# **3.** Give the neuron of section 2 a bias of $10$ instead of $6.88$. Its output moves
+# from $0.71$ towards $1$. Does $\frac{\partial o}{\partial w_1}$ stay near $1$, grow, or
+# shrink?
+
+# %%
+w1, w2, b = minigrad.Value(-3.0), minigrad.Value(1.0), minigrad.Value(10.0)
+o = (w1 * x1 + w2 * x2 + b).tanh()
+o.backward()
+wt = torch.tensor([-3.0, 1.0], dtype=torch.float64, requires_grad=True)
+torch.tanh(wt[0] * x1 + wt[1] * x2 + 10.0).backward()
+print(f"o = {o.data:.4f}   do/dw1 = {w1.grad:.5f}")
+check("do/dw1 with b = 10", w1.grad, wt.grad[0], brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# It shrinks to $0.0027$: the sum is now $4$, where $\tanh$ is nearly flat, and its
+# slope $1 - \tanh^2(4) = 0.0013$ multiplies every change ($x_1 \cdot 0.0013$). A
+# *saturated* neuron barely learns, whatever its inputs.
+# </details>
+#
 # ## Summary
 #
 # - A partial derivative is the derivative in one input with every other input held
@@ -560,7 +739,9 @@ with graded("Exercise 2.3", hint="take minus the gradient and divide each compon
 #   angles; its dot product with a small step predicts the change of the function, with
 #   a gap that shrinks like the square of the step.
 # - For small steps, stepping against the gradient is the fastest way down: the idea
-#   behind training.
+#   behind training. On a bowl, repeated steps against the gradient walk to the bottom.
+# - The running neuron $\tanh(w_1 x_1 + w_2 x_2 + b)$ has gradient $(1, 0, 0.5)$ with
+#   respect to $(w_1, w_2, b)$ at the lecture's numbers; chapter 03 explains it.
 #
 # Next: [03 The chain rule](03_chain_rule.ipynb): how `backward()` finds these numbers
 # for a function built from many small steps.

@@ -68,6 +68,11 @@ print(y.grad)  # tensor(10.)
 #   upstream gradient at $a$ is $30$.
 # - At $x$ and $y$: local $1$, times upstream $30$: $30$ each.
 #
+# Each line reads from the node's side: what *arrives* at the node is the local
+# gradient of the operation that used it, times the upstream gradient at that
+# operation's output. (CS231n's notes file the same product under the operation: its
+# upstream gradient times its local gradient, sent down to its input. Same numbers.)
+#
 # In `minigrad` every node can tell its local gradients, one per parent, from the
 # numbers stored in the graph, before any backward pass. Torch gives the same for each
 # operation on its own:
@@ -88,7 +93,8 @@ check_all({"L.local_grads()": (Lm.local_grads(),
                                torch.autograd.grad(z_alone * w_alone, (z_alone, w_alone))),
            "z.local_grads()": (zm.local_grads(), torch.autograd.grad(a_alone ** 2, a_alone)),
            "a.local_grads()": (am.local_grads(),
-                               torch.autograd.grad(x_alone + y_alone, (x_alone, y_alone)))})
+                               torch.autograd.grad(x_alone + y_alone, (x_alone, y_alone)))},
+          brief=True)
 
 # %% [markdown]
 # The same in torch. Torch keeps `.grad` only for *leaves* that require a gradient. A
@@ -137,9 +143,18 @@ check_all({"z.grad by hand": (upstream_at_z, zt.grad),
            "y.grad by hand": (local_a_y * upstream_at_a, yt.grad),
            "w.grad by hand": (local_L_w * upstream_at_L, wt.grad)})
 
+# %% [markdown]
+# And `backward()` on a fresh copy of the `minigrad` graph makes the same four
+# multiplications:
+
 # %%
-for leaf in (xm, ym, wm):
-    leaf.grad = 0.0  # run again, backward would add to the leaves' grads (chapter 08)
+xm, ym, wm = (minigrad.Value(v, label=name) for v, name in [(2.0, "x"), (3.0, "y"), (3.0, "w")])
+am = xm + ym
+am.label = "a"
+zm = am ** 2
+zm.label = "z"
+Lm = zm * wm
+Lm.label = "L"
 Lm.backward()
 check_all({"x.grad": (xm.grad, xt.grad), "y.grad": (ym.grad, yt.grad),
            "w.grad": (wm.grad, wt.grad), "a.grad (upstream at a)": (am.grad, at.grad),
@@ -192,7 +207,8 @@ for name, op in ops.items():
     b_t = torch.tensor(1.7, dtype=torch.float64, requires_grad=True)
     inputs = [a_t, b_t][:len(out._prev)]
     results[name] = (list(out.local_grads()), torch.autograd.grad(op(a_t, b_t), inputs))
-check_all({name: (ours, torch.stack(theirs)) for name, (ours, theirs) in results.items()})
+check_all({name: (ours, torch.stack(theirs)) for name, (ours, theirs) in results.items()},
+          brief=True)
 
 # %% [markdown]
 # ## 3. Step through a backward pass
@@ -225,14 +241,44 @@ stepper_widget(zm)
 # After the last step the grads are exactly what `backward()` gives:
 
 # %%
-xm.grad = ym.grad = 0.0  # run again, the steps would add to the leaves' grads (chapter 08)
+xm, ym = minigrad.Value(2.0, label="x"), minigrad.Value(3.0, label="y")
+zm = (xm + ym) ** 2
 stepper = BackwardStepper(zm)
 while not stepper.done:
     stepper.step()
-check_all({"x.grad after stepping": (xm.grad, x.grad), "y.grad after stepping": (ym.grad, y.grad)})
+check_all({"x.grad after stepping": (xm.grad, x.grad), "y.grad after stepping": (ym.grad, y.grad)},
+          brief=True)
+
+# %% [markdown]
+# **The running neuron, stepped.** Chapter 03 backpropagated the neuron
+# $o = \tanh(w_1 x_1 + w_2 x_2 + b)$ (at $x = (2, 0)$, $w = (-3, 1)$,
+# $b = 6.8813735870195432$) by hand. In this chapter's words: at $o$ the upstream
+# gradient is the seed $1$ and the local gradient of $\tanh$ is $1 - o^2 = 0.5$ (the
+# table's row, with $o = 1/\sqrt{2}$); at each $+$ the local gradients are $1$, so the
+# upstream $0.5$ passes down unchanged; at each product the local gradient for one
+# factor is the other factor. The stepper's list of steps, node by node:
 
 # %%
-show_source(BackwardStepper.step)
+x1, x2 = minigrad.Value(2.0, label="x1"), minigrad.Value(0.0, label="x2")
+w1, w2 = minigrad.Value(-3.0, label="w1"), minigrad.Value(1.0, label="w2")
+b = minigrad.Value(6.8813735870195432, label="b")
+x1w1, x2w2 = x1 * w1, x2 * w2
+x1w1.label, x2w2.label = "x1*w1", "x2*w2"
+s12 = x1w1 + x2w2
+s12.label = "x1w1+x2w2"
+n = s12 + b
+n.label = "n"
+o = n.tanh()
+o.label = "o"
+for step in BackwardStepper(o).steps:
+    print("\n".join(step_text(step, node_names(o))))
+o.backward()
+leaves = {"x1": (x1, 2.0), "x2": (x2, 0.0), "w1": (w1, -3.0), "w2": (w2, 1.0),
+          "b": (b, 6.8813735870195432)}
+ts = {k: torch.tensor(v, dtype=torch.float64, requires_grad=True) for k, (_, v) in leaves.items()}
+torch.tanh(ts["x1"] * ts["w1"] + ts["x2"] * ts["w2"] + ts["b"]).backward()
+check_all({"local gradient of tanh at o": (o.local_grads()[0], 1 - o.data ** 2, "by hand"),
+           **{f"{k}.grad": (leaf.grad, ts[k].grad) for k, (leaf, _) in leaves.items()}})
 
 # %% [markdown]
 # ## 4. Why backward adds: the `b = a + a` trap
@@ -282,7 +328,7 @@ print("\n".join(step_text(fan_out, node_names(b_v))))
 b_v.backward()
 x_t = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
 (x_t * x_t).backward()
-check("x.grad with +=", x_v.grad, x_t.grad)
+check("x.grad with +=", x_v.grad, x_t.grad, brief=True)
 
 # %%
 draw_graph(b_v, title="b = x * x: two arrows from x, and x.grad = 6")
@@ -305,7 +351,7 @@ z3.label = "z"
 
 # %% tags=nbval-ignore-output
 backward_explorer({"chapter 03: z = (x + 1) ** 2": z3, "b = x * x": b_v,
-                   "section 1: L = (x + y) ** 2 * w": Lm})
+                   "section 1: L = (x + y) ** 2 * w": Lm, "the neuron of section 3": o})
 
 # %% [markdown]
 # After the widget, the graphs are as they were: `b_v`'s `x.grad` is still the $6$ of
@@ -330,15 +376,13 @@ x_v = minigrad.Value(2.0)
 x_t = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 (x_v ** 2).backward()
 (x_t ** 2).backward()
-check("x.grad after y.backward()", x_v.grad, x_t.grad)
-
-# %%
-# x.grad holds 4 from y.backward(); set it to 4 again, so that running this cell a
-# second time shows 4 + 3 = 7 once more, not 7 + 3 = 10
-x_v.grad, x_t.grad = 4.0, torch.tensor(4.0, dtype=torch.float64)
+print("after (x ** 2).backward():", x_v.grad)
+after_first = (x_v.grad, x_t.grad.item())
 (3 * x_v).backward()
 (3 * x_t).backward()
-check("x.grad after z.backward()", x_v.grad, x_t.grad)
+print("after (3 * x).backward():", x_v.grad)
+check_all({"x.grad after y.backward()": after_first,
+           "x.grad after z.backward()": (x_v.grad, x_t.grad)})
 
 # %% [markdown]
 # Both uses in one graph, $x^2 + 3x$, show torch's summing within a pass. A *hook*
@@ -377,7 +421,7 @@ x_t2 = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
 x_t2.grad.zero_()
 (3 * x_t2).backward()
 check_all({"x.grad = 0.0, then 3x": (x_v.grad, x_t.grad),
-           "x.grad.zero_(), then 3x": (x_v.grad, x_t2.grad)})
+           "x.grad.zero_(), then 3x": (x_v.grad, x_t2.grad)}, brief=True)
 
 # %% [markdown]
 # ## 5. Deeper than the recursion limit
@@ -432,22 +476,12 @@ x_v = minigrad.Value(0.5)
 chain(x_v, 50_000).backward()
 x_t = torch.tensor(0.5, dtype=torch.float64, requires_grad=True)
 chain(x_t, 50_000).backward()
-check("x.grad through 50,000 additions", x_v.grad, x_t.grad)
+check("x.grad through 50,000 additions", x_v.grad, x_t.grad, brief=True)
 
 # %% [markdown]
-# The test suite runs the same with a million nodes, building, backpropagating and
-# freeing the graph. Freeing is reference counting: when the last reference to the
-# output goes, its parents lose a reference, and so on down the chain. Each of those
-# releases would be a nested C call, a million deep; CPython's *trashcan* defers them
-# past a fixed depth and frees them in a loop, so the C stack stays small.
-#
 # ## Exercises
 #
-# As in chapter 01, each exercise asks for a function. The locked cell below it calls
-# your function on inputs of its own, compares with torch and shows a table, or one
-# line saying what differs and a hint. The grader runs more checks of the same kind on
-# inputs you have not seen (other numbers, other graphs), so an answer that only fits
-# the examples here loses its points.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 4.1: the local gradient of a new operation (2 points)
 #
@@ -701,6 +735,73 @@ with graded("Exercise 4.2", hint="a node may send its grad on only once every no
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## Predict before you run
+#
+# Three questions on local and upstream gradients. Guess first, then run the cell.
+#
+# **1.** $z = (x y)^2$ at $(x, y) = (2, 3)$. Which gets the larger gradient, $x$ or $y$?
+
+# %%
+xm, ym = minigrad.Value(2.0), minigrad.Value(3.0)
+((xm * ym) ** 2).backward()
+xt, yt = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (2.0, 3.0))
+((xt * yt) ** 2).backward()
+print("x.grad =", xm.grad, "  y.grad =", ym.grad)
+check_all({"x.grad": (xm.grad, xt.grad), "y.grad": (ym.grad, yt.grad)}, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $x$, the smaller input: the upstream gradient at $xy$ is $2xy = 12$, and the product's
+# local gradient for $x$ is the *other* factor, $y = 3$ ($36$), for $y$ it is $x = 2$
+# ($24$).
+# </details>
+#
+# **2.** `relu` has local gradient $1$ for $a > 0$ and $0$ for $a < 0$. What does torch
+# send back at exactly $a = 0$?
+
+# %%
+am = minigrad.Value(0.0)
+am.relu().backward()
+at = torch.tensor(0.0, dtype=torch.float64, requires_grad=True)
+at.relu().backward()
+print("relu'(0):", am.grad)
+check("local gradient of relu at 0", am.grad, at.grad, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $0$: relu has no derivative at $0$ (its slopes from the left and the right differ), and
+# torch picks $0$ there by convention; `minigrad` follows torch.
+# </details>
+#
+# **3.** The local gradient of `sigmoid` is $s(1 - s)$, at most $0.25$ (at $a = 0$).
+# Apply `sigmoid` ten times in a row to $x = 0$. Roughly how big is $\frac{d\,\text{out}}{dx}$?
+
+# %%
+def ten_sigmoids(v):
+    for _ in range(10):
+        v = v.sigmoid()
+    return v
+
+
+xm = minigrad.Value(0.0)
+ten_sigmoids(xm).backward()
+xt = torch.tensor(0.0, dtype=torch.float64, requires_grad=True)
+ten_sigmoids(xt).backward()
+print(f"d out / dx = {xm.grad:.3e}   0.25 ** 10 = {0.25 ** 10:.3e}")
+check("d out / dx through ten sigmoids", xm.grad, xt.grad, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $3.9 \times 10^{-7}$, less than half of $0.25^{10} = 9.5 \times 10^{-7}$: the
+# gradient at the input is the product of the ten local gradients, each at most $0.25$,
+# and only the first sigmoid sees $a = 0$; the others see inputs of $0.5$ and more,
+# where the slope is smaller.
+# This is the *vanishing gradient* of deep sigmoid networks.
+# </details>
+#
 # ## Summary
 #
 # - At every node, backward multiplies the *upstream* gradient (the node's own `grad`,

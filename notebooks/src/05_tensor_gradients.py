@@ -36,7 +36,8 @@ from minigrad.course.tensor_graph import draw_side_by_side, graph_nodes
 # `minigrad.tensor` mirrors `torch.tensor`: it copies the numbers into a new leaf
 # tensor, `float32` for Python floats unless a `dtype` says otherwise. With
 # `requires_grad=True`, every operation on it records a node (`grad_fn`), exactly as
-# in torch. We make the same tensor in both libraries and compare a small computation.
+# in torch. We make the same tensor in both libraries and compare a small computation
+# (how the record looks inside comes at the end of section 3).
 
 # %%
 values = [[1.0, -2.0, 0.5], [3.0, 0.0, -1.5]]
@@ -45,29 +46,7 @@ at = torch.tensor(values, dtype=torch.float64, requires_grad=True)
 b = a * 3 + a ** 2
 bt = at * 3 + at ** 2
 print(a.is_leaf, b.is_leaf, b.grad_fn)
-check("a * 3 + a ** 2", b, bt)
-
-# %% [markdown]
-# The graph behind `b`, drawn from each library's own nodes: `b.grad_fn` and, through
-# `next_functions`, the nodes it leads to, down to `AccumulateGrad`, the node of the
-# leaf `a` that adds into `a.grad`. Each box gives the node's name, the shape of the
-# tensor it made (the shape of the gradient it will receive), and what it saved for
-# backward. The arrows go the way the backward pass does. The two graphs have the same
-# nodes and shapes; one difference shows: torch turns the Python number `3` into a
-# 0-d tensor and saves it (8 bytes), minigrad keeps the number itself. `PowBackward0`
-# saves `a` in both (48 bytes: six float64), memory the leaf holds anyway.
-
-# %%
-draw_side_by_side(b, bt)
-
-# %%
-ours, theirs = graph_nodes(b), graph_nodes(bt)
-for n, t in zip(ours, theirs, strict=True):
-    print(f"{n.name:<15} minigrad {tuple(n.shape)}   torch {t.name} {tuple(t.shape)}")
-# zeros of each node's output shape: the table's shape column is that shape, and a node
-# whose shape differs from torch's fails the check
-check_all({f"{n.name}: zeros of its output's shape": (np.zeros(n.shape), np.zeros(t.shape))
-           for n, t in zip(ours, theirs, strict=True)})
+check("a * 3 + a ** 2", b, bt, brief=True)
 
 # %% [markdown]
 # The numbers live in a numpy array (`a.detach().numpy()` returns it, as in torch); the
@@ -164,7 +143,8 @@ def numeric_gradient(f, w, h=1e-6):
 W64 = W.detach().numpy().astype(np.float64)
 W64t = torch.tensor(W64, requires_grad=True)
 (W64t ** 2).sum().backward()
-check("numeric gradient of (W**2).sum()", numeric_gradient(loss_np, W64), W64t.grad, atol=1e-6)
+check("numeric gradient of (W**2).sum()", numeric_gradient(loss_np, W64), W64t.grad, atol=1e-6,
+      brief=True)
 
 # %% [markdown]
 # Backward gets all twelve entries in one pass; the numeric gradient needed
@@ -184,6 +164,27 @@ Vt = torch.tensor(W64, requires_grad=True)
 check_all({"V.grad": (V.grad, Vt.grad), "3 C V**2": (V.grad, 3 * C * W64 ** 2, "formula")})
 
 # %% [markdown]
+# **The record behind a tensor.** Back to section 1's `b = a * 3 + a ** 2`, with `a` of
+# shape (2, 3). The graph behind `b`, drawn from each library's own nodes: `b.grad_fn` and, through
+# `next_functions`, the nodes it leads to, down to `AccumulateGrad`, the node of the
+# leaf `a` that adds into `a.grad`. Each box gives the node's name, the shape of the
+# tensor it made (the shape of the gradient it will receive), and what it saved for
+# backward. The arrows go the way the backward pass does. The two graphs have the same
+# nodes and shapes; one difference shows: torch turns the Python number `3` into a
+# 0-d tensor and saves it (8 bytes), minigrad keeps the number itself. `PowBackward0`
+# saves `a` in both (48 bytes: six float64), memory the leaf holds anyway.
+
+# %%
+draw_side_by_side(b, bt)
+
+# %%
+ours, theirs = graph_nodes(b), graph_nodes(bt)
+for n, t in zip(ours, theirs, strict=True):
+    print(f"{n.name:<15} minigrad {tuple(n.shape)}   torch {t.name} {tuple(t.shape)}")
+check_all({f"{n.name}: zeros of its output's shape": (np.zeros(n.shape), np.zeros(t.shape))
+           for n, t in zip(ours, theirs, strict=True)}, brief=True)
+
+# %% [markdown]
 # ## 4. Broadcasting, and its reverse
 #
 # Adding a bias vector $b$ of shape `(4,)` to a batch $X$ of shape `(3, 4)` works
@@ -197,7 +198,7 @@ biast = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64, requires_grad=Tr
 Z = minigrad.tensor(X) + bias
 Zt = torch.tensor(X) + biast
 print(bias.shape, "->", Z.shape)
-check("X + bias", Z, Zt)
+check("X + bias", Z, Zt, brief=True)
 
 # %% [markdown]
 # Now the backward pass. Let the loss weight each entry of $Z$ differently,
@@ -213,8 +214,6 @@ check("X + bias", Z, Zt)
 
 # %%
 G = np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 0.5, 0.5, 0.5], [-1.0, 0.0, 1.0, 2.0]])
-# Fresh leaves and forward in this cell: .grad adds up over backward calls (chapter 08),
-# so reusing the bias of the cell above would double bias.grad when this cell runs again.
 bias = minigrad.tensor([0.1, 0.2, 0.3, 0.4], dtype=minigrad.float64, requires_grad=True)
 biast = torch.tensor([0.1, 0.2, 0.3, 0.4], dtype=torch.float64, requires_grad=True)
 Z = minigrad.tensor(X) + bias
@@ -268,6 +267,44 @@ check_all({"c.grad": (c.grad, ct.grad),
            "G3.sum((0, 2))": (c.grad, G3.sum((0, 2))[:, None], "formula")})
 
 # %% [markdown]
+# **The running neuron, on a batch.** The neuron of chapters 02 to 04,
+# $o = \tanh(w \cdot x + b)$, now with its weights in a tensor `w` of shape `(2,)` and
+# four inputs at once, one per row of a batch `xs` of shape `(4, 2)`; the first row is
+# the old $x = (2, 0)$, and $w = (-3, 1)$, $b = 6.8813735870195432$ as before (the other
+# rows are picked so that $w \cdot x + b$ stays between $-1.5$ and $1.5$, where $\tanh$
+# is not flat). `xs @ w`
+# has shape `(4,)`, and the scalar `b` is broadcast to it: four outputs, one per
+# example. The loss is their sum.
+
+# %%
+xs = np.array([[2.0, 0.0], [2.5, 1.0], [1.5, -1.0], [3.0, 2.0]])
+w = minigrad.tensor([-3.0, 1.0], dtype=minigrad.float64, requires_grad=True)
+b = minigrad.tensor(6.8813735870195432, dtype=minigrad.float64, requires_grad=True)
+o = (minigrad.tensor(xs) @ w + b).tanh()
+o.sum().backward()
+wt = torch.tensor([-3.0, 1.0], dtype=torch.float64, requires_grad=True)
+bt = torch.tensor(6.8813735870195432, dtype=torch.float64, requires_grad=True)
+ot = (torch.tensor(xs) @ wt + bt).tanh()
+ot.sum().backward()
+print("o:", o.shape, " w.grad:", w.grad.shape, " b.grad:", b.grad.shape)
+check_all({"o": (o, ot), "w.grad": (w.grad, wt.grad), "b.grad": (b.grad, bt.grad)})
+
+# %% [markdown]
+# `w.grad` has `w`'s shape and `b.grad` is a scalar like `b`. Each example contributes
+# what chapter 02 computed for one input: $x_i (1 - o_i^2)$ to `w.grad` and
+# $1 - o_i^2$ to `b.grad` (`b` is used once per example, so its four contributions
+# add, as the bias's did above). The first row gives chapter 02's numbers again:
+
+# %%
+slope = 1 - o.detach().numpy() ** 2   # tanh's local gradient, one per example
+per_example_w = xs * slope[:, None]    # row i: x_i (1 - o_i**2)
+print("per example, to w.grad:\n", per_example_w.round(4), "\nto b.grad:", slope.round(4))
+check_all({"first example: (do/dw1, do/dw2, do/db)": ([*per_example_w[0], slope[0]],
+                                                      [1.0, 0.0, 0.5], "chapter 02"),
+           "w.grad = sum of the rows": (w.grad, per_example_w.sum(0), "formula"),
+           "b.grad = sum of the slopes": (b.grad, slope.sum(), "formula")})
+
+# %% [markdown]
 # Try other shapes. Pick the shape of `x` and the shape it is broadcast to: the
 # readout shows which axes broadcasting adds or stretches, the copies of `x` the
 # forward pass uses, an upstream gradient `G`, and `x.grad`, which is `G` summed over
@@ -304,7 +341,7 @@ product_t.backward(torch.ones(2, 3, 4, dtype=torch.float64))  # the engine
 print(type(product_t.grad_fn).__name__, "returns", tuple(grad_c.shape), "; c.grad:",
       tuple(ct.grad.shape))
 check("c.grad = the node's gradient, summed to (3, 1)", ct.grad,
-      grad_c.sum((0, 2)).reshape(3, 1), against="formula")
+      grad_c.sum((0, 2)).reshape(3, 1), against="formula", brief=True)
 
 # %% [markdown]
 # Torch also has the reduction as a tensor method, `sum_to_size`; we compare it with
@@ -315,7 +352,7 @@ sum_to_shape = minigrad.autograd.engine.sum_to_shape
 check_all({
     f"{shape}": (sum_to_shape(G3, shape), torch.tensor(G3).sum_to_size(shape))
     for shape in [(2, 3, 4), (3, 4), (4,), (3, 1), (1, 4), (2, 1, 1), ()]
-})
+}, brief=True)
 
 # %% [markdown]
 # Because it lives in one place, every op gets it right, including the ones you write
@@ -323,13 +360,7 @@ check_all({
 #
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the
-# chapter in, the grader runs the same checks and a few more on inputs you have not
-# seen (other shapes, other values), so an answer that only fits the examples here
-# loses its points. The points of each exercise are in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 5.1: a tensor gradient by hand (2 points)
 #
@@ -519,6 +550,67 @@ with graded("Exercise 5.3", hint="s_i scales the c entries of row i only; sum wh
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## Predict before you run
+#
+# Three questions on tensor gradients. Guess first, then run the cell.
+#
+# **1.** $L$ = `W.sum()` for a $3 \times 4$ matrix $W$. What is `W.grad`: $W$, $2W$, or
+# something that does not depend on $W$ at all?
+
+# %%
+minigrad.manual_seed(1)
+W = minigrad.randn(3, 4, dtype=minigrad.float64, requires_grad=True)
+W.sum().backward()
+Wt = torch.tensor(W.detach().numpy(), requires_grad=True)
+Wt.sum().backward()
+print(W.grad)
+check("W.grad of W.sum()", W.grad, Wt.grad, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# All ones: nudging any $W_{ij}$ by $h$ moves the sum by $h$, whatever the values.
+# The gradient has $W$'s shape, not necessarily anything of $W$'s values.
+# </details>
+#
+# **2.** $L$ = `W.max()`: which entries of $W$ get a nonzero gradient?
+
+# %%
+W = minigrad.tensor([[0.5, -1.0, 2.0, 0.0], [1.5, 3.0, -2.5, 1.0], [0.0, 2.5, 1.0, -0.5]],
+                    dtype=minigrad.float64, requires_grad=True)
+W.max().backward()
+Wt = torch.tensor(W.detach().numpy(), requires_grad=True)
+Wt.max().backward()
+print(W.grad)
+check("W.grad of W.max()", W.grad, Wt.grad, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Only the largest entry, the $3$ (row 1, column 1, counting from 0), gets $1$: a small
+# nudge of any other entry does not change the maximum. (With ties, torch splits the
+# $1$ evenly among the tied entries.)
+# </details>
+#
+# **3.** For the neuron of chapter 02, $x_2 = 0$ made $\frac{\partial o}{\partial w_2} = 0$.
+# For the batch of section 4, whose first row is that $x$: is `w.grad[1]` zero?
+
+# %%
+w = minigrad.tensor([-3.0, 1.0], dtype=minigrad.float64, requires_grad=True)
+(minigrad.tensor(xs) @ w + 6.8813735870195432).tanh().sum().backward()
+wt = torch.tensor([-3.0, 1.0], dtype=torch.float64, requires_grad=True)
+(torch.tensor(xs) @ wt + 6.8813735870195432).tanh().sum().backward()
+print("w.grad =", w.grad)
+check("w.grad of the batch", w.grad, wt.grad, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# No: the first example adds $0$ to it, but the other three have $x_2 \ne 0$ and add
+# their shares. A batch's gradient sums every example's, so a weight learns as long as
+# *some* example uses it.
+# </details>
+#
 # ## Summary
 #
 # - `minigrad.Tensor` mirrors `torch.Tensor`: `requires_grad`, `grad_fn`, `is_leaf`,
@@ -528,7 +620,8 @@ with graded("Exercise 5.3", hint="s_i scales the c entries of row i only; sum wh
 # - Broadcasting uses a small tensor several times; in the backward pass those uses'
 #   gradients add up, so the gradient is summed over the broadcast dimensions and
 #   comes back in the input's shape. A bias's gradient is the upstream gradient summed
-#   over the batch.
+#   over the batch. The running neuron on a batch: `w.grad` and `b.grad` are the sums of
+#   each example's gradient from chapter 02.
 # - In minigrad this happens in exactly one place, `engine.sum_to_shape` (torch's
 #   `sum_to_size`).
 #
