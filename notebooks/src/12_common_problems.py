@@ -81,6 +81,13 @@
 # <td>7</td>
 # </tr>
 # <tr>
+# <td><code>.grad</code> is <code>None</code> on a parameter, no warning</td>
+# <td>the parameter is not on the path to the loss (a layer never called, a branch not
+# taken)</td>
+# <td>the names of the parameters whose <code>.grad</code> is <code>None</code></td>
+# <td>predict 2</td>
+# </tr>
+# <tr>
 # <td>loss or gradient <code>nan</code></td>
 # <td>a function at the edge of its domain: <code>sqrt</code>, <code>log</code>, a division at 0,
 # even in a branch that <code>where</code> does not pick</td>
@@ -458,8 +465,8 @@ check("h._version before and after add_", versions["minigrad"], versions["torch"
 
 # %% [markdown]
 # The fix: do not change a saved value; make a new tensor instead (`h = h + 1`), or
-# `clone()` before changing. Then backward uses the value that `**` saw. (minigrad's
-# `randn` draws its own numbers, so torch's `x` is made from minigrad's data.)
+# `clone()` before changing. Then backward uses the value that `**` saw (torch's `x`
+# again made from minigrad's numbers).
 
 # %%
 minigrad.manual_seed(0)
