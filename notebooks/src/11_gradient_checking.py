@@ -19,7 +19,8 @@
 #    and float64;
 # 4. run `gradcheck` on a function, and say what it compares, with what tolerance, and
 #    why it wants float64 inputs;
-# 5. catch a wrong backward of a custom `autograd.Function` and fix it.
+# 5. catch a wrong backward of a custom `autograd.Function` and fix it;
+# 6. judge a hand comparison by its relative error, on a few random coordinates.
 
 # %%
 import inspect
@@ -905,6 +906,79 @@ with graded("Exercise 11.3", hint="compare your gradient with gradcheck's numeri
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 6. How far apart is too far: the relative error, on a few coordinates
+#
+# `gradcheck` answers yes or no. When you check a gradient by hand, on a layer of a real
+# network, two habits from Stanford's CS231n notes on gradient checks make the
+# comparison meaningful and cheap.
+#
+# **Compare relative errors.** An absolute difference of $10^{-6}$ means nothing
+# without the size of the gradient: it is tiny next to $10^{3}$ and huge next to
+# $10^{-6}$. The notes compare $|a - n| / \max(|a|, |n|)$ (analytical $a$, numerical
+# $n$) and read it, in float64, roughly as: above $10^{-2}$ the gradient is probably
+# wrong; below $10^{-7}$ it is right; in between it is suspect, unless kinks (ReLU,
+# `max`) are near. (`gradcheck`'s test $|a - n| \le \text{atol} + \text{rtol}\,|n|$ is
+# the same idea, with an absolute floor for entries near $0$.)
+#
+# **Check a random subset of coordinates.** A full numerical gradient costs two forward
+# passes per parameter: 4096 of them for one $64 \times 32$ weight. A handful of random
+# entries catches a wrong formula just as surely, since such a bug spoils most entries.
+# Below, a layer $L = \sum \tanh(X W)^2$ with $W$ of shape $(64, 32)$: the autograd
+# gradient at 6 random entries, against central differences there, and against a
+# backward with the classic slip of a missing factor $2$.
+
+# %%
+rng_c = np.random.default_rng(6)
+X_c, W_c = rng_c.standard_normal((16, 64)), rng_c.standard_normal((64, 32)) * 0.1
+
+
+def layer_loss(lib, w):
+    return ((lib.tensor(X_c) @ w).tanh() ** 2).sum()
+
+
+w_m = minigrad.tensor(W_c, requires_grad=True)
+w_t = torch.tensor(W_c, requires_grad=True)
+layer_loss(minigrad, w_m).backward()
+layer_loss(torch, w_t).backward()
+coords = [tuple(rng_c.integers(0, n) for n in W_c.shape) for _ in range(6)]
+
+
+def relative_error(a, n):
+    """CS231n's |a - n| / max(|a|, |n|)."""
+    return abs(a - n) / max(abs(a), abs(n))
+
+
+rows = []
+for i, j in coords:
+    plus, minus = W_c.copy(), W_c.copy()
+    plus[i, j] += 1e-6
+    minus[i, j] -= 1e-6
+    with minigrad.no_grad():
+        numerical = (layer_loss(minigrad, minigrad.tensor(plus)).item()
+                     - layer_loss(minigrad, minigrad.tensor(minus)).item()) / 2e-6
+    analytical = w_m.grad[i, j].item()
+    rows.append((analytical, numerical, relative_error(analytical, numerical),
+                 relative_error(analytical / 2, numerical)))
+    print(f"W[{i:2d}, {j:2d}]: autograd {analytical:+.5f}, central difference "
+          f"{numerical:+.5f}, relative error below 1e-7: {rows[-1][2] < 1e-7}; "
+          f"with the factor 2 missing: {rows[-1][3]:.2f}")
+rows = np.array(rows)
+check_all({"autograd at the 6 entries": (rows[:, 0], [w_t.grad[c].item() for c in coords]),
+           "relative errors below 1e-7": (rows[:, 2] < 1e-7, [True] * 6, "by hand"),
+           "factor 2 missing: relative errors 0.5": (np.round(rows[:, 3], 6), [0.5] * 6,
+                                                     "formula")},
+          rtol=1e-6, brief=True)
+
+# %% [markdown]
+# The right gradient's relative errors are all below $10^{-7}$ (between $10^{-9}$ and
+# $10^{-8}$: the round-off of section 3, on a loss that sums 512 terms); the slip gives
+# $0.5$ at every entry, far above $10^{-2}$. Six entries of 2048 were enough. The same
+# notes add: check in float64 (section 3 shows why); at random inputs, away from kinks;
+# with what is random in a network (dropout, data augmentation) switched off; and on
+# the data loss alone before a regularization term is added, since a large term could
+# dominate the gradient and hide an error in the rest.
+
+# %% [markdown]
 # ## Predict before you run
 #
 # Guess each answer, then run the cell.
@@ -1004,6 +1078,9 @@ check("gradcheck(relu) at a kink", kink["minigrad"], kink["torch"], brief=True)
 #   those that require grad.
 # - It is slow (two forward passes per input element), so it is for testing, never
 #   for training.
+# - By hand, compare the relative error $|a - n| / \max(|a|, |n|)$ (CS231n's
+#   rules of thumb: above $10^{-2}$ wrong, below $10^{-7}$ right, in float64), on a few
+#   random coordinates of a large parameter rather than all of them.
 #
 # Next: [12 Common problems](12_common_problems.ipynb), the errors autograd raises and
 # how to fix them.

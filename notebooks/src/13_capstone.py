@@ -265,6 +265,24 @@ break_widget(BackwardCheck(x_train_np[:64], y_train[:64], p0))
 # where $\mathrm{softmax}(z) = e^{\ell}$: the forward pass already holds it, as
 # `exp(logp)`, finite for any logits.
 #
+# The Jacobian in numbers, for one row of three logits $z = (1, 2, 0.5)$: row $c$ of
+# $\partial \ell / \partial z$ is the one-hot row $e_c$ minus the same
+# $p = \mathrm{softmax}(z)$, so the matrix is the identity minus $p$ in every row:
+
+# %%
+z3 = np.array([1.0, 2.0, 0.5])
+p3 = np.exp(z3) / np.exp(z3).sum()
+jacobian3 = np.eye(3) - p3  # row c: [c = j] - p_j
+jacobian3_t = torch.autograd.functional.jacobian(lambda z: torch.log_softmax(z, dim=0),
+                                                 torch.tensor(z3))
+print("p =", np.round(p3, 4))
+print(np.round(jacobian3, 4))
+check("the Jacobian of log_softmax at (1, 2, 0.5)", jacobian3, jacobian3_t, rtol=1e-12)
+
+# %% [markdown]
+# A row of upstream gradients $g$ times this matrix adds up $g_c$ times row $c$:
+# $\sum_c g_c (e_c - p) = g - p \sum_c g_c$, the formula above.
+#
 # ### Exercise 13.1: the loss and log-softmax steps (3 points)
 #
 # Write `nll_grad(logp, labels)`, which sets `logp.g` to $\partial L / \partial \ell$
