@@ -737,7 +737,8 @@ print("torch's Adam, sum against mean with the same eps, largest difference:",
 # 32 times larger. Adam lands on the same weights for the sum and the mean, to about
 # $10^{-9}$, and exactly (to rounding) on those of the mean with $\epsilon / 32$. So
 # when you switch a loss from mean to sum, or change the batch size of a summed loss,
-# divide SGD's learning rate by the factor; Adam's (and RMSprop's) needs no change.
+# divide SGD's learning rate by the factor; Adam's needs no change (nor RMSprop's, which
+# divides by the same root mean square).
 # The weight decay of Exercise 10.3 does not scale with the loss, so with a sum its
 # $\lambda$ counts $N$ times less against the data.
 
