@@ -9,6 +9,7 @@ It slows everything down: for debugging only.
 """
 
 import math
+import os
 import traceback
 import warnings
 
@@ -79,10 +80,14 @@ class set_detect_anomaly:  # noqa: N801 - torch's name
         return False
 
 
+PACKAGE_FRAME = f'File "{os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}{os.sep}'
+
+
 def record(ctx):
-    """In forward: keep where ``ctx`` was made (the frames above minigrad's ``apply``)."""
+    """In forward: keep where ``ctx`` was made: the frames above minigrad's own, so that
+    ``x.sqrt()`` points at the user's line, as torch's (whose ops are C++) does."""
     stack = traceback.format_stack()
-    while stack and ("minigrad/autograd/" in stack[-1]):
+    while stack and PACKAGE_FRAME in stack[-1]:
         stack.pop()
     ctx._anomaly_trace = stack
 

@@ -2,16 +2,19 @@
 # # 10 Optimizers and training
 #
 # A backward pass only fills `.grad`; nothing has learned anything yet. The optimizer
-# turns gradients into better parameters. This chapter writes the simplest one,
-# stochastic gradient descent, by hand and checks it against `optim.SGD`; runs the
-# training step of the course's reference tutorial (see [Sources](../book/sources.md))
-# with minigrad from torch's initial weights; shows what
-# goes wrong when the four calls of a training step come in the wrong order; adds
-# momentum; and finally trains a small network on a real data set (scikit-learn's
-# handwritten digits) with minigrad and PyTorch side by side, from the same initial
-# weights, until they agree on every parameter. Then RMSprop and Adam, which give each
-# coordinate its own step size, a learning-rate schedule, and (after the exercises) why
-# weight decay is not an L2 term for Adam.
+# turns gradients into better parameters, and one line holds the whole idea: move each
+# parameter a little against its gradient, $p \leftarrow p - \eta\,\nabla_p L$. How
+# large a step $\eta$ may be, and what the four calls of a training step must be in
+# which order, decide whether a network learns at all. This chapter writes that step by
+# hand and checks it against `optim.SGD`; runs the training step of the course's
+# reference tutorial (see [Sources](../book/sources.md)) with minigrad from torch's
+# initial weights; shows what goes wrong when the calls come in the wrong order; adds
+# momentum; and trains a small network on a real data set (scikit-learn's handwritten
+# digits) with minigrad and PyTorch side by side, from the same initial weights, until
+# they agree on every parameter. Then RMSprop and Adam, which give each coordinate its
+# own step size, what a sum instead of a mean over the batch does to each optimizer, a
+# learning-rate schedule, and (after the exercises) why weight decay is not an L2 term
+# for Adam.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -24,7 +27,8 @@
 # 4. train a multilayer network on a real data set and compare it with PyTorch, step
 #    for step;
 # 5. write the RMSprop and Adam updates by hand, say what their division by the root
-#    mean square does to the step, schedule the learning rate, and choose AdamW over
+#    mean square does to the step, rescale the learning rate when a loss sums over the
+#    batch instead of averaging, schedule the learning rate, and choose AdamW over
 #    Adam with `weight_decay`.
 
 # %%
@@ -70,7 +74,7 @@ model, model_t = twin_linears(seed=1)
 ((model(X) - y) ** 2).mean().backward()
 ((model_t(X_t) - y_t) ** 2).mean().backward()
 check_all({"weight.grad": (model.weight.grad, model_t.weight.grad),
-           "bias.grad": (model.bias.grad, model_t.bias.grad)})
+           "bias.grad": (model.bias.grad, model_t.bias.grad)}, brief=True)
 
 # %% [markdown]
 # The update by hand, in minigrad, against torch's `optim.SGD` doing the step:
@@ -88,12 +92,14 @@ with minigrad.no_grad():
 
 torch.optim.SGD(model_t.parameters(), lr=lr).step()
 check_all({"weight after one step": (model.weight, model_t.weight),
-           "bias after one step": (model.bias, model_t.bias)})
+           "bias after one step": (model.bias, model_t.bias)}, brief=True)
 
 # %% [markdown]
 # Why `no_grad()`? The update is not part of the model: it must not be recorded in a
-# graph, and a parameter is a leaf that requires grad, which both libraries refuse to
-# change in place while recording (its gradient would be lost). Without `no_grad()`:
+# graph. And a parameter is a leaf that requires grad, the tensor where gradients
+# arrive; an in-place op recorded on it would have to give it a history (a `grad_fn`),
+# which would make it a leaf no more, so both libraries refuse while recording. Without
+# `no_grad()`:
 
 # %% tags=raises-exception
 model_t.weight -= lr * model_t.weight.grad
@@ -171,8 +177,8 @@ check_all({"loss": (loss, loss_t), "weight after the step": (model.weight, model
 # The tutorial lists the order: clear old gradients, compute predictions and loss, run
 # backpropagation, update the parameters. (Clearing may come before or after the
 # forward pass; it must come before `backward()`.) What does each wrong order do? One
-# function runs ten steps in a given order, in either library; we try four orders
-# from the same initial weights and compare with torch each time.
+# function runs ten steps in a given order, in either library; we try the right order
+# and four wrong ones, from the same initial weights, and compare with torch each time.
 
 # %%
 def run_steps(lib, model, X, y, order, steps=10, lr=0.2):
@@ -215,7 +221,7 @@ for name, order in orders.items():
     loss_now = ((results[name][0](X3) - y3) ** 2).mean().item()
     print(f"{name:26s} loss {loss_now:.4f}, weight moved by {moved:.4f}")
 check_all({f"weight, {name}": (ours.weight, theirs.weight)
-           for name, (ours, theirs) in results.items()})
+           for name, (ours, theirs) in results.items()}, brief=True)
 
 # %% [markdown]
 # - **right**: the loss falls from about 7 to almost 0.
@@ -292,7 +298,7 @@ def descend(lib, momentum, steps=40, lr=0.09):
 
 
 paths = {mu: (descend(minigrad, mu), descend(torch, mu)) for mu in (0.0, 0.7)}
-check_all({f"path, momentum={mu}": pair for mu, pair in paths.items()})
+check_all({f"path, momentum={mu}": pair for mu, pair in paths.items()}, brief=True)
 
 # %%
 u, v = np.meshgrid(np.linspace(-4.5, 1.5, 200), np.linspace(-1.3, 1.3, 200))
@@ -456,7 +462,7 @@ net_t = mlp(torch, torch.float64)
 net = mlp(minigrad, minigrad.float64).load_state_dict(net_t.state_dict())
 print(net)
 check_all({name: (p, q) for (name, p), (_, q) in
-           zip(net.named_parameters(), net_t.named_parameters(), strict=True)})
+           zip(net.named_parameters(), net_t.named_parameters(), strict=True)}, brief=True)
 
 # %% [markdown]
 # The network gives 10 numbers per image, the *logits* $z$, one per digit. The loss is
@@ -467,7 +473,8 @@ check_all({name: (p, q) for (name, p), (_, q) in
 #
 # - **log-softmax**: $\log p_c = z_c - \log \sum_j e^{z_j}$, with the row's largest logit
 #   subtracted first so that no `exp` overflows (shifting all logits of a row by the same
-#   number leaves the softmax unchanged);
+#   number leaves the softmax unchanged, so the shift's gradient is zero: `.detach()` on
+#   the max only spares autograd the work of computing that zero);
 # - **negative log-likelihood (NLL)**: pick $\log p_t$ of each row's label, negate,
 #   average. A one-hot mask picks it with operations we already have.
 #
@@ -552,7 +559,7 @@ plt.show()
 # %%
 check_all({name: (p, q) for (name, p), (_, q) in
            zip(net.named_parameters(), net_t.named_parameters(), strict=True)},
-          rtol=1e-8, atol=1e-10)
+          rtol=1e-8, atol=1e-10, brief=True)
 
 # %% [markdown]
 # Finally, the test images the network has never seen, under `no_grad()` (chapter 09):
@@ -668,6 +675,73 @@ check_all({"Adam's first step: lr * (1, -1)": (adam_t[1] - adam_t[0], [0.3, -0.3
 # buys is an $\eta$ that need not be fitted to the steepest direction, per coordinate,
 # which matters when a network's parameters see gradients of very different sizes.
 #
+# ### Mean or sum over the batch
+#
+# A loss may average over the $N$ examples of a batch (`.mean()`, torch's default
+# `reduction="mean"`) or add them up (`.sum()`, `reduction="sum"`). The sum is $N$
+# times the mean, so every gradient is $N$ times larger. For SGD the step is $\eta$
+# times the gradient: a sum with $\eta / N$ takes exactly the steps of a mean with
+# $\eta$, and a sum with the mean's $\eta$ takes steps $N$ times too long. Adam divides
+# the gradient by its own root mean square, so the factor $N$ cancels, except against
+# $\epsilon$: $N g / (N \sqrt{s} + \epsilon) = g / (\sqrt{s} + \epsilon / N)$. A line
+# fit on a batch of $N = 32$, twenty steps from the same start, in both libraries:
+
+# %%
+torch.manual_seed(0)
+Xb_t = torch.randn(32, 3, dtype=torch.float64)
+yb_t = (Xb_t @ torch.tensor([[1.0], [-2.0], [0.5]], dtype=torch.float64)
+        + 0.1 * torch.randn(32, 1, dtype=torch.float64))
+Xb, yb = minigrad.tensor(Xb_t.numpy()), minigrad.tensor(yb_t.numpy())
+
+
+def fit(lib, reduction, optimizer, steps=20, **options):
+    """`steps` steps of lib.optim.<optimizer> on the squared error, reduced by `reduction`."""
+    model = twin_linears(seed=1)[1 if lib is torch else 0]
+    X, y = (Xb_t, yb_t) if lib is torch else (Xb, yb)
+    opt = getattr(lib.optim, optimizer)(model.parameters(), **options)
+    for _ in range(steps):
+        squared = (model(X) - y) ** 2
+        loss = squared.mean() if reduction == "mean" else squared.sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return model.weight.detach().numpy()[0]
+
+
+N = 32
+reductions = {"SGD, mean, lr 0.1": ("mean", "SGD", {"lr": 0.1}),
+        "SGD, sum,  lr 0.1 / 32": ("sum", "SGD", {"lr": 0.1 / N}),
+        "SGD, sum,  lr 0.1": ("sum", "SGD", {"lr": 0.1}),
+        "Adam, mean, lr 0.1": ("mean", "Adam", {"lr": 0.1}),
+        "Adam, sum,  lr 0.1": ("sum", "Adam", {"lr": 0.1}),
+        "Adam, mean, lr 0.1, eps 1e-8 / 32": ("mean", "Adam", {"lr": 0.1, "eps": 1e-8 / N})}
+weights = {name: (fit(minigrad, *run[:2], **run[2]), fit(torch, *run[:2], **run[2]))
+           for name, run in reductions.items()}
+for name, (w, _) in weights.items():
+    print(f"{name:34s} weight after 20 steps {np.array2string(w, precision=4)}")
+display(check_all(weights, rtol=1e-10, atol=1e-12, brief=True))
+check_all({
+    "SGD: sum with lr / 32 = mean with lr": (weights["SGD, sum,  lr 0.1 / 32"][1],
+                                            weights["SGD, mean, lr 0.1"][1], "by hand"),
+    "Adam: sum = mean with eps / 32": (weights["Adam, sum,  lr 0.1"][1],
+                                       weights["Adam, mean, lr 0.1, eps 1e-8 / 32"][1],
+                                       "by hand")}, rtol=1e-10, atol=1e-12)
+print("torch's Adam, sum against mean with the same eps, largest difference:",
+      f"{np.abs(weights['Adam, sum,  lr 0.1'][1] - weights['Adam, mean, lr 0.1'][1]).max():.0e}")
+
+# %% [markdown]
+# The line's true weights are $(1, -2, 0.5)$. SGD on the mean with $\eta = 0.1$ and SGD
+# on the sum with $\eta = 0.1/32$ land on the same weights; SGD on the sum with the
+# mean's $\eta = 0.1$ diverges (weights of order $10^{17}$): the step limit
+# $2/\lambda_{\max}$ of section 4 is 32 times smaller for the sum, whose curvature is
+# 32 times larger. Adam lands on the same weights for the sum and the mean, to about
+# $10^{-9}$, and exactly (to rounding) on those of the mean with $\epsilon / 32$. So
+# when you switch a loss from mean to sum, or change the batch size of a summed loss,
+# divide SGD's learning rate by the factor; Adam's needs no change (nor RMSprop's, which
+# divides by the same root mean square).
+# The weight decay of Exercise 10.3 does not scale with the loss, so with a sum its
+# $\lambda$ counts $N$ times less against the data.
+
 # ### A learning-rate schedule
 #
 # A scheduler changes the optimizer's learning rate as training goes; its `step()` is
@@ -704,13 +778,7 @@ check_all({"learning rate, steps 0 to 14": (lrs, lrs_t),
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the
-# chapter in, the grader runs the same checks and a few more on inputs you have not
-# seen, so an answer that only fits the examples here loses its points. The points of
-# each exercise are in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 10.1: an SGD step by hand (2 points)
 #
@@ -1076,6 +1144,97 @@ check_all({**{f"{name}: the effect of the decay": pair for name, pair in effects
 # SGD's decay does.
 
 # %% [markdown]
+# ## Predict before you run
+#
+# Guess each answer, then run the cell.
+#
+# **1.** Plain SGD on the valley of section 4 was stable with $\eta = 0.09$. With
+# $\eta = 0.11$, is the loss after 40 steps a little lower, a little higher, or huge?
+
+# %%
+for lr_guess in (0.09, 0.11):
+    end, end_t = descend(minigrad, 0.0, lr=lr_guess)[-1], descend(torch, 0.0, lr=lr_guess)[-1]
+    print(f"lr {lr_guess}: loss after 40 steps {valley(minigrad.tensor(end)).item():.3g}")
+    display(check(f"point after 40 steps, lr {lr_guess}", end, end_t, rtol=1e-12, brief=True))
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# $\eta = 0.11$ is past $2/\lambda_{\max} = 0.1$: across the valley each step multiplies
+# $v$ by $1 - 20 \cdot 0.11 = -1.2$, so $v$ grows as $1.2^{40}$; a 20 % larger step is
+# not a bit faster, it diverges.
+# </details>
+#
+# **2.** A parameter's gradient is $1000$. How far does the first step of `optim.Adam`
+# with `lr=0.1` move it? And the first step of `optim.SGD` with `lr=0.1`?
+
+# %%
+first_steps = {}
+for name in ("Adam", "SGD"):
+    for lib in (minigrad, torch):
+        q = lib.tensor([0.0], dtype=lib.float64, requires_grad=True)
+        step_opt = getattr(lib.optim, name)([q], lr=0.1)
+        (1000 * q).sum().backward()  # the gradient of 1000 q is 1000
+        step_opt.step()
+        first_steps.setdefault(name, []).append(q.detach().numpy().copy())
+    print(f"{name}: moved to {first_steps[name][0][0]:.4f}")
+check_all({f"{name}: the parameter after one step": pair
+           for name, pair in first_steps.items()}, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Adam's first step is $-\eta\, g / |g|$ (section 6): $-0.1$ whatever the size of the
+# gradient. SGD's is $-\eta\, g = -100$.
+# </details>
+#
+# **3.** One `backward()`, then `optimizer.step()` called twice (plain SGD, no
+# momentum). Does the weight move once or twice?
+
+# %%
+twice = []
+for lib in (minigrad, torch):
+    q = lib.tensor([1.0], dtype=lib.float64, requires_grad=True)
+    step_opt = lib.optim.SGD([q], lr=0.1)
+    (3 * q).sum().backward()  # q.grad = 3
+    step_opt.step()
+    step_opt.step()
+    twice.append(q.detach().numpy().copy())
+print(f"q after two steps: {twice[0][0]:.2f}")
+check("q after one backward and two steps", *twice, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# `step()` reads `.grad` and does not clear it, so the second call steps again with the
+# same gradient: $1 - 2 \cdot 0.1 \cdot 3 = 0.4$. Only `zero_grad()` (or the next
+# `backward()`, which adds to it) changes `.grad`.
+# </details>
+#
+# **4.** After `optimizer.zero_grad()`, what is in `p.grad`: a tensor of zeros, or
+# something else?
+
+# %%
+cleared = []
+for lib in (minigrad, torch):
+    q = lib.tensor([1.0, 2.0], requires_grad=True)
+    step_opt = lib.optim.SGD([q], lr=0.1)
+    (q * q).sum().backward()
+    step_opt.zero_grad()
+    cleared.append(q.grad is None)
+print("q.grad is None after zero_grad():", cleared[0])
+check("q.grad is None", cleared[0], cleared[1], brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# `zero_grad()` sets each gradient to `None` (`set_to_none=True` is the default since
+# torch 2.0), which frees the memory; `zero_grad(set_to_none=False)` fills zeros instead.
+# With `None`, a parameter that gets no gradient in the next step is skipped by `step()`
+# rather than moved by momentum or weight decay on a zero gradient.
+# </details>
+
+# %% [markdown]
 # ## Summary
 #
 # - Gradients only fill `.grad`; the optimizer changes the parameters. SGD moves each
@@ -1103,6 +1262,9 @@ check_all({**{f"{name}: the effect of the decay": pair for name, pair in effects
 #   square: Adam's first step is $\eta$ in every coordinate, whatever the gradient, so
 #   $\eta$ need not fit the steepest direction. `CosineAnnealingLR` lowers $\eta$ to $0$
 #   at $T_{\max}$, then raises it again.
+# - A loss summed over a batch of $N$ has gradients $N$ times those of the mean: SGD
+#   needs $\eta / N$ to take the same steps; Adam takes them with the same $\eta$ (its
+#   $\epsilon$ acts as $\epsilon / N$).
 # - Adam's `weight_decay` (an L2 term) is divided by that root mean square too, so
 #   $\lambda$ hardly matters; AdamW shrinks every weight by $1 - \eta\lambda$ per step,
 #   as SGD's decay does.

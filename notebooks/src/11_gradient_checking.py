@@ -8,8 +8,8 @@
 # how the output moves. This chapter starts from an example of the course's reference
 # tutorial (see [Sources](../book/sources.md)), explains why the central difference
 # is the one to use and why its step `eps` can be neither too large nor too small, and
-# where the rounding happens, then uses `gradcheck`, minigrad's and torch's side by side, to catch a
-# custom `Function` whose backward is wrong.
+# where the rounding happens, then uses `gradcheck`, minigrad's and torch's side by
+# side, to catch a custom `Function` whose backward is wrong.
 #
 # **Learning goals.** After this chapter you can
 #
@@ -19,7 +19,8 @@
 #    and float64;
 # 4. run `gradcheck` on a function, and say what it compares, with what tolerance, and
 #    why it wants float64 inputs;
-# 5. catch a wrong backward of a custom `autograd.Function` and fix it.
+# 5. catch a wrong backward of a custom `autograd.Function` and fix it;
+# 6. judge a hand comparison by its relative error, on a few random coordinates.
 
 # %%
 import inspect
@@ -76,7 +77,7 @@ finite_diff_grad_m = (f(minigrad.tensor(3.0 + eps)) - f(minigrad.tensor(3.0 - ep
 print(autograd_grad_m)
 print(finite_diff_grad_m.item())
 check_all({"autograd": (autograd_grad_m, autograd_grad),
-           "finite difference": (finite_diff_grad_m, finite_diff_grad)}, rtol=0, atol=0)
+           "finite difference": (finite_diff_grad_m, finite_diff_grad)}, rtol=0, atol=0, brief=True)
 
 # %% [markdown]
 # "Close to 6" is $5.9938$: wrong in the third digit. For a parabola the central
@@ -101,7 +102,7 @@ for name, t in [("(x + eps)**2", plus_m), ("(x - eps)**2", minus_m)]:
     rounding = Decimal(f(t).item()) - Decimal(t.item()) ** 2
     print(f"rounding error of {name}: {float(rounding):+.3e}")
 display(check_all({"x + eps as stored": (plus_m, plus_t),
-                   "x - eps as stored": (minus_m, minus_t)}, rtol=0, atol=0))
+                   "x - eps as stored": (minus_m, minus_t)}, rtol=0, atol=0, brief=True))
 check("estimate = 6 x step taken / (2 eps)", finite_diff_grad_m, 6 * step_taken / (2 * eps),
       rtol=1e-6, against="formula")
 
@@ -119,7 +120,7 @@ eps_pow2_m = (f(minigrad.tensor(3.0 + h)) - f(minigrad.tensor(3.0 - h))) / (2 * 
 eps_pow2_t = (f(torch.tensor(3.0 + h)) - f(torch.tensor(3.0 - h))) / (2 * h)
 print(f"difference / step taken: {by_step_m.item()}   eps = 2**-13: {eps_pow2_m.item()}")
 display(check_all({"difference / step taken": (by_step_m, by_step_t),
-                   "eps = 2**-13": (eps_pow2_m, eps_pow2_t)}, rtol=0, atol=0))
+                   "eps = 2**-13": (eps_pow2_m, eps_pow2_t)}, rtol=0, atol=0, brief=True))
 check_all({"difference / step taken": (by_step_m, 6.0),
            "eps = 2**-13": (eps_pow2_m, 6.0)}, rtol=0, atol=0, against="formula")
 
@@ -133,7 +134,7 @@ fd64 = (f(x64 + eps) - f(x64 - eps)) / (2 * eps)
 xt64 = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
 f(xt64).backward()
 print(f"float64 central difference: {fd64.item():.10f}")
-check("central difference, float64", fd64, xt64.grad, rtol=1e-10)
+check("central difference, float64", fd64, xt64.grad, rtol=1e-10, brief=True)
 
 # %% [markdown]
 # Sections 2 and 3 make this precise: which formula, and which $\epsilon$.
@@ -327,7 +328,7 @@ for lib in (minigrad, torch):
                               if p.default is not inspect.Parameter.empty}
     print(f"{lib.__name__}: {defaults[lib.__name__]}")
 check_all({k: (v, defaults["torch"][k]) for k, v in defaults["minigrad"].items()},
-          rtol=0, atol=0)
+          rtol=0, atol=0, brief=True)
 
 # %% [markdown]
 # $\epsilon = 10^{-6}$, atol $= 10^{-5}$, rtol $= 10^{-3}$, no tolerance for a backward
@@ -378,7 +379,7 @@ for name, (fn, pick) in functions.items():
     ours = minigrad.autograd.gradcheck(fn, pick(A_m, B_m))
     theirs = torch.autograd.gradcheck(fn, pick(A_t, B_t))
     results[f"gradcheck {name}"] = (ours, theirs)
-check_all(results)
+check_all(results, brief=True)
 
 # %% [markdown]
 # (The first function got `A` as its input, a $4 \times 3$ tensor; its Jacobian is
@@ -399,7 +400,7 @@ for name, lib, inp in [("minigrad", minigrad, x32_m), ("torch", torch, x32_t)]:
         verdicts[name] = lib.autograd.gradcheck(g, (inp,), raise_exception=False)
     print(f"{name}: {caught[0].category.__name__}: {str(caught[0].message)[:70]}...")
     print(f"    the input is still {inp.dtype}; gradcheck returned {verdicts[name]}")
-check("gradcheck(x**3), float32", verdicts["minigrad"], verdicts["torch"])
+check("gradcheck(x**3), float32", verdicts["minigrad"], verdicts["torch"], brief=True)
 
 # %% [markdown]
 # Both refuse a correct backward, that of $x^3$: at $\epsilon = 10^{-6}$ the float32
@@ -427,7 +428,7 @@ with warnings.catch_warnings(action="ignore"):
     loose = {"gradcheck(x**3), float32, eps=1e-2, tol 1e-3": (
         minigrad.autograd.gradcheck(g, (x32_m,), eps=1e-2, atol=1e-3, rtol=1e-3),
         torch.autograd.gradcheck(g, (x32_t,), eps=1e-2, atol=1e-3, rtol=1e-3))}
-check_all(loose)
+check_all(loose, brief=True)
 
 # %% [markdown]
 # **Reentrancy.** Before comparing, `gradcheck` computes the analytical Jacobian twice
@@ -489,7 +490,7 @@ check_all({"gradcheck SumDot, nondet_tol=1e-12": (
     minigrad.autograd.gradcheck(make_sumdot(minigrad.autograd.Function).apply, (S_m, v_m),
                                 nondet_tol=1e-12),
     torch.autograd.gradcheck(make_sumdot(torch.autograd.Function).apply, (S_t, v_t),
-                             nondet_tol=1e-12))})
+                             nondet_tol=1e-12))}, brief=True)
 
 # %% [markdown]
 # ## 5. Catching a wrong backward
@@ -532,7 +533,7 @@ p_t = torch.randn(3, dtype=torch.float64, requires_grad=True)
 q_t = torch.randn(3, dtype=torch.float64, requires_grad=True)
 p_m = minigrad.tensor(p_t.detach().numpy(), requires_grad=True)
 q_m = minigrad.tensor(q_t.detach().numpy(), requires_grad=True)
-check("BadMul forward", BadMul.apply(p_m, q_m), p_t * q_t)
+check("BadMul forward", BadMul.apply(p_m, q_m), p_t * q_t, brief=True)
 
 # %% [markdown]
 # `gradcheck` compares its backward with finite differences and refuses, naming the
@@ -573,13 +574,14 @@ torch.autograd.gradcheck(BadMulTorch.apply, (c_t, q_t))
 GoodMul = make_mul(minigrad.autograd.Function, swapped=False)
 GoodMulTorch = make_mul(torch.autograd.Function, swapped=False)
 check_all({"gradcheck GoodMul": (minigrad.autograd.gradcheck(GoodMul.apply, (p_m, q_m)),
-                                 torch.autograd.gradcheck(GoodMulTorch.apply, (p_t, q_t)))})
+                                 torch.autograd.gradcheck(GoodMulTorch.apply, (p_t, q_t)))},
+          brief=True)
 
 # %%
 p_m.grad = q_m.grad = p_t.grad = q_t.grad = None  # start from no gradient
 GoodMul.apply(p_m, q_m).sum().backward()
 (p_t * q_t).sum().backward()
-check_all({"a.grad": (p_m.grad, p_t.grad), "b.grad": (q_m.grad, q_t.grad)})
+check_all({"a.grad": (p_m.grad, p_t.grad), "b.grad": (q_m.grad, q_t.grad)}, brief=True)
 
 # %% [markdown]
 # One warning about what gradcheck can miss: with $a = b$ the swapped gradients are
@@ -588,14 +590,7 @@ check_all({"a.grad": (p_m.grad, p_t.grad), "b.grad": (q_m.grad, q_t.grad)})
 #
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the
-# chapter in, the grader runs the same checks and a few more on inputs you have not
-# seen (other shapes, steps and upstream gradients, other Functions), so an answer
-# that only fits the examples here loses its points. The points of each exercise are
-# in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 11.1: a numerical gradient (2 points)
 #
@@ -911,6 +906,156 @@ with graded("Exercise 11.3", hint="compare your gradient with gradcheck's numeri
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## 6. How far apart is too far: the relative error, on a few coordinates
+#
+# `gradcheck` answers yes or no. When you check a gradient by hand, on a layer of a real
+# network, two habits from Stanford's CS231n notes on gradient checks make the
+# comparison meaningful and cheap.
+#
+# **Compare relative errors.** An absolute difference of $10^{-6}$ means nothing
+# without the size of the gradient: it is tiny next to $10^{3}$ and huge next to
+# $10^{-6}$. The notes compare $|a - n| / \max(|a|, |n|)$ (analytical $a$, numerical
+# $n$) and read it, in float64, roughly as: above $10^{-2}$ the gradient is probably
+# wrong; below $10^{-7}$ it is right; in between it is suspect, unless kinks (ReLU,
+# `max`) are near. (`gradcheck`'s test $|a - n| \le \text{atol} + \text{rtol}\,|n|$ is
+# the same idea, with an absolute floor for entries near $0$.)
+#
+# **Check a random subset of coordinates.** A full numerical gradient costs two forward
+# passes per parameter: 4096 of them for one $64 \times 32$ weight. A handful of random
+# entries catches a wrong formula just as surely, since such a bug spoils most entries.
+# Below, a layer $L = \sum \tanh(X W)^2$ with $W$ of shape $(64, 32)$: the autograd
+# gradient at 6 random entries, against central differences there, and against a
+# backward with the classic slip of a missing factor $2$.
+
+# %%
+rng_c = np.random.default_rng(6)
+X_c, W_c = rng_c.standard_normal((16, 64)), rng_c.standard_normal((64, 32)) * 0.1
+
+
+def layer_loss(lib, w):
+    return ((lib.tensor(X_c) @ w).tanh() ** 2).sum()
+
+
+w_m = minigrad.tensor(W_c, requires_grad=True)
+w_t = torch.tensor(W_c, requires_grad=True)
+layer_loss(minigrad, w_m).backward()
+layer_loss(torch, w_t).backward()
+coords = [tuple(rng_c.integers(0, n) for n in W_c.shape) for _ in range(6)]
+
+
+def relative_error(a, n):
+    """CS231n's |a - n| / max(|a|, |n|)."""
+    return abs(a - n) / max(abs(a), abs(n))
+
+
+rows = []
+for i, j in coords:
+    plus, minus = W_c.copy(), W_c.copy()
+    plus[i, j] += 1e-6
+    minus[i, j] -= 1e-6
+    with minigrad.no_grad():
+        numerical = (layer_loss(minigrad, minigrad.tensor(plus)).item()
+                     - layer_loss(minigrad, minigrad.tensor(minus)).item()) / 2e-6
+    analytical = w_m.grad[i, j].item()
+    rows.append((analytical, numerical, relative_error(analytical, numerical),
+                 relative_error(analytical / 2, numerical)))
+    print(f"W[{i:2d}, {j:2d}]: autograd {analytical:+.5f}, central difference "
+          f"{numerical:+.5f}, relative error below 1e-7: {rows[-1][2] < 1e-7}; "
+          f"with the factor 2 missing: {rows[-1][3]:.2f}")
+rows = np.array(rows)
+check_all({"autograd at the 6 entries": (rows[:, 0], [w_t.grad[c].item() for c in coords]),
+           "relative errors below 1e-7": (rows[:, 2] < 1e-7, [True] * 6, "by hand"),
+           "factor 2 missing: relative errors 0.5": (np.round(rows[:, 3], 6), [0.5] * 6,
+                                                     "formula")},
+          rtol=1e-6, brief=True)
+
+# %% [markdown]
+# The right gradient's relative errors are all below $10^{-7}$ (between $10^{-9}$ and
+# $10^{-8}$: the round-off of section 3, on a loss that sums 512 terms); the slip gives
+# $0.5$ at every entry, far above $10^{-2}$. Six entries of 2048 were enough. The same
+# notes add: check in float64 (section 3 shows why); at random inputs, away from kinks;
+# with what is random in a network (dropout, data augmentation) switched off; and on
+# the data loss alone before a regularization term is added, since a large term could
+# dominate the gradient and hide an error in the rest.
+
+# %% [markdown]
+# ## Predict before you run
+#
+# Guess each answer, then run the cell.
+#
+# **1.** The central difference of $x^3$ at $x = 1$ with $\epsilon = 10^{-3}$, in
+# float64. The derivative is $3$. Is the estimate off by about $10^{-3}$, $10^{-6}$ or
+# $10^{-12}$?
+
+# %%
+estimates = {}
+for lib in (minigrad, torch):
+    x1 = lib.tensor(1.0, dtype=lib.float64)
+    estimates[lib.__name__] = ((x1 + 1e-3) ** 3 - (x1 - 1e-3) ** 3) / (2 * 1e-3)
+print(f"estimate {estimates['minigrad'].item():.12f}, off by "
+      f"{estimates['minigrad'].item() - 3:.3e}")
+check_all({"central difference": (estimates["minigrad"], estimates["torch"]),
+           "3 + eps**2": (estimates["minigrad"], 3 + 1e-6, "formula")},
+          rtol=1e-12, atol=1e-15, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# The central difference's error is $\epsilon^2 f^{\prime\prime\prime}(x) / 6$: for
+# $x^3$, exactly $\epsilon^2 = 10^{-6}$ (the $\epsilon^3$ terms cancel; the rounding,
+# near $10^{-13}$, is far smaller). A one-sided difference would be off by about
+# $3\epsilon = 3 \cdot 10^{-3}$.
+# </details>
+#
+# **2.** The same difference for $x^3$ at $x = 1.5$ (derivative $6.75$) with
+# $\epsilon = 10^{-12}$ instead of $10^{-6}$: a million times smaller a step. Is the
+# estimate better or worse, and by how much?
+
+# %%
+errors = {}
+for step in (1e-6, 1e-12):
+    pair = []
+    for lib in (minigrad, torch):
+        x_mid = lib.tensor(1.5, dtype=lib.float64)
+        pair.append(((x_mid + step) ** 3 - (x_mid - step) ** 3) / (2 * step))
+    errors[step] = pair
+    print(f"eps {step:.0e}: estimate {pair[0].item():.12f}, "
+          f"error {abs(pair[0].item() - 6.75):.1e}")
+check_all({f"central difference, eps {step:.0e}": pair for step, pair in errors.items()},
+          rtol=1e-12, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Worse, by a factor of about a million: truncation ($\epsilon^2$) vanishes, but the
+# round-off of section 3 grows as $u / \epsilon$: $2^{-53} \cdot 6.75 \cdot 1.5 /
+# 10^{-12}$ is of order $10^{-3}$. Below the best $\epsilon$ a smaller step only adds
+# noise.
+# </details>
+#
+# **3.** `relu` is correct in both libraries. Does `gradcheck` accept it at the input
+# $(0.5, -0.3, 0)$?
+
+# %%
+kink = {}
+for lib in (minigrad, torch):
+    x_kink = lib.tensor([0.5, -0.3, 0.0], dtype=lib.float64, requires_grad=True)
+    kink[lib.__name__] = lib.autograd.gradcheck(lambda t: t.relu(), (x_kink,),
+                                                raise_exception=False)
+print("gradcheck(relu) at (0.5, -0.3, 0):", kink["minigrad"])
+check("gradcheck(relu) at a kink", kink["minigrad"], kink["torch"], brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# No. At $0$ the central difference straddles the kink: $(\mathrm{relu}(\epsilon) -
+# \mathrm{relu}(-\epsilon)) / 2\epsilon = 1/2$, while backward uses the convention
+# $\mathrm{relu}'(0) = 0$. Neither is wrong; the derivative does not exist there. A
+# `gradcheck` failure at an input with exact zeros (or ties in a `max`) says nothing
+# about the backward: check at random inputs.
+# </details>
+
+# %% [markdown]
 # ## Summary
 #
 # - Gradient checking compares backward's gradient with a finite difference; the
@@ -933,6 +1078,9 @@ with graded("Exercise 11.3", hint="compare your gradient with gradcheck's numeri
 #   those that require grad.
 # - It is slow (two forward passes per input element), so it is for testing, never
 #   for training.
+# - By hand, compare the relative error $|a - n| / \max(|a|, |n|)$ (CS231n's
+#   rules of thumb: above $10^{-2}$ wrong, below $10^{-7}$ right, in float64), on a few
+#   random coordinates of a large parameter rather than all of them.
 #
 # Next: [12 Common problems](12_common_problems.ipynb), the errors autograd raises and
 # how to fix them.

@@ -1,13 +1,100 @@
 # %% [markdown]
 # # 12 Common problems
 #
-# Autograd fails in a handful of ways, and they come back again and again: a gradient
-# that never arrives, a gradient that is silently too big, a value changed after it
-# was saved, a graph used twice, a `.grad` that stays `None`. This chapter provokes
-# each one on purpose, shows torch's error and minigrad's side by side (minigrad
-# raises the same exception with torch's key phrase, plus a line that says how to fix
-# it), explains what went wrong inside the graph, and applies the fix, checked against
-# torch.
+# Autograd fails in a handful of ways, and each one shows a recognisable symptom: an
+# error with a fixed phrase, a gradient that is `None`, a loss that stays flat, swings or
+# turns into `nan`. Debugging is reading the symptom back to its cause. This chapter
+# provokes each failure on purpose, shows torch's error and minigrad's side by side
+# (minigrad raises the same exception with torch's key phrase, plus a line that says
+# how to fix it), explains what went wrong inside the graph, and applies the fix,
+# checked against torch. The map, from what you see to where to look:
+#
+# <table>
+# <tr>
+# <th>symptom</th>
+# <th>likely cause</th>
+# <th>the tool that finds it</th>
+# <th>section</th>
+# </tr>
+# <tr>
+# <td><code>element 0 of tensors does not require grad and does not have a grad_fn</code></td>
+# <td>nothing requires grad, or every path to the loss was cut (<code>detach()</code>,
+# <code>.item()</code>, numpy)</td>
+# <td><code>requires_grad</code> of each tensor along the forward pass</td>
+# <td>1, 2</td>
+# </tr>
+# <tr>
+# <td>no error, but a gradient too small: a term is missing</td>
+# <td>part of the loss computed on a detached value (<code>detach()</code>, <code>.data</code>)</td>
+# <td><code>requires_grad</code> of each term; a finite difference (chapter 11)</td>
+# <td>2</td>
+# </tr>
+# <tr>
+# <td>loss swings or explodes</td>
+# <td>stale gradients (no <code>zero_grad()</code>); or a learning rate above 2/λ<sub>max</sub>
+# (chapter 10)</td>
+# <td>the size of <code>p.grad</code> at each step</td>
+# <td>3</td>
+# </tr>
+# <tr>
+# <td>a gradient exactly 0</td>
+# <td>a ReLU off for every example (a dead unit), a mask that selects nothing, a step
+# function in the path</td>
+# <td>the activations: how many ReLU inputs are positive</td>
+# <td>predict 1</td>
+# </tr>
+# <tr>
+# <td>loss flat, the weights never move</td>
+# <td><code>zero_grad()</code> between <code>backward()</code> and <code>step()</code>, or
+# <code>step()</code> before <code>backward()</code></td>
+# <td>a weight before and after <code>step()</code>; the widget of section 3</td>
+# <td>3</td>
+# </tr>
+# <tr>
+# <td><code>a leaf Variable that requires grad is being used in an in-place operation</code></td>
+# <td>a parameter changed in place while recording</td>
+# <td>the line in the traceback</td>
+# <td>4</td>
+# </tr>
+# <tr>
+# <td><code>one of the variables needed for gradient computation has been modified by an inplace
+# operation</code></td>
+# <td>a value saved for backward changed in place: <code>+=</code>, <code>add_</code>,
+# <code>mul_</code> (in torch also <code>relu_</code>, <code>ReLU(inplace=True)</code>),
+# <code>step()</code> before <code>backward()</code></td>
+# <td>the versions in the message, <code>t._version</code>; <code>detect_anomaly()</code> names the
+# forward op</td>
+# <td>5, 8</td>
+# </tr>
+# <tr>
+# <td><code>Trying to backward through the graph a second time</code></td>
+# <td>a second backward through one graph; often a tensor carried from one iteration to the next (a
+# recurrent state, a running total)</td>
+# <td><code>retain_graph</code> only if meant; <code>detach()</code> the carried tensor</td>
+# <td>6</td>
+# </tr>
+# <tr>
+# <td><code>.grad</code> is <code>None</code>, with a <code>UserWarning</code></td>
+# <td><code>.grad</code> of a non-leaf: an intermediate, or a "parameter" made by
+# <code>.double()</code> or <code>.to()</code> after <code>requires_grad=True</code></td>
+# <td><code>t.is_leaf</code>; <code>retain_grad()</code></td>
+# <td>7</td>
+# </tr>
+# <tr>
+# <td><code>.grad</code> is <code>None</code> on a parameter, no warning</td>
+# <td>the parameter is not on the path to the loss (a layer never called, a branch not
+# taken)</td>
+# <td>the names of the parameters whose <code>.grad</code> is <code>None</code></td>
+# <td>predict 2</td>
+# </tr>
+# <tr>
+# <td>loss or gradient <code>nan</code></td>
+# <td>a function at the edge of its domain: <code>sqrt</code>, <code>log</code>, a division at 0,
+# even in a branch that <code>where</code> does not pick</td>
+# <td><code>autograd.detect_anomaly()</code> names the op</td>
+# <td>8</td>
+# </tr>
+# </table>
 #
 # **Learning goals.** After this chapter you can
 #
@@ -17,7 +104,9 @@
 # 3. explain the two in-place errors: on a leaf, and the version counter of a saved
 #    value, and change a tensor in place only when it is safe;
 # 4. say why a second `backward()` fails and when `retain_graph=True` is the fix;
-# 5. get the gradient of an intermediate tensor with `retain_grad()`.
+# 5. get the gradient of an intermediate tensor with `retain_grad()`, and tell a
+#    non-leaf made by `.double()` from a leaf;
+# 6. find the op whose backward produced a `nan` with `autograd.detect_anomaly()`.
 
 # %%
 import warnings
@@ -60,7 +149,7 @@ y.backward()
 xt = torch.tensor(2.0, requires_grad=True)
 (xt ** 2).backward()
 print(x.grad)  # tensor(4.), as torch's
-check("x.grad", x.grad, xt.grad)
+check("x.grad", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
 # ## 2. Missing gradient: a detached computation
@@ -93,7 +182,8 @@ def partly_detached(lib):
 
 
 print(partly_detached(minigrad))
-check("x.grad with a detached term", partly_detached(minigrad), partly_detached(torch))
+check("x.grad with a detached term", partly_detached(minigrad), partly_detached(torch),
+      brief=True)
 
 # %% [markdown]
 # The fix is to keep the whole computation on tensors that are in the graph. A quick
@@ -110,7 +200,7 @@ y = x ** 2 + x ** 3
 y.backward()
 xt = torch.tensor(2.0, requires_grad=True)
 (xt ** 2 + xt ** 3).backward()
-check("x.grad, fixed", x.grad, xt.grad)
+check("x.grad, fixed", x.grad, xt.grad, brief=True)
 
 # %% [markdown]
 # ## 3. Stale gradients: a loop without `zero_grad()`
@@ -161,7 +251,7 @@ for zero_grad in (False, True):
     runs[zero_grad] = (train(minigrad, X_m, Y_m, 40, zero_grad),
                        train(torch, X_t, Y_t, 40, zero_grad))
 check_all({"losses without zero_grad": runs[False], "losses with zero_grad": runs[True]},
-          rtol=1e-10)
+          rtol=1e-10, brief=True)
 
 # %% [markdown]
 # Both libraries agree, bug included. The picture shows what the bug does: the stale
@@ -248,7 +338,7 @@ def add_to_unused_leaf(lib):
 
 print("minigrad:", add_to_unused_leaf(minigrad), " torch:", add_to_unused_leaf(torch))
 check("add_ on an unused leaf: [raises, torch's phrase]", add_to_unused_leaf(minigrad),
-      add_to_unused_leaf(torch))
+      add_to_unused_leaf(torch), brief=True)
 
 # %% [markdown]
 # minigrad's message names two ways out: change `x` under `no_grad()` *after*
@@ -312,7 +402,7 @@ for lib in (minigrad, torch):
         x.add_(1.0)          # then the change, as step() makes it
     results[lib.__name__] = (x.grad, x)
 check_all({"x.grad = 2 x (the old x)": (results["minigrad"][0], results["torch"][0]),
-           "x after add_": (results["minigrad"][1], results["torch"][1].detach())})
+           "x after add_": (results["minigrad"][1], results["torch"][1].detach())}, brief=True)
 
 # %% [markdown]
 # In place is not always wrong. It is safe on a tensor that no recorded op has saved:
@@ -371,12 +461,12 @@ for lib in (minigrad, torch):
     h.add_(1.0)
     versions[lib.__name__] = (before, h._version)
 print(versions)
-check("h._version before and after add_", versions["minigrad"], versions["torch"])
+check("h._version before and after add_", versions["minigrad"], versions["torch"], brief=True)
 
 # %% [markdown]
 # The fix: do not change a saved value; make a new tensor instead (`h = h + 1`), or
-# `clone()` before changing. Then backward uses the value that `**` saw. (minigrad's
-# `randn` draws its own numbers, so torch's `x` is made from minigrad's data.)
+# `clone()` before changing. Then backward uses the value that `**` saw (torch's `x`
+# again made from minigrad's numbers).
 
 # %%
 minigrad.manual_seed(0)
@@ -387,7 +477,7 @@ for lib_x in (x, x_t):
     y = h ** 2
     h = h + 1.0
     (y.sum() + h.sum()).backward()
-check("x.grad, out-of-place", x.grad, x_t.grad)
+check("x.grad, out-of-place", x.grad, x_t.grad, brief=True)
 
 # %% [markdown]
 # This is the error the widget of section 3 raises for forward, step, zero_grad,
@@ -462,7 +552,8 @@ for lib in (minigrad, torch):
     y.backward()
     y.backward()             # no error: nothing was saved, nothing was freed
     twice[lib.__name__] = x.grad
-check("x.grad after two backward passes through x + 1", twice["minigrad"], twice["torch"])
+check("x.grad after two backward passes through x + 1", twice["minigrad"], twice["torch"],
+      brief=True)
 
 # %% [markdown]
 # Usually the fix is to recompute the forward pass (a training loop does so anyway).
@@ -478,7 +569,45 @@ xt = torch.tensor(3.0, requires_grad=True)
 yt = xt ** 2
 yt.backward(retain_graph=True)
 yt.backward()
-check("x.grad after two backward passes", x.grad, xt.grad)
+check("x.grad after two backward passes", x.grad, xt.grad, brief=True)
+
+# %% [markdown]
+# The usual way to meet this error is not two `backward()` calls in a row but a tensor
+# carried from one iteration to the next: a recurrent state `h`, updated each step from
+# its previous value. The second step's loss reaches back through `h` into the first
+# step's graph, which the first `backward()` has already freed:
+
+# %% tags=raises-exception
+w = torch.tensor([0.5, -0.5], requires_grad=True)
+h = torch.zeros(2)
+for _ in range(3):
+    h = h * w + 1            # h carries the graph of every earlier step
+    (h ** 2).sum().backward()
+
+# %% tags=raises-exception
+w = minigrad.tensor([0.5, -0.5], requires_grad=True)
+h = minigrad.zeros(2)
+for _ in range(3):
+    h = h * w + 1
+    (h ** 2).sum().backward()
+
+# %% [markdown]
+# `retain_graph=True` would silence it, and each step's backward would then walk back
+# through every earlier step, ever longer. The fix is to cut the carried state:
+# `h.detach()` keeps its value and starts each step's graph afresh (truncated
+# backpropagation through time, one step long here).
+
+# %%
+carried = {}
+for lib in (minigrad, torch):
+    w = lib.tensor([0.5, -0.5], requires_grad=True)
+    h = lib.zeros(2)
+    for _ in range(3):
+        h = h.detach() * w + 1   # the same value, without the earlier steps' graph
+        (h ** 2).sum().backward()
+    carried[lib.__name__] = w.grad
+check("w.grad after three steps, h detached", carried["minigrad"], carried["torch"],
+      brief=True)
 
 # %% [markdown]
 # ## 7. `.grad` of a non-leaf is `None`
@@ -502,7 +631,7 @@ def read_nonleaf_grad(lib):
 for lib in (torch, minigrad):
     print(lib.__name__, read_nonleaf_grad(lib))
 check("y.grad is None", read_nonleaf_grad(minigrad)[0] is None,
-      read_nonleaf_grad(torch)[0] is None)
+      read_nonleaf_grad(torch)[0] is None, brief=True)
 
 # %% [markdown]
 # The fix: call `retain_grad()` on the intermediate before backward. Then
@@ -519,18 +648,113 @@ for lib in (minigrad, torch):
     z.backward()
     retained[lib.__name__] = (y.grad, x.grad)
 check_all({"y.grad": (retained["minigrad"][0], retained["torch"][0]),
-           "x.grad": (retained["minigrad"][1], retained["torch"][1])})
+           "x.grad": (retained["minigrad"][1], retained["torch"][1])}, brief=True)
+
+# %% [markdown]
+# A parameter can be a non-leaf without meaning to. `.double()` (or `.to()`, or any op)
+# applied *after* `requires_grad=True` returns a new tensor, the output of a conversion:
+# gradients pass through it to the float32 leaf that no one keeps, and its own `.grad`
+# stays `None`.
+
+# %%
+for lib in (minigrad, torch):
+    w = lib.ones(3, requires_grad=True).double()   # the bug: an op after requires_grad
+    w_fixed = lib.ones(3, dtype=lib.float64, requires_grad=True)
+    print(f"{lib.__name__:8s} w.is_leaf {w.is_leaf}, w.grad_fn {w.grad_fn.name()}; "
+          f"w_fixed.is_leaf {w_fixed.is_leaf}")
+    (w * 2).sum().backward()
+    (w_fixed * 2).sum().backward()
+    print(f"{'':8s} w_fixed.grad {w_fixed.grad}")
+
+# %% [markdown]
+# The fix: give the dtype (and the device) when the tensor is made, as `w_fixed` does,
+# or call `requires_grad_()` after the conversion.
+#
+# ## 8. A `nan` gradient: `detect_anomaly()`
+#
+# A `nan` in the loss or in a gradient poisons every step after it, and it rarely shows
+# where it was made. The classic case: the forward pass is finite, the gradient is not.
+# `where(x > 0, x.sqrt(), 0)` never uses $\sqrt{0}$, yet backward still runs `sqrt`'s
+# backward at every entry, with the upstream gradient $0$ that `where` sends to the
+# entries it did not pick: $0 \cdot \frac{1}{2\sqrt{0}} = 0 \cdot \infty$, which is
+# `nan`.
+
+# %%
+nan_grads = {}
+for lib in (minigrad, torch):
+    x = lib.tensor([0.0, 1.0, 4.0], requires_grad=True)
+    y = lib.where(x > 0, x.sqrt(), lib.zeros(3))
+    y.sum().backward()
+    nan_grads[lib.__name__] = (y, x.grad)
+print("y      ", nan_grads["minigrad"][0])
+print("x.grad ", nan_grads["minigrad"][1])
+check_all({"y": (nan_grads["minigrad"][0], nan_grads["torch"][0]),
+           "x.grad": (nan_grads["minigrad"][1], nan_grads["torch"][1])}, equal_nan=True,
+          brief=True)
+
+# %% [markdown]
+# In a real network the `nan` surfaces far from its cause, in a weight's `.grad` or in
+# the next step's loss. `autograd.detect_anomaly()` (torch's name; `set_detect_anomaly(True)`
+# turns it on for good) finds the cause: during forward each op remembers the line that
+# made it, and during backward the first op whose backward returns a `nan` raises an
+# error naming it, after a warning that shows that forward line. It slows everything
+# down, so it is for debugging only (its first warning says so). Both libraries, on the
+# same program; the function catches the error and the warnings to print their first
+# lines and the forward line (the file names in a notebook change from run to run):
+
+# %%
+def anomaly_report(lib):
+    """The program above under detect_anomaly: its warnings, error and forward line."""
+    x = lib.tensor([0.0, 1.0, 4.0], requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with lib.autograd.detect_anomaly():
+            y = lib.where(x > 0, x.sqrt(), lib.zeros(3))
+            try:
+                y.sum().backward()
+            except RuntimeError as error:
+                message = str(error)
+    first_lines = [str(w.message).splitlines()[0] for w in caught]
+    code = [line.strip() for line in str(caught[-1].message).splitlines()
+            if line.startswith("    ")]
+    return {"warnings": first_lines, "error": message, "forward line": code[-1]}
+
+
+reports = {lib.__name__: anomaly_report(lib) for lib in (torch, minigrad)}
+for name, report in reports.items():
+    print(name)
+    for key, text in report.items():
+        print(f"  {key}: {text}")
+check_all({"the same warnings": (reports["minigrad"]["warnings"] == reports["torch"]["warnings"],
+                                 True, "by hand"),
+           "the error starts with torch's": (reports["minigrad"]["error"].startswith(
+               reports["torch"]["error"]), True, "by hand"),
+           "the same forward line": (reports["minigrad"]["forward line"]
+                                     == reports["torch"]["forward line"], True, "by hand")})
+
+# %% [markdown]
+# The error names `SqrtBackward0`, and the warning the line `y = lib.where(x > 0,
+# x.sqrt(), ...)`: the `sqrt` at $0$. The same warning comes with any other error raised
+# in backward, such as the version-counter error of section 5: torch's message for that
+# one ends with a hint to turn anomaly detection on. minigrad adds its usual fix. The
+# fix here: keep the input of `sqrt` in its domain in *both* branches, by giving it a
+# harmless value where the result is not used (the "double `where`"), so that no
+# $0 \cdot \infty$ is ever formed. Clamping to a small positive number also works.
+
+# %%
+fixed = {}
+for lib in (minigrad, torch):
+    x = lib.tensor([0.0, 1.0, 4.0], requires_grad=True)
+    safe = lib.where(x > 0, x, lib.ones(3))       # 1 where the result is not used
+    y = lib.where(x > 0, safe.sqrt(), lib.zeros(3))
+    y.sum().backward()
+    fixed[lib.__name__] = x.grad
+check("x.grad with the double where", fixed["minigrad"], fixed["torch"])
 
 # %% [markdown]
 # ## Exercises
 #
-# Each exercise has a cell for your code and a locked cell that checks it. Replace
-# `raise NotImplementedError()` with your answer, run your cell, then run the check
-# cell below it: it calls your code on inputs of its own, compares with torch, and
-# shows a table, or one line saying what differs and a hint. When you hand the
-# chapter in, the grader runs the same checks and a few more on inputs you have not
-# seen (other models, learning rates, shapes and dims), so an answer that only fits
-# the examples here loses its points. The points of each exercise are in its heading.
+# How the exercises work: see [Exercises](../book/exercises.md).
 #
 # ### Exercise 12.1: debug a training script (2 points)
 #
@@ -815,6 +1039,87 @@ with graded("Exercise 12.3", hint="after backward(), what does h.grad hold, and 
     ### END HIDDEN TESTS
 
 # %% [markdown]
+# ## Predict before you run
+#
+# Guess each answer, then run the cell.
+#
+# **1.** $w = 0.5$ and $x = (-1, -2, -3)$. After `relu(w * x).sum().backward()`, is
+# `w.grad` `None`, $0$, or an error?
+
+# %%
+dead = {}
+for lib in (minigrad, torch):
+    w = lib.tensor(0.5, requires_grad=True)
+    x = lib.tensor([-1.0, -2.0, -3.0])
+    lib.nn.functional.relu(w * x).sum().backward()
+    dead[lib.__name__] = w.grad
+print("w.grad:", dead["minigrad"])
+check("w.grad through a ReLU that is off everywhere", dead["minigrad"], dead["torch"],
+      brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# The graph reaches `w`, so a gradient arrives; the ReLU's derivative is $0$ at every
+# negative input, so it is $0$. A unit whose input is negative on every example (a
+# "dead" ReLU) never learns again, and nothing raises.
+# </details>
+#
+# **2.** A model of two layers, `a` and `b`, whose loss uses only `a`. After
+# `backward()`, is `b.weight.grad` a tensor of zeros, or `None`?
+
+# %%
+unused = {}
+for lib in (minigrad, torch):
+    lib.manual_seed(0)
+    a, b = lib.nn.Linear(2, 2), lib.nn.Linear(2, 1)
+    (a(lib.ones(1, 2)) ** 2).sum().backward()
+    unused[lib.__name__] = [b.weight.grad is None, a.weight.grad is None]
+print("[b.weight.grad is None, a.weight.grad is None]:", unused["minigrad"])
+check("[b.weight.grad is None, a.weight.grad is None]", unused["minigrad"], unused["torch"],
+      brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Backward only visits the graph of the loss; a parameter outside it is never reached,
+# so its `.grad` stays `None` (not zero), and `step()` skips it. A `None` where you
+# expected a number means "not on the path to the loss".
+# </details>
+#
+# **3.** `h = x * x`, `y = h * h`, then `d = h.detach()` and `d.add_(1)`. `detach()`
+# made a new tensor: does `y.sum().backward()` still work?
+
+# %%
+def detach_then_change(lib):
+    """[h after d.add_(1), raised the version-counter error]."""
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    h = x * x
+    y = h * h                # saves h
+    d = h.detach()
+    d.add_(1)
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        return [h.detach().numpy().tolist(), "modified by an inplace operation" in str(error)]
+    return [h.detach().numpy().tolist(), False]
+
+
+changed = {lib.__name__: detach_then_change(lib) for lib in (minigrad, torch)}
+print("minigrad:", changed["minigrad"], " torch:", changed["torch"])
+check_all({"h after d.add_(1)": (changed["minigrad"][0], changed["torch"][0]),
+           "raised the version-counter error": (changed["minigrad"][1], changed["torch"][1])},
+          brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# `detach()` shares the data (and the version counter) with `h`: it is a new tensor
+# object, not a copy. `d.add_(1)` changes `h` to $(2, 5)$, the saved value `h * h`
+# needs, and backward refuses. Use `h.detach().clone()` for a copy you may change.
+# </details>
+
+# %% [markdown]
 # ## Summary
 #
 # - `element 0 of tensors does not require grad`: no input requires grad, or the graph
@@ -837,8 +1142,14 @@ with graded("Exercise 12.3", hint="after backward(), what does h.grad hold, and 
 # - `Trying to backward through the graph a second time`: the first backward freed
 #   the saved values (a graph that saved nothing runs again silently). Fix: recompute
 #   the forward pass, or `retain_graph=True`.
+# - `Trying to backward through the graph a second time` in a loop: a tensor carried
+#   from one iteration to the next. Fix: `detach()` it at the start of each iteration.
 # - `.grad` is `None` on an intermediate, with a warning: only leaves keep `.grad`.
-#   Fix: `retain_grad()` before backward.
+#   Fix: `retain_grad()` before backward. A "parameter" made by `.double()` or `.to()`
+#   after `requires_grad=True` is such an intermediate: give the dtype when making it.
+# - A `nan` gradient from a finite forward pass: an op at the edge of its domain, even
+#   in a branch `where` did not pick ($0 \cdot \infty$). `autograd.detect_anomaly()`
+#   names the op and its forward line; keep its input in the domain in both branches.
 #
 # minigrad raises each of these with torch's exception type and words, and adds the
 # fix. Next: [13 Capstone](13_capstone.ipynb), a network's backward pass by hand.

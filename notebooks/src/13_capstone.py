@@ -7,16 +7,13 @@
 # gradient, one step at a time, each checked against torch's autograd while autograd
 # is switched off for your code. Then you train the network with your backward and
 # watch it reach the test accuracy of torch's own training, and you break one line of
-# a backward on purpose to see the check table point at it.
+# a backward on purpose to see the check table point at it. The forward pass, left to
+# right, and the gradients your backward computes, right to left:
 #
-# The style is the `.g` style of fast.ai's Part 2 course (2019, lesson 8, the notebook
-# `02_fully_connected.ipynb`, "The forward and backward passes", in the repository
-# fastai/course-v3), where `mse_grad`, `relu_grad` and `lin_grad` first appear; the
-# fast.ai forum thread "Understanding gradient calculation" (see
-# [Sources](../book/sources.md)) asks how that backward works, and chapter 07 follows
-# it. Every step takes the gradient of its output, stored in `out.g`, and stores the gradients
-# of its inputs and parameters in their `.g`. No autograd: the graph is in our heads
-# and in the order of the calls.
+# ```text
+# forward:   x --lin(w1, b1)--> l1 --relu--> a1 --lin(w2, b2)--> logits --log_softmax--> logp --> L
+# backward:  w1.g, b1.g <-- l1.g <-- a1.g, w2.g, b2.g <-- logits.g <-- logp.g <-- L
+# ```
 #
 # **Learning goals.** After this chapter you can
 #
@@ -31,16 +28,10 @@
 # 6. write the two hardest steps of a hand-written backward: batch normalisation (a
 #    statistic of the whole batch) and an embedding's lookup (a row used many times).
 #
-# **The exercises** are the chapter: each has a cell for your code and a locked cell
-# that checks it. Replace `raise NotImplementedError()` with your answer, run your
-# cell, then the check cell below it: it calls your code on inputs of its own, with
-# autograd switched off (torch's and minigrad's: the gradients are yours to write),
-# compares with torch's autograd, and shows a table, or one line saying what differs
-# and a hint. When you hand the chapter in, the grader runs the same checks and more
-# on inputs you have not seen (other batch sizes, numbers of classes and layer
-# widths), so an answer that only fits the examples loses its points. The points of
-# each exercise are in its heading. The cells between the exercises run without your
-# answers; the training of section 8 waits for them.
+# How the exercises work: see [Exercises](../book/exercises.md). Here they are the
+# chapter. Their checks switch autograd off (torch's and minigrad's: the gradients are
+# yours to write), and the cells between them run without your answers; the training of
+# section 8 waits for them.
 
 # %%
 import matplotlib.pyplot as plt
@@ -139,7 +130,7 @@ check_all({"logits": (values5["logits"], logits5_t),
            "logp": (values5["logp"], torch.log_softmax(logits5_t, dim=1)),
            "loss": (nll(values5["logp"], labels5),
                     torch.nn.functional.cross_entropy(logits5_t, torch.tensor(labels5)))},
-          rtol=1e-12)
+          rtol=1e-12, brief=True)
 
 # %% [markdown]
 # ## 3. Backward, one step at a time, in `.g`
@@ -148,7 +139,11 @@ check_all({"logits": (values5["logits"], logits5_t),
 # gradient of its output, `out.g`, and sets the gradients of its inputs (and
 # parameters): for $\text{out} = f(\text{inp})$, $\text{inp.g} = \text{out.g} \cdot
 # \partial\,\text{out} / \partial\,\text{inp}$, the chain rule of chapter 03 with
-# tensors. `.g` is a plain attribute, not `.grad`: autograd never reads it.
+# tensors. `.g` is a plain attribute, not `.grad`: autograd never reads it. The style
+# is that of fast.ai's Part 2 course (2019, lesson 8, the notebook
+# `02_fully_connected.ipynb` in the repository fastai/course-v3), where `mse_grad`,
+# `relu_grad` and `lin_grad` first appear; chapter 07 follows the fast.ai forum thread
+# that asks how it works (see [Sources](../book/sources.md)).
 #
 # **Assignment works only for a chain.** `inp.g = ...` *replaces* what `inp.g` held.
 # In this network every value feeds exactly one later step, so each gradient has one
@@ -170,7 +165,7 @@ b_t = 3 * a_t
 b_t.retain_grad()
 (b_t * b_t + b_t).backward()
 print(f"assigned: {b_g_assigned}, added: {b_g_added}, torch: {b_t.grad.item()}")
-check("b.g, added", b_g_added, b_t.grad)
+check("b.g, added", b_g_added, b_t.grad, brief=True)
 
 # %% [markdown]
 # ## 4. The plan, and what a wrong line looks like
@@ -223,7 +218,7 @@ n_table = batch_check.table(["1/N"])
 assert n_table.first_wrong == "logp.g"
 broken = broken_gradients(x_train_np[:64], y_train[:64], p0, breaks=["1/N"])
 check("w1.g without 1/N, divided by 64", broken["w1"] / 64, batch_check.reference["w1"],
-      rtol=1e-10)
+      rtol=1e-10, brief=True)
 n_table
 
 # %% [markdown]
@@ -269,6 +264,24 @@ break_widget(BackwardCheck(x_train_np[:64], y_train[:64], p0))
 #
 # where $\mathrm{softmax}(z) = e^{\ell}$: the forward pass already holds it, as
 # `exp(logp)`, finite for any logits.
+#
+# The Jacobian in numbers, for one row of three logits $z = (1, 2, 0.5)$: row $c$ of
+# $\partial \ell / \partial z$ is the one-hot row $e_c$ minus the same
+# $p = \mathrm{softmax}(z)$, so the matrix is the identity minus $p$ in every row:
+
+# %%
+z3 = np.array([1.0, 2.0, 0.5])
+p3 = np.exp(z3) / np.exp(z3).sum()
+jacobian3 = np.eye(3) - p3  # row c: [c = j] - p_j
+jacobian3_t = torch.autograd.functional.jacobian(lambda z: torch.log_softmax(z, dim=0),
+                                                 torch.tensor(z3))
+print("p =", np.round(p3, 4))
+print(np.round(jacobian3, 4))
+check("the Jacobian of log_softmax at (1, 2, 0.5)", jacobian3, jacobian3_t, rtol=1e-12)
+
+# %% [markdown]
+# A row of upstream gradients $g$ times this matrix adds up $g_c$ times row $c$:
+# $\sum_c g_c (e_c - p) = g - p \sum_c g_c$, the formula above.
 #
 # ### Exercise 13.1: the loss and log-softmax steps (3 points)
 #
@@ -875,7 +888,7 @@ compared = {"minigrad autograd: losses": (auto_losses, torch_losses),
 if your_accs is not None:
     compared |= {"your backward: losses": (your_losses, torch_losses),
                  "your backward: test accuracies": (your_accs, torch_accs)}
-check_all(compared, rtol=1e-8)
+check_all(compared, rtol=1e-8, brief=True)
 
 # %% [markdown]
 # Every loss of your run is torch's, step for step (940 steps), and so is every
@@ -950,7 +963,7 @@ emb_idx = np.array([[1, 4, 1], [0, 1, 3]])
 emb_layer = minigrad.nn.Embedding(5, 2, dtype=minigrad.float64)
 emb_out = emb_layer.weight.detach()[emb_idx]
 check("nn.Embedding(idx) is weight[idx]", emb_layer(minigrad.tensor(emb_idx)), emb_out,
-      rtol=0)
+      rtol=0, brief=True)
 print(emb_out.shape)
 
 # %% [markdown]
@@ -1036,6 +1049,88 @@ with graded("Exercise 13.7", hint="compare the failing rows of weight.g with the
             check_emb(idx, rng.standard_normal((v, d)), rng.standard_normal(shape + (d,)),
                       label, padding)
     ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## Predict before you run
+#
+# Guess each answer, then run the cell. Each uses autograd (minigrad's and torch's):
+# the exercises are behind you.
+#
+# **1.** Add $100$ to every logit of every row. Does the gradient of the cross-entropy
+# with respect to the logits change?
+
+# %%
+rng_p = np.random.default_rng(13)
+z0, labels0 = rng_p.standard_normal((4, 10)), np.array([3, 0, 9, 3])
+shift_grads = {}
+for shift in (0.0, 100.0):
+    for lib in (minigrad, torch):
+        z = lib.tensor(z0 + shift, requires_grad=True)
+        lib.nn.functional.cross_entropy(z, lib.tensor(labels0)).backward()
+        shift_grads[(shift, lib.__name__)] = z.grad
+shift_change = (shift_grads[(100.0, "minigrad")] - shift_grads[(0.0, "minigrad")]).abs().max()
+print("logits.grad changed by less than 1e-14:", shift_change.item() < 1e-14)
+check_all({"logits.grad": (shift_grads[(0.0, "minigrad")], shift_grads[(0.0, "torch")]),
+           "logits.grad, logits + 100": (shift_grads[(100.0, "minigrad")],
+                                         shift_grads[(100.0, "torch")]),
+           "the same after the shift": (shift_grads[(100.0, "minigrad")],
+                                        shift_grads[(0.0, "torch")], "by hand")},
+          rtol=1e-10, atol=1e-14, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# The gradient is $(\mathrm{softmax}(z) - \mathrm{onehot}) / N$, and the softmax does
+# not change when a row is shifted by a constant ($e^{100}$ cancels between numerator
+# and denominator): the loss is flat along that direction, so only differences between
+# logits get a gradient. What changes is rounding, below $10^{-14}$.
+# </details>
+#
+# **2.** Add up each row of that gradient, `logits.grad.sum(dim=1)`. What do you get?
+
+# %%
+row_sums = {name: shift_grads[(0.0, name)].sum(dim=1).numpy() for name in ("minigrad", "torch")}
+rounded = {name: np.round(sums, 12) + 0.0 for name, sums in row_sums.items()}  # + 0.0: no -0
+print("row sums, to 12 decimals:", rounded["minigrad"])
+check_all({"row sums of logits.grad, to 12 decimals": (rounded["minigrad"], rounded["torch"]),
+           "zero": (rounded["minigrad"], np.zeros(4), "formula")}, brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Zero, to rounding: each row of softmax adds up to $1$, and so does each one-hot row.
+# The same fact as question 1 seen from the other side: moving all the logits of a row
+# together does not change the loss, so the gradient has no component along
+# $(1, \ldots, 1)$. (Unrounded, the sums are of order $10^{-17}$: rounding.)
+# </details>
+#
+# **3.** The network of this chapter with every weight and bias set to $0$. After one
+# backward pass on a batch, which of `w1.grad`, `b1.grad`, `w2.grad`, `b2.grad` are not
+# zero?
+
+# %%
+nonzero = {}
+for lib in (minigrad, torch):
+    zero = {name: lib.tensor(np.zeros_like(value), requires_grad=True)
+            for name, value in p0.items()}
+    hidden = (lib.tensor(x_train_np[:32]) @ zero["w1"] + zero["b1"]).relu()
+    logits = hidden @ zero["w2"] + zero["b2"]
+    lib.nn.functional.cross_entropy(logits, lib.tensor(y_train[:32])).backward()
+    nonzero[lib.__name__] = [bool(np.abs(zero[name].grad.numpy()).max() > 0)
+                             for name in ("w1", "b1", "w2", "b2")]
+print("[w1, b1, w2, b2] have a non-zero gradient:", nonzero["minigrad"])
+check("[w1, b1, w2, b2] non-zero", nonzero["minigrad"], nonzero["torch"], brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# Only `b2`. With $W_1 = 0$ and $b_1 = 0$ the hidden activations are $0$, so
+# `w2.grad` $= a_1^\top$ `logits.grad` $= 0$; with $W_2 = 0$ the gradient passed back
+# to the hidden layer, `logits.grad` $W_2^\top$, is $0$, so nothing reaches `w1` and
+# `b1` (and the ReLU's derivative at $0$ is $0$ anyway). Training would move only the
+# output bias, towards the class frequencies: random initial weights are what lets the
+# hidden units learn, and learn different things.
+# </details>
 
 # %% [markdown]
 # ## Summary
