@@ -16,7 +16,13 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from tests.notebook_tools import NOTEBOOKS, load_module, nbgrader_meta, visible_code_lines
+from tests.notebook_tools import (
+    NOTEBOOKS,
+    load_module,
+    marked_lines,
+    nbgrader_meta,
+    visible_code_lines,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -31,20 +37,6 @@ def _is_test(cell):
 
 def _test_ids(nb):
     return [nbgrader_meta(c)["grade_id"] for c in nb.cells if _is_test(c)]
-
-
-def _solution_lines(cell):
-    """The lines between BEGIN SOLUTION and END SOLUTION (or the hidden tests)."""
-    lines, inside = [], False
-    for line in cell.source.splitlines():
-        marker = line.strip()
-        if marker in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):
-            inside = True
-        elif marker in ("### END SOLUTION", "### END HIDDEN TESTS"):
-            inside = False
-        elif inside and marker:
-            lines.append(marker)
-    return lines
 
 
 CLASSROOM = load_module("instructor/classroom.py")
@@ -110,7 +102,7 @@ def test_student_version_holds_no_solution_text(graded):
     released_lines = {line.strip() for line in text.splitlines()}
     visible = visible_code_lines(graded["source"])
     for cell in _exercise_cells(graded["source"]):
-        for line in _solution_lines(cell):
+        for line in marked_lines(cell.source):
             if len(line) > 12 and line not in visible:  # "return x" a stub might share
                 assert line not in released_lines, f"solution line leaked: {line!r}"
     outputs = [o for c in released.cells if c.cell_type == "code" for o in c.outputs]
