@@ -12,7 +12,7 @@ TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
 
 .PHONY: setup lab lab-instructor reset solution course test lint book fuzz notebooks \
-	figures bench bench-scalar bench-tensor constraints test-latest clean
+	figures bench bench-scalar bench-tensor bench-grading constraints test-latest clean
 
 setup: $(STAMP)
 
@@ -85,6 +85,10 @@ bench-scalar: $(STAMP)
 
 bench-tensor: $(STAMP)
 	$(BIN)/python benchmarks/bench_tensor.py
+
+# CPU a graded submission, classroom.py's grade against the old way, same grades.
+bench-grading: $(STAMP)
+	$(TESTENV) $(BIN)/python benchmarks/bench_grading.py
 
 # A warning before learners hit it: a second environment with the newest release of
 # every dependency (pyproject's ranges, no constraints) except torch, kept at the pinned
