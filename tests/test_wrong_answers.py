@@ -6,9 +6,9 @@ the integrity guard that ``nbgrader autograde`` installs first). At each exercis
 namespace is saved; each wrong answer then runs in place of the solution cell, followed by
 the exercise's full test cell (hidden tests in) and, for a conceptual slip, its visible
 test cell (hidden tests out, as the learner sees it); after each, the namespace and any
-patched module are put back. The reference solution passes both before and after the
-wrong answers (so a wrong answer cannot break the state the next one runs in), and the
-chapter goes on with it.
+patched module are put back. The reference solution passes both tests before the wrong
+answers, and the full test after them (its run-twice below; so a wrong answer cannot
+break the state the next one runs in), and the chapter goes on with it.
 
 The same pass checks that a learner can run any cell again: every code cell (the
 reference solutions and full tests included) runs twice in a row, and the two runs'
