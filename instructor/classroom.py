@@ -9,11 +9,12 @@
 ``nbgrader_config.py``, and each student version in ``release/``. Run it again after a
 ``git pull``: it adds new chapters and refreshes changed ones.
 
-``grade`` runs nbgrader autograde over every (assignment, student) in one worker process
-a core (nbgrader's own app in-process, so its start-up is paid once a worker, not once
-a submission), each with one BLAS/torch thread (two processes with default threads
-fight over the cores and are slower than one). A submission saved under another file name is renamed
-to the chapter's name first (when it is the only notebook in its folder).
+``grade`` runs ``nbgrader autograde`` over every (assignment, student) in one worker
+process a core (nbgrader's own app in-process, so its start-up is paid once a worker,
+not once a submission), each with one BLAS/torch thread (two processes with default
+threads fight over the cores and are slower than one). A submission saved under another
+file name is renamed to the chapter's name first (when it is the only notebook in its
+folder).
 
 ``export`` writes one row per student, chapter and exercise from nbgrader's gradebook:
 score, max score and a status that tells apart "passed", "partial", "scored 0",
@@ -96,7 +97,7 @@ def _worker_loop(course):
     ``nbgrader autograde ASSIGNMENT --student STUDENT --force`` in-process (nbgrader's
     own app, config and pipeline, as its test suite runs it) for each line
     ``assignment<TAB>student`` read from stdin, and answers one JSON line a submission.
-    nbgrader's start-up (4 s of CPU) is paid once a worker, not once a submission."""
+    nbgrader's start-up (about 2 s of CPU) is paid once a worker, not once a submission."""
     import io
     import json
     import logging
