@@ -10,9 +10,13 @@ TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 	MPLCONFIGDIR=$(CURDIR)/build/mpl \
 	PYDEVD_DISABLE_FILE_VALIDATION=1
 NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
+# Whole files to each worker in tests/conftest.py's order (longest first), not xdist's
+# default order by number of tests, which left long files of few tests (the browser
+# tests, the round trip) for the end, one core working while the other waited.
+XDIST := -n 2 --dist loadfile --no-loadscope-reorder
 
 .PHONY: setup lab lab-instructor reset solution course test lint book fuzz notebooks \
-	figures bench bench-scalar bench-tensor constraints test-latest clean
+	figures bench bench-scalar bench-tensor bench-grading constraints test-latest clean
 
 setup: $(STAMP)
 
@@ -57,7 +61,7 @@ lint: $(STAMP)
 # pytest run on both cores.
 test: $(STAMP) lint book
 	mkdir -p build/jupyter build/mpl
-	$(TESTENV) $(BIN)/python -m pytest -n 2 --dist loadfile tests notebooks $(NBVAL)
+	$(TESTENV) $(BIN)/python -m pytest $(XDIST) tests notebooks $(NBVAL)
 
 # The chapters as a static site in build/book/ (Jupyter Book 1; MathJax and the widgets'
 # JavaScript come from the npm registry once, into build/book-assets/). Open
@@ -86,6 +90,10 @@ bench-scalar: $(STAMP)
 bench-tensor: $(STAMP)
 	$(BIN)/python benchmarks/bench_tensor.py
 
+# CPU a graded submission, classroom.py's grade against the old way, same grades.
+bench-grading: $(STAMP)
+	$(TESTENV) $(BIN)/python benchmarks/bench_grading.py
+
 # A warning before learners hit it: a second environment with the newest release of
 # every dependency (pyproject's ranges, no constraints) except torch, kept at the pinned
 # CPU build, then the whole suite in it. Run it before a course run and monthly; a
@@ -100,7 +108,7 @@ test-latest: lint
 	$(LATEST)/bin/python scripts/compare_pins.py | tee build/latest-versions.txt
 	$(LATEST)/bin/python scripts/build_book.py || echo "test-latest: the book did not build"
 	mkdir -p build/jupyter build/mpl
-	$(TESTENV) $(LATEST)/bin/python -m pytest -n 2 --dist loadfile tests notebooks $(NBVAL)
+	$(TESTENV) $(LATEST)/bin/python -m pytest $(XDIST) tests notebooks $(NBVAL)
 
 # Re-pin every package after a change to pyproject.toml.
 constraints: $(STAMP)

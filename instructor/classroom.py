@@ -9,10 +9,12 @@
 ``nbgrader_config.py``, and each student version in ``release/``. Run it again after a
 ``git pull``: it adds new chapters and refreshes changed ones.
 
-``grade`` runs ``nbgrader autograde`` once per (assignment, student) in parallel processes,
-each with one BLAS/torch thread (two processes with default threads fight over the
-cores and are slower than one). A submission saved under another file name is renamed
-to the chapter's name first (when it is the only notebook in its folder).
+``grade`` runs ``nbgrader autograde`` over every (assignment, student) in one worker
+process a core (nbgrader's own app in-process, so its start-up is paid once a worker,
+not once a submission), each with one BLAS/torch thread (two processes with default
+threads fight over the cores and are slower than one). A submission saved under another
+file name is renamed to the chapter's name first (when it is the only notebook in its
+folder).
 
 ``export`` writes one row per student, chapter and exercise from nbgrader's gradebook:
 score, max score and a status that tells apart "passed", "partial", "scored 0",
@@ -28,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -89,29 +92,134 @@ def rename_strays(course):
     return renamed
 
 
-def _grade_one(course, assignment, student):
-    start = time.perf_counter()
-    for attempt in range(3):  # a busy gradebook or a slow kernel start: try again
-        result = nbgrader(["autograde", assignment, "--student", student, "--force"], course,
-                          env=ONE_THREAD, check=False)
-        if result.returncode == 0:
-            break
-        time.sleep(1.0 * (attempt + 1))
-    return assignment, student, result.returncode, time.perf_counter() - start, result.stderr
+def _worker_loop(course):
+    """The grading worker (``classroom.py _worker COURSE``): one process that runs
+    ``nbgrader autograde ASSIGNMENT --student STUDENT --force`` in-process (nbgrader's
+    own app, config and pipeline, as its test suite runs it) for each line
+    ``assignment<TAB>student`` read from stdin, and answers one JSON line a submission.
+    nbgrader's start-up (about 2 s of CPU) is paid once a worker, not once a submission."""
+    import io
+    import json
+    import logging
+
+    from jupyter_core.application import NoStart
+    from nbgrader.apps import NbGraderApp
+
+    os.chdir(course)
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # anything printed while grading goes to stderr, not into the answers
+    sys.stdout = sys.stderr
+    for line in sys.stdin:
+        assignment, student = line.rstrip("\n").split("\t")
+        start = time.perf_counter()
+        for attempt in range(3):  # a busy gradebook or a slow kernel start: try again
+            log = io.StringIO()
+            app = NbGraderApp.instance()
+            try:
+                app.initialize(["autograde", assignment, "--student", student, "--force"])
+                app.init_logging(logging.StreamHandler, [log], color=False, subapps=True)
+                app.start()
+                rc = 0
+            except NoStart:  # what a subcommand raises when it ran (as `nbgrader` ends)
+                rc = 0
+            except SystemExit as e:
+                rc = e.code if isinstance(e.code, int) else 1
+            except Exception as e:  # noqa: BLE001 - reported as this submission's failure
+                log.write(f"{type(e).__name__}: {e}\n")
+                rc = 1
+            finally:
+                app.reset()
+            if rc == 0:
+                break
+            time.sleep(1.0 * (attempt + 1))
+        answers.write(json.dumps([assignment, student, rc, time.perf_counter() - start,
+                                  log.getvalue()[-3000:]]) + "\n")
+
+
+class _Worker:
+    """A grading worker process fed one submission at a time."""
+
+    def __init__(self, course):
+        bindir = str(pathlib.Path(sys.executable).parent)
+        env = {**os.environ, **ONE_THREAD,
+               "PATH": os.pathsep.join([bindir, os.environ["PATH"]])}
+        self.errors = tempfile.TemporaryFile("w+")
+        self.process = subprocess.Popen(
+            [sys.executable, str(pathlib.Path(__file__).resolve()), "_worker", str(course)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, text=True,
+            env=env, cwd=course)
+
+    def grade(self, assignment, student):
+        """(rc, seconds, log); None when the worker died on this submission."""
+        import json
+
+        try:
+            self.process.stdin.write(f"{assignment}\t{student}\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        except (BrokenPipeError, OSError):
+            line = ""
+        return json.loads(line)[2:] if line else None
+
+    def tail(self):
+        self.errors.seek(0)
+        return self.errors.read()[-3000:]
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+        except OSError:
+            pass
+        self.process.wait()
+        self.errors.close()
+
+
+def _grade_queue(course, work, results):
+    """One worker grading submissions from ``work`` until it is empty. A worker that dies
+    (a submission that kills its grader) is replaced; that submission is tried twice more,
+    then reported failed, and the others are graded."""
+    worker, tries = _Worker(course), {}
+    try:
+        while True:
+            try:
+                assignment, student = work.pop()
+            except IndexError:
+                return
+            start = time.perf_counter()
+            answer = worker.grade(assignment, student)
+            if answer is None:
+                tail = worker.tail()
+                worker.close()
+                worker = _Worker(course)
+                tries[(assignment, student)] = tries.get((assignment, student), 0) + 1
+                if tries[(assignment, student)] < 3:
+                    work.append((assignment, student))
+                    continue
+                answer = [1, time.perf_counter() - start, f"the grader died:\n{tail}"]
+            results.append((assignment, student, *answer))
+    finally:
+        worker.close()
 
 
 def grade(course, jobs=None, assignments=None):
-    """Autograde every submission; returns [(assignment, student, rc, seconds, stderr)]."""
-    course = pathlib.Path(course)
+    """Autograde every submission; returns [(assignment, student, rc, seconds, log)].
+
+    ``jobs`` worker processes (one a core by default) each run nbgrader autograde over
+    many submissions, taking the next one from a shared queue, with one BLAS/torch
+    thread each (two processes with default threads fight over the cores)."""
+    course = pathlib.Path(course).resolve()
     rename_strays(course)
-    work = sorted((folder.name, folder.parent.name)
-                  for folder in (course / "submitted").glob("*/*") if folder.is_dir()
-                  and (assignments is None or folder.name in assignments))
-    jobs = jobs or os.cpu_count() or 1
+    work = sorted(((folder.name, folder.parent.name)
+                   for folder in (course / "submitted").glob("*/*") if folder.is_dir()
+                   and (assignments is None or folder.name in assignments)), reverse=True)
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(work)))
+    results = []
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(lambda w: _grade_one(course, *w), work))
-    for assignment, student, rc, seconds, stderr in results:
-        mark = "ok" if rc == 0 else f"FAILED: {stderr.strip().splitlines()[-1:]}"
+        for future in [pool.submit(_grade_queue, course, work, results) for _ in range(jobs)]:
+            future.result()
+    results.sort()
+    for assignment, student, rc, seconds, log in results:
+        mark = "ok" if rc == 0 else f"FAILED: {log.strip().splitlines()[-1:]}"
         print(f"{assignment} {student}: {seconds:.1f} s {mark}")
     return results
 
@@ -209,8 +317,12 @@ def main(argv=None):
     p = sub.add_parser("export", help="per-exercise CSV")
     p.add_argument("course")
     p.add_argument("--out", default=None)
+    p = sub.add_parser("_worker", help="(internal) a grading worker fed by grade")
+    p.add_argument("course")
     args = parser.parse_args(argv)
-    if args.command == "setup":
+    if args.command == "_worker":
+        _worker_loop(args.course)
+    elif args.command == "setup":
         setup(args.course)
     elif args.command == "grade":
         results = grade(args.course, args.jobs, args.assignment)

@@ -90,21 +90,29 @@ class Kernel:
         self.km.shutdown_kernel(now=True)
 
 
+MARKED = ("SOLUTION", "HIDDEN TESTS")
+
+
+def marked_lines(source, kinds=MARKED, inside=True):
+    """The stripped, non-empty lines of ``source`` inside (or, ``inside=False``, outside)
+    its ``### BEGIN KIND`` ... ``### END KIND`` blocks of the given kinds; the marker
+    lines themselves are in neither."""
+    lines, within = [], None
+    for line in source.splitlines():
+        marker = line.strip()
+        for edge in ("### BEGIN ", "### END "):
+            if marker.startswith(edge) and marker[len(edge):] in MARKED:
+                within = marker[len(edge):] if edge == "### BEGIN " else None
+                break
+        else:
+            if marker and (within in kinds) == inside:
+                lines.append(marker)
+    return lines
+
+
 def visible_code_lines(nb):
     """The stripped code lines of a source notebook outside its solutions and hidden
     tests: a student sees these by design (a supplied buggy loop shares most of its lines
     with the fixed one; a visible check calls what the hidden checks call)."""
-    visible = set()
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        inside = False
-        for line in cell.source.splitlines():
-            marker = line.strip()
-            if marker in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):
-                inside = True
-            elif marker in ("### END SOLUTION", "### END HIDDEN TESTS"):
-                inside = False
-            elif not inside and marker:
-                visible.add(marker)
-    return visible
+    return {line for cell in nb.cells if cell.cell_type == "code"
+            for line in marked_lines(cell.source, inside=False)}

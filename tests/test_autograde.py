@@ -3,7 +3,8 @@ cheats score zero and are named, every submission gets a grade, and the per-exer
 export tells "not submitted", "crashed in cell N", "timed out" and "scored 0" apart.
 
 The course folder is made by ``instructor/classroom.py setup`` and graded by its
-``grade`` command (both cores, one thread each), as an instructor would.
+``grade`` command (two workers, one thread each), as an instructor would; a submission
+that kills the worker grading it stops no one else.
 """
 
 import nbformat
@@ -57,6 +58,11 @@ def _submissions():
         deleted.cells.remove(_cell(deleted, grade_id))
     subs["deleted"] = deleted
 
+    killer = nbformat.read(CHAPTER, as_version=4)  # kills the process that runs its kernel
+    killer.cells.insert(3, nbformat.v4.new_code_cell(
+        "import os, signal\nif os.getppid() > 1:\n    os.kill(os.getppid(), signal.SIGKILL)"))
+    subs["killer"] = killer
+
     loop = nbformat.read(CHAPTER, as_version=4)
     _cell(loop, "ex01-error-order").source = "while True:\n    pass"
     subs["loop"] = loop
@@ -97,8 +103,19 @@ def _total(course, student):
 
 
 def test_every_submission_is_graded(course):
-    failed = [(a, s, err[-500:]) for a, s, rc, _, err in course["results"] if rc]
+    failed = [(a, s, err[-500:]) for a, s, rc, _, err in course["results"]
+              if rc and s != "killer"]
     assert not failed
+    assert len(course["results"]) == len(_submissions()) + 2  # + untouched and renamer
+
+
+def test_a_submission_that_kills_its_grader_stops_no_one_else(course):
+    """classroom.py grades many submissions in one worker process: killing it (the
+    kernel's parent, unless a sandbox hides it) costs the others nothing; the worker is
+    replaced, the killer tried three times and reported failed (or, sandboxed, graded)."""
+    graded = {s for _, s, rc, _, _ in course["results"] if not rc}
+    assert graded >= set(_submissions()) - {"killer"} | {"untouched", "renamer"}
+    assert _total(course, "renamer") == 5
 
 
 def test_an_honest_submission_under_another_name_gets_full_marks(course):

@@ -10,135 +10,20 @@ grades, for each chapter:
 - ``tamperer`` (chapter 01 only: the mechanism is nbgrader's and the same for every
   chapter): the student version with one test cell edited to ``pass`` and another
   deleted -> still zero, because nbgrader grades with the original tests.
+
+The suite is in ``tests/roundtrip_suite.py``; this file grades the first group of
+chapters, ``tests/test_nbgrader_roundtrip_2.py`` the second.
 """
 
-import nbformat
 import pytest
-from nbgrader.api import Gradebook
 
-from tests.notebook_tools import NOTEBOOKS, load_module, nbgrader_meta, visible_code_lines
+from tests.notebook_tools import NOTEBOOKS
+from tests.roundtrip_suite import GROUPS, chapter_tests
 
 pytestmark = pytest.mark.slow
 
-
-def _exercise_cells(nb):
-    return [c for c in nb.cells if nbgrader_meta(c).get("solution") or _is_test(c)]
+globals().update(chapter_tests(GROUPS[0]))
 
 
-def _is_test(cell):
-    return bool(nbgrader_meta(cell).get("grade"))
-
-
-def _test_ids(nb):
-    return [nbgrader_meta(c)["grade_id"] for c in nb.cells if _is_test(c)]
-
-
-def _solution_lines(cell):
-    """The lines between BEGIN SOLUTION and END SOLUTION (or the hidden tests)."""
-    lines, inside = [], False
-    for line in cell.source.splitlines():
-        marker = line.strip()
-        if marker in ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS"):
-            inside = True
-        elif marker in ("### END SOLUTION", "### END HIDDEN TESTS"):
-            inside = False
-        elif inside and marker:
-            lines.append(marker)
-    return lines
-
-
-CLASSROOM = load_module("instructor/classroom.py")
-TAMPERED = NOTEBOOKS[0]  # one chapter shows it: nbgrader restores tests the same way in all
-
-
-def _released(course, source_nb):
-    return course / "release" / CLASSROOM.assignment_of(source_nb) / source_nb.name
-
-
-@pytest.fixture(scope="module")
-def course(tmp_path_factory):
-    """The instructor's course folder (``instructor/classroom.py setup``: every chapter an
-    assignment, one ``generate_assignment "*"``), graded with one ``autograde "*"``."""
-    course = tmp_path_factory.mktemp("course")
-    CLASSROOM.setup(course, NOTEBOOKS)
-
-    def submit(student, source_nb, nb):
-        folder = course / "submitted" / student / CLASSROOM.assignment_of(source_nb)
-        folder.mkdir(parents=True)
-        nbformat.write(nb, folder / source_nb.name)
-
-    for source_nb in NOTEBOOKS:
-        released = nbformat.read(_released(course, source_nb), as_version=4)
-        submit("instructor", source_nb, nbformat.read(source_nb, as_version=4))
-        submit("untouched", source_nb, released)
-    tampered = nbformat.read(_released(course, TAMPERED), as_version=4)
-    tests = [c for c in tampered.cells if _is_test(c)]
-    tests[0].source = "pass  # the student replaced the test"
-    tampered.cells.remove(tests[-1])
-    submit("tamperer", TAMPERED, tampered)
-    CLASSROOM.nbgrader(["autograde", "*", "--force"], course)
-    return course
-
-
-@pytest.fixture(params=NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def graded(request, course):
-    """What the tests below look at, for one chapter of the course."""
-    source_nb = request.param
-    assignment = CLASSROOM.assignment_of(source_nb)
-    students = ["instructor", "untouched"] + (["tamperer"] if source_nb == TAMPERED else [])
-    with Gradebook(f"sqlite:///{course}/gradebook.db") as gb:
-        scores = {student: gb.find_submission_notebook(source_nb.stem, assignment, student)
-                  for student in students}
-        scores = {s: (nb.score, nb.max_score) for s, nb in scores.items()}
-    autograded = {s: nbformat.read(course / "autograded" / s / assignment / source_nb.name,
-                                   as_version=4) for s in students[1:]}
-    return {"source": nbformat.read(source_nb, as_version=4),
-            "released": nbformat.read(_released(course, source_nb), as_version=4),
-            "scores": scores, "autograded": autograded}
-
-
-def test_instructor_version_gets_full_marks(graded):
-    score, max_score = graded["scores"]["instructor"]
-    assert max_score >= 2
-    assert score == max_score
-
-
-def test_student_version_holds_no_solution_text(graded):
-    released = graded["released"]
-    text = "\n".join(c.source for c in released.cells if c.cell_type == "code")
-    assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text
-    released_lines = {line.strip() for line in text.splitlines()}
-    visible = visible_code_lines(graded["source"])
-    for cell in _exercise_cells(graded["source"]):
-        for line in _solution_lines(cell):
-            if len(line) > 12 and line not in visible:  # "return x" a stub might share
-                assert line not in released_lines, f"solution line leaked: {line!r}"
-    outputs = [o for c in released.cells if c.cell_type == "code" for o in c.outputs]
-    assert not outputs, "the student version must not carry the instructor's outputs"
-
-
-def test_unsolved_student_version_scores_zero(graded):
-    score, max_score = graded["scores"]["untouched"]
-    assert max_score >= 2
-    assert score == 0, "an exercise's check passes on the unsolved stub"
-
-
-def test_cells_outside_exercises_run_in_the_student_version(graded):
-    for cell in graded["autograded"]["untouched"].cells:
-        if cell.cell_type != "code" or cell in _exercise_cells(graded["autograded"]["untouched"]) \
-                or "raises-exception" in cell.metadata.get("tags", []):
-            continue
-        errors = [o for o in cell.outputs if o.output_type == "error"]
-        assert not errors, (f"cell {cell.get('id')} fails without the solutions: "
-                            f"{errors[0].ename}: {errors[0].evalue}")
-
-
-def test_edited_or_deleted_tests_are_graded_with_the_originals(graded):
-    if "tamperer" not in graded["scores"]:
-        pytest.skip("one chapter (01) shows it: nbgrader restores tests the same way in all")
-    score, max_score = graded["scores"]["tamperer"]
-    assert score == 0
-    assert max_score == graded["scores"]["instructor"][1]
-    restored = graded["autograded"]["tamperer"]
-    assert _test_ids(restored) == _test_ids(graded["source"])
-    assert "the student replaced the test" not in "\n".join(c.source for c in restored.cells)
+def test_every_chapter_is_in_one_group():
+    assert sorted(n for group in GROUPS for n in group) == [p.stem[:2] for p in NOTEBOOKS]

@@ -7,7 +7,7 @@ import re
 import nbformat
 import pytest
 
-from tests.notebook_tools import NOTEBOOKS, ROOT, nbgrader_meta, visible_code_lines
+from tests.notebook_tools import NOTEBOOKS, ROOT, marked_lines, nbgrader_meta, visible_code_lines
 
 pytestmark = pytest.mark.slow
 
@@ -29,19 +29,8 @@ def ws(tmp_path_factory):
 
 
 def _solution_lines(nb):
-    lines = []
-    for cell in nb.cells:
-        if nbgrader_meta(cell).get("solution"):
-            inside = False
-            for line in cell.source.splitlines():
-                mark = line.strip()
-                if mark == "### BEGIN SOLUTION":
-                    inside = True
-                elif mark == "### END SOLUTION":
-                    inside = False
-                elif inside and len(mark) > 12:
-                    lines.append(mark)
-    return lines
+    return [line for cell in nb.cells if nbgrader_meta(cell).get("solution")
+            for line in marked_lines(cell.source, ("SOLUTION",)) if len(line) > 12]
 
 
 def test_every_chapter_is_a_student_version(ws):

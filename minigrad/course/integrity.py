@@ -39,7 +39,6 @@ def _watched_modules():
 
     import numpy
     import torch
-    import torch._dynamo  # noqa: F401 - its import re-wraps torch.manual_seed; do it first
     import torch.nn.functional
 
     _import_all_of_minigrad()
@@ -62,6 +61,24 @@ def _import_all_of_minigrad():
             importlib.import_module(info.name)
 
 
+def _unwrap_dynamo(value):
+    """torch's own lazy ``_disable_dynamo`` wrapper around a function, unwrapped: the
+    first use of ``torch._dynamo`` (an optimizer's ``zero_grad`` imports it) wraps
+    ``torch.manual_seed`` so; importing it up front instead costs 1 s of CPU a kernel."""
+    import torch
+
+    code = getattr(value, "__code__", None)
+    if code is not None and code is _dynamo_inner_code(torch):
+        return getattr(value, "__wrapped__", value)
+    return value
+
+
+def _dynamo_inner_code(torch):
+    if "dynamo_code" not in _state:
+        _state["dynamo_code"] = torch._disable_dynamo(len).__code__
+    return _state["dynamo_code"]
+
+
 def _owned_classes(module_name, module):
     """Classes defined in a minigrad module (their methods are watched too)."""
     for value in vars(module).values():
@@ -80,7 +97,7 @@ def fingerprint():
         for attr, value in list(vars(module).items()):
             if attr.startswith("__") or attr in skip or isinstance(value, types.ModuleType):
                 continue
-            prints[(name, attr)] = id(value)
+            prints[(name, attr)] = id(_unwrap_dynamo(value) if name == "torch" else value)
         if name.startswith("minigrad"):
             for cls in _owned_classes(name, module):
                 for attr, value in list(vars(cls).items()):
