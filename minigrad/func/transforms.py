@@ -22,7 +22,7 @@ import numpy as np
 
 from minigrad import autograd
 from minigrad._functorch.vmap import _flatten, _unflatten
-from minigrad.autograd import forward_ad
+from minigrad.autograd import forward_ad, transform_depth
 from minigrad.autograd.grad_mode import enable_grad
 from minigrad.func import batched_transforms
 from minigrad.tensors import Tensor, make
@@ -79,7 +79,7 @@ def vjp(func, *primals):
     _check_floating(primals, "vjp(f, *primals)")
     nested = any(p._requires_grad for p in primals) or forward_ad.LEVEL[0] is not None
     xs = [_leaf(p) for p in primals]
-    with enable_grad():
+    with enable_grad(), transform_depth.transform():
         out = func(*xs)
 
     def vjp_fn(cotangent):
@@ -116,7 +116,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         for k, i in enumerate(nums):
             groups[k] = [_leaf(a) for a in groups[k]]
             xs[i] = _unflatten(groups[k], specs[k])
-        with enable_grad():
+        with enable_grad(), transform_depth.transform():
             out = func(*xs, **kwargs)
             aux = None
             if has_aux:
@@ -173,7 +173,7 @@ def jvp(func, primals, tangents):
         return batched_transforms.outermost(
             lambda: batched_transforms.batched_jvp(func, primals, tangents),
             lambda p, t: jvp(func, p, t), (primals, tangents), {})
-    with forward_ad.transform_level():
+    with forward_ad.transform_level(), transform_depth.transform():
         duals = [forward_ad.make_dual(p, t) for p, t in zip(primals, tangents, strict=True)]
         out = func(*duals)
         value, tangent = forward_ad.unpack_dual(out)
