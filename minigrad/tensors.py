@@ -223,8 +223,9 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
 
     def numpy(self, *, force=False):
         """The numpy array itself (shared, as torch's); refused on a tensor that requires
-        grad unless ``force=True`` (torch's ``t.detach().numpy()``, still shared)."""
-        if self._requires_grad and not force:
+        grad while grad mode is on (allowed under ``no_grad()`` / ``inference_mode()``, as
+        torch) unless ``force=True`` (torch's ``t.detach().numpy()``, still shared)."""
+        if self._requires_grad and GRAD_ENABLED.grad and not force:
             raise RuntimeError(NUMPY_GRAD)
         return self._data
 
@@ -232,8 +233,9 @@ class Tensor(TensorMethods, InplaceMethods, CopyMethods):
         return self._data.tolist()
 
     def __array__(self, dtype=None, copy=None):
-        """``np.asarray(t)``: ``t.numpy()``, so refused on a tensor that requires grad."""
-        if self._requires_grad:
+        """``np.asarray(t)``: ``t.numpy()``, so refused on a tensor that requires grad
+        while grad mode is on."""
+        if self._requires_grad and GRAD_ENABLED.grad:
             raise RuntimeError(NUMPY_GRAD)
         array = self._data if dtype is None else self._data.astype(dtype, copy=False)
         return array.copy() if copy else array

@@ -543,3 +543,72 @@ def test_a_gradient_passed_through_unchanged_is_not_shared_between_leaves():
         a.grad.mul_(10)  # b.grad must not change with it
         grads[name] = (a.grad.tolist(), b.grad.tolist())
     assert grads["minigrad"] == grads["torch"] == ([30.0, 30.0], [3.0, 3.0])
+
+
+def _old_and_new_sin(lib):
+    class OldSin(lib.autograd.Function):  # forward takes ctx: no setup_context
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.sin()
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * x.cos()
+
+    class NewSin(lib.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x.sin()
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+            ctx.x = inputs[0]
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * x.cos()
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t * ctx.x.cos()
+
+        @staticmethod
+        def vmap(info, in_dims, x):
+            return NewSin.apply(x), in_dims[0]
+
+    return OldSin, NewSin
+
+
+TRANSFORMS = {
+    "grad": lambda lib, f, x: lib.func.grad(lambda v: f(v).sum())(x),
+    "vmap": lambda lib, f, x: lib.func.vmap(f)(x),
+    "jacrev": lambda lib, f, x: lib.func.jacrev(f)(x),
+    "jacfwd": lambda lib, f, x: lib.func.jacfwd(f)(x),
+    "jvp": lambda lib, f, x: lib.func.jvp(f, (x,), (lib.ones_like(x),))[1],
+    "vjp": lambda lib, f, x: lib.func.vjp(f, x)[1](lib.ones_like(x))[0],
+}
+
+
+@pytest.mark.parametrize("transform", list(TRANSFORMS))
+def test_old_style_function_refused_under_functorch_transforms_like_torch(transform):
+    """Torch refuses a Function without ``setup_context`` inside any functorch transform;
+    one with it runs, and the old style still runs outside the transforms."""
+    results = []
+    for lib in (torch, minigrad):
+        old, new = _old_and_new_sin(lib)
+        x = lib.tensor([0.5, 1.0, -2.0], dtype=lib.float64)
+        with pytest.raises(RuntimeError, match="it must override the setup_context") as e:
+            TRANSFORMS[transform](lib, old.apply, x)
+        assert "In order to use an autograd.Function with functorch transforms" in str(e.value)
+        if lib is minigrad:
+            assert " Fix: " in str(e.value)
+        results.append(TRANSFORMS[transform](lib, new.apply, x))
+        y = x.clone().requires_grad_()
+        old.apply(y).sum().backward()  # outside a transform: fine
+        results.append(y.grad)
+    for ours, theirs in zip(results[2:], results[:2], strict=True):
+        np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-12)

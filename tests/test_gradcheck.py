@@ -192,3 +192,50 @@ def test_correct_backwards_pass_in_both():
 
     out = run_both(build, _arrays(4, 4, 4), [False, True, True])
     assert out["minigrad"][0] is True and out["torch"][0] is True
+
+
+def _once_differentiable_sin(lib):
+    class Sin(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.sin()
+
+        @staticmethod
+        @lib.autograd.function.once_differentiable
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * x.cos()
+
+    return Sin
+
+
+def test_gradgradcheck_of_once_differentiable_is_a_mismatch_like_torch():
+    """Torch's ``@once_differentiable`` joins the first derivative to a DelayedError node
+    that leads to no input: gradcheck's ``autograd.grad`` never runs it, so the second
+    derivatives come out zero and gradgradcheck reports a Jacobian mismatch (not the
+    DelayedError's "differentiate twice"); ``raise_exception=False`` gives False."""
+    outcomes = []
+    for lib in (torch, minigrad):
+        sin = _once_differentiable_sin(lib)
+        x = lib.tensor([0.5, 1.0], dtype=lib.float64, requires_grad=True)
+        assert lib.autograd.gradcheck(sin.apply, (x,))
+        error = TorchGradcheckError if lib is torch else minigrad.autograd.GradcheckError
+        with pytest.raises(error) as e:
+            lib.autograd.gradgradcheck(sin.apply, (x,))
+        outcomes.append(first_line(e.value))
+        assert lib.autograd.gradgradcheck(sin.apply, (x,), raise_exception=False) is False
+    assert outcomes[0] == outcomes[1] == (
+        "Jacobian mismatch for output 0 with respect to input 0,")
+
+
+def test_once_differentiable_still_refuses_a_second_backward_without_inputs():
+    """``backward()`` without ``inputs=`` runs every node, the DelayedError too (torch)."""
+    for lib in (torch, minigrad):
+        sin = _once_differentiable_sin(lib)
+        x = lib.tensor([0.5, 1.0], dtype=lib.float64, requires_grad=True)
+        v = lib.tensor([1.0, -2.0], dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(sin.apply(x), x, v, create_graph=True)
+        assert g.requires_grad
+        with pytest.raises(RuntimeError, match="trying to differentiate twice a function"):
+            g.sum().backward()

@@ -13,6 +13,7 @@ import functools
 
 from minigrad import tensors
 from minigrad._functorch import batched
+from minigrad.autograd import transform_depth
 
 __all__ = ["vmap"]
 
@@ -259,7 +260,8 @@ def _run(func, leaves, dims, spec, kwargs, size, randomness, out_dims, name):
     try:
         inputs = [batched.wrap(leaf, level) if d is not None else leaf
                   for leaf, d in zip(leaves, dims, strict=True)]
-        out = func(*_unflatten(inputs, spec), **kwargs)
+        with transform_depth.transform():
+            out = func(*_unflatten(inputs, spec), **kwargs)
     finally:
         del batched.LEVELS[level]
         GENERATOR[0] = generator

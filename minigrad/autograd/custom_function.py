@@ -23,7 +23,7 @@ it:
 import numpy as np
 
 from minigrad import tensors
-from minigrad.autograd import anomaly_mode, forward_ad, saved_hooks
+from minigrad.autograd import anomaly_mode, forward_ad, saved_hooks, transform_depth
 from minigrad.autograd.grad_mode import GRAD_ENABLED, enable_grad, no_grad
 
 __all__ = ["apply", "backward", "unpack", "MULTI", "SEEN"]
@@ -40,6 +40,8 @@ def _has_setup_context(cls):
 def apply(cls, args):
     """``cls.apply(*args)`` for a user's Function: see the module docstring."""
     Tensor = tensors.Tensor
+    if transform_depth.DEPTH[0] and cls._custom and not _has_setup_context(cls):
+        raise RuntimeError(transform_depth.SETUP_CONTEXT_REQUIRED)
     ctx = cls()
     record = GRAD_ENABLED.enabled and any(
         isinstance(a, Tensor) and a._requires_grad for a in args)

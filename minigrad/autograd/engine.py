@@ -143,8 +143,9 @@ def _run(roots, gradients, retain_graph, inputs, create_graph):
     extras = EXTRAS[0]  # a user's Function, saved-tensor hooks, anomaly mode: slow road
     for node in topological_order(root):
         grad_output = grads.pop(node, None)
-        if grad_output is None:
-            continue
+        if grad_output is None or (wanted is not None and node not in wanted
+                                   and getattr(node, "_dead_end", False)):
+            continue  # a dead end (DelayedError) runs only if backward has no inputs=
         if extras and node._n_outputs > 1:  # a list: one gradient per output
             graph.run_slot_hooks(node, grad_output, create_graph)
             for nr, ref in node.__dict__.get("_retained_slots", {}).items():

@@ -76,7 +76,10 @@ def _backward_jacobians(out, inputs, indices):
             if out.requires_grad:
                 onehot = np.zeros(out._data.size, dtype=out._data.dtype)
                 onehot[k] = 1
-                out.backward(make(onehot.reshape(out._data.shape), None), retain_graph=True)
+                # inputs=: as torch's autograd.grad, only what leads to them runs (a
+                # once_differentiable DelayedError, which leads nowhere, does not)
+                out.backward(make(onehot.reshape(out._data.shape), None), retain_graph=True,
+                             inputs=[inputs[i] for i in indices])
             for i in indices:
                 grad = inputs[i].grad
                 columns[i].append(np.zeros(inputs[i]._data.size) if grad is None

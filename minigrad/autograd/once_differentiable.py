@@ -39,6 +39,7 @@ class _DelayedError:
     _custom = True  # the engine calls its backward as a user's: it raises
     _n_outputs = 1
     _input_nrs = None
+    _dead_end = True  # leads to no input: with inputs= (autograd.grad) it is not run
 
     def __init__(self, shape, dtype):
         self.next_functions = ()

@@ -12,7 +12,7 @@ import numpy as np
 
 from minigrad import autograd
 from minigrad._functorch.vmap import _flatten, _unflatten
-from minigrad.autograd import forward_ad
+from minigrad.autograd import forward_ad, transform_depth
 from minigrad.autograd.grad_mode import enable_grad
 from minigrad.func import batched_transforms
 from minigrad.func.transforms import _argnums, _check_floating, _leaf
@@ -71,7 +71,7 @@ def _jacrev(func, argnums, args, kwargs):
     for i in nums:
         xs[i] = _leaf(args[i])
     wanted = [xs[i] for i in nums]
-    with enable_grad():
+    with enable_grad(), transform_depth.transform():
         out = func(*xs, **kwargs)
     rows = [[] for _ in wanted]
     for k in range(out._data.size):
@@ -152,7 +152,7 @@ def _jacfwd(func, argnums, args, kwargs):
             tangents = [make(np.zeros_like(a._data), None) if isinstance(a, Tensor) and
                         a._data.dtype.kind == "f" else None for a in args]
             tangents[i] = make(onehot.reshape(x._data.shape), None)
-            with forward_ad.transform_level():
+            with forward_ad.transform_level(), transform_depth.transform():
                 duals = [forward_ad.make_dual(a, t) if t is not None else a
                          for a, t in zip(args, tangents, strict=True)]
                 out = func(*duals, **kwargs)

@@ -22,7 +22,7 @@ import numpy as np
 
 from minigrad import autograd
 from minigrad._functorch.vmap import _flatten, _unflatten
-from minigrad.autograd import forward_ad
+from minigrad.autograd import forward_ad, transform_depth
 from minigrad.autograd.grad_mode import enable_grad
 from minigrad.func import batched_transforms
 from minigrad.tensors import Tensor, make
@@ -76,20 +76,40 @@ def vjp(func, *primals):
         return batched_transforms.outermost(
             lambda: batched_transforms.batched_vjp(func, primals),
             lambda *p: vjp(func, *p), primals, {})
-    _check_floating(primals, "vjp(f, *primals)")
-    nested = any(p._requires_grad for p in primals) or forward_ad.LEVEL[0] is not None
-    xs = [_leaf(p) for p in primals]
-    with enable_grad():
-        out = func(*xs)
+    flat, spec = _flatten(tuple(primals))  # pytrees: a dict of weights, nested tuples
+    _check_floating(flat, "vjp(f, *primals)")
+    nested = any(p._requires_grad for p in flat) or forward_ad.LEVEL[0] is not None
+    xs = [_leaf(p) for p in flat]
+    with enable_grad(), transform_depth.transform():
+        out = func(*_unflatten(xs, spec))
+    outs, out_spec = _flatten(out)
+    _check_outputs(outs, "vjp(f, *primals)")
 
-    def vjp_fn(cotangent):
+    def vjp_fn(cotangents):
+        cts, ct_spec = _flatten(cotangents)
+        if ct_spec != out_spec:
+            raise RuntimeError(
+                "Expected pytree structure of cotangents to be the same as pytree structure "
+                "of outputs to the function. Fix: pass one cotangent per output, in the "
+                "same tuple/list/dict structure as f's output.")
+        pairs = [(o, c) for o, c in zip(outs, cts, strict=True) if o._requires_grad]
         with enable_grad():
-            grads = autograd.grad(out, xs, cotangent, retain_graph=True, create_graph=nested,
-                                  allow_unused=True) if out._requires_grad else [None] * len(xs)
-        return tuple(_result(g, nested) if g is not None else
-                     make(np.zeros_like(x._data), None) for g, x in zip(grads, xs, strict=True))
+            grads = autograd.grad([o for o, _ in pairs], xs, [c for _, c in pairs],
+                                  retain_graph=True, create_graph=nested, allow_unused=True) \
+                if pairs else [None] * len(xs)
+        return _unflatten([_result(g, nested) if g is not None else
+                           make(np.zeros_like(x._data), None)
+                           for g, x in zip(grads, xs, strict=True)], spec)
 
-    return _result(out, nested), vjp_fn
+    return _unflatten([_result(o, nested) for o in outs], out_spec), vjp_fn
+
+
+def _check_outputs(outs, name):
+    for o in outs:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"{name}: expected f(*primals) to return only tensors, got "
+                               f"unsupported type {type(o)}. Fix: return tensors (or tuples, "
+                               "lists, dicts of tensors).")
 
 
 def grad_and_value(func, argnums=0, has_aux=False):
@@ -116,7 +136,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         for k, i in enumerate(nums):
             groups[k] = [_leaf(a) for a in groups[k]]
             xs[i] = _unflatten(groups[k], specs[k])
-        with enable_grad():
+        with enable_grad(), transform_depth.transform():
             out = func(*xs, **kwargs)
             aux = None
             if has_aux:
@@ -164,20 +184,28 @@ def grad(func, argnums=0, has_aux=False):
 def jvp(func, primals, tangents):
     """``(f(*primals), J v)`` in one forward pass: each op carries the tangent along."""
     primals, tangents = tuple(primals), tuple(tangents)
-    _check_floating(primals, "jvp(f, primals, tangents)")
-    if len(primals) != len(tangents):
+    flat, spec = _flatten(primals)  # pytrees: a dict of weights, nested tuples
+    flat_t, spec_t = _flatten(tangents)
+    if spec != spec_t:
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
-                           "the same length. Fix: one tangent per primal.")
+                           "the same python structure. For example, if primals is a tuple of "
+                           "3 tensors, tangents also must be. Fix: give the tangents the "
+                           "primals' tuple/list/dict structure, one tangent per primal.")
+    _check_floating(flat, "jvp(f, primals, tangents)")
     nested = forward_ad.LEVEL[0] is not None  # inside another jvp: keep its tangents
     if batched_transforms.active():
         return batched_transforms.outermost(
             lambda: batched_transforms.batched_jvp(func, primals, tangents),
             lambda p, t: jvp(func, p, t), (primals, tangents), {})
-    with forward_ad.transform_level():
-        duals = [forward_ad.make_dual(p, t) for p, t in zip(primals, tangents, strict=True)]
-        out = func(*duals)
-        value, tangent = forward_ad.unpack_dual(out)
-        tangent = make(np.zeros_like(out._data), None) if tangent is None else tangent
-        if not nested:
-            value = make(value._data, None)
-    return value, tangent
+    with forward_ad.transform_level(), transform_depth.transform():
+        duals = [forward_ad.make_dual(p, t) for p, t in zip(flat, flat_t, strict=True)]
+        out = func(*_unflatten(duals, spec))
+        outs, out_spec = _flatten(out)
+        _check_outputs(outs, "jvp(f, primals, tangents)")
+        values, out_tangents = [], []
+        for o in outs:
+            value, tangent = forward_ad.unpack_dual(o)
+            out_tangents.append(make(np.zeros_like(o._data), None) if tangent is None
+                                else tangent)
+            values.append(value if nested else make(value._data, None))
+    return _unflatten(values, out_spec), _unflatten(out_tangents, out_spec)

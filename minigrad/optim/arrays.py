@@ -26,8 +26,9 @@ def array(x):
 
 
 def new_tensor(values):
-    """A leaf tensor (no grad) around ``values``, an array kept as it is."""
-    return make(values, None)
+    """A leaf tensor (no grad) around ``values``, an array kept as it is; a numpy scalar
+    (what 0-d arithmetic gives) becomes a 0-d array, so the in-place ops below write it."""
+    return make(values if isinstance(values, np.ndarray) else np.asarray(values), None)
 
 
 def zeros_like(p):

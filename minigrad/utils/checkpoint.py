@@ -75,6 +75,23 @@ class CheckpointFunction(Function):
             "without checkpoint inside dual_level().")
 
 
+def _tensor_arguments(function, args, kwargs):
+    """``function`` as a function of the tensors among ``args`` only, and those tensors:
+    the other arguments (numbers, ``None``, flags) and ``kwargs`` are passed through as
+    they are, as torch does, and never saved or differentiated."""
+    positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+    if len(positions) == len(args) and not kwargs:
+        return function, args
+
+    def of_tensors(*tensors):
+        full = list(args)
+        for i, t in zip(positions, tensors, strict=True):
+            full[i] = t
+        return function(*full, **kwargs)
+
+    return of_tensors, tuple(args[i] for i in positions)
+
+
 def _one_tensor(out):
     if not isinstance(out, Tensor):
         raise TypeError("minigrad's checkpoint takes a function that returns one tensor. "
@@ -91,13 +108,13 @@ def _replaying(function, preserve_rng_state):
     state = copy.deepcopy(GENERATOR[0])
     calls = []
 
-    def replay(*inputs):
+    def replay(*inputs, **kwargs):
         if not calls:  # the forward: draws as usual
             calls.append(True)
-            return function(*inputs)
+            return function(*inputs, **kwargs)
         outer, GENERATOR[0] = GENERATOR[0], copy.deepcopy(state)
         try:
-            return function(*inputs)
+            return function(*inputs, **kwargs)
         finally:
             GENERATOR[0] = outer
 
@@ -105,7 +122,9 @@ def _replaying(function, preserve_rng_state):
 
 
 def checkpoint(function, *args, use_reentrant=None, preserve_rng_state=True, **kwargs):
-    """``function(*args)``, recomputed in backward instead of remembered.
+    """``function(*args, **kwargs)``, recomputed in backward instead of remembered.
+    Arguments that are not tensors are passed through as they are; ``kwargs`` only with
+    ``use_reentrant=False`` (torch's ``ValueError`` otherwise).
 
     ``use_reentrant=True``: ``function`` runs without a graph; only ``args`` that require
     grad make the node record (as torch, a warning if none does), and the parameters'
@@ -118,10 +137,11 @@ def checkpoint(function, *args, use_reentrant=None, preserve_rng_state=True, **k
     if use_reentrant is None:
         warnings.warn(REENTRANT_WARNING, UserWarning, stacklevel=2)
         use_reentrant = True
-    function = _replaying(function, preserve_rng_state)
-    if kwargs:
+    if kwargs and use_reentrant:
         raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs) +
-                         ". Fix: pass the function's arguments positionally.")
+                         ". Fix: pass the function's arguments positionally, or use "
+                         "use_reentrant=False.")
+    function, args = _tensor_arguments(_replaying(function, preserve_rng_state), args, kwargs)
     if use_reentrant:
         if is_grad_enabled() and not any(getattr(a, "_requires_grad", False) for a in args):
             warnings.warn("None of the inputs have requires_grad=True. Gradients will be "
