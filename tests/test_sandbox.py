@@ -48,13 +48,21 @@ except BaseException as e:
 HOSTILE = {
     "read_source": "return open(COURSE + '/source/ch01/01_derivatives.ipynb').read()",
     "read_source_relative": "return open('../../../source/ch01/01_derivatives.ipynb').read()",
+    "read_hidden_tests": "import glob\n"
+                         "text = ''.join(open(p).read() for p in glob.glob('*.ipynb'))\n"
+                         "if 'HIDDEN TESTS' in text:\n    return text[text.index('HIDDEN'):]\n"
+                         "raise Blocked(f'{len(text)} characters of notebook in sight')",
     "read_other_student": "return open(COURSE + '/submitted/a_honest/ch01/01_derivatives.ipynb')"
                           ".read()",
     "read_gradebook": "import sqlite3\n"
                       "db = sqlite3.connect('file:' + COURSE + '/gradebook.db?mode=ro', uri=True)\n"
                       "return db.execute('select * from grade').fetchall()",
-    "write_course_root": "open(COURSE + '/pwned.txt', 'w').write('pwned')\nreturn 'written'",
-    "append_csv": "open(COURSE + '/grades.csv', 'a').write('mallory,100\\n')\nreturn 'appended'",
+    # A course under /tmp shows through as empty folders of the kernel's private /tmp, where
+    # these writes may land: test_the_host_is_untouched checks that the host's stay intact.
+    "write_course_root": "open(COURSE + '/pwned.txt', 'w').write('pwned')\n"
+                         "raise Blocked('written, but where? the host is checked')",
+    "append_csv": "open(COURSE + '/grades.csv', 'a').write('mallory,100\\n')\n"
+                  "raise Blocked('appended, but to what? the host is checked')",
     "tcp_loopback": "import socket\n"
                     "s = socket.create_connection(('127.0.0.1', PORT), timeout=3)\n"
                     "s.sendall(b'hello')\nreturn 'connected'",
@@ -254,6 +262,7 @@ def test_each_way_out_is_blocked_and_the_student_still_graded(graded, name):
 def test_nothing_of_the_course_leaks_into_the_graded_notebooks(graded):
     for student, text in graded["outputs"].items():
         assert "BEGIN SOLUTION" not in text and SECRET not in text, student
+        assert "HIDDEN TESTS" not in text, student
         assert "the course folder is visible" not in text, student
 
 

@@ -9,9 +9,10 @@ command wrapped: a launcher joins a fresh ``pids`` cgroup (when one can be made)
 resource limits, closes every inherited file descriptor (the gradebook's among them) and
 execs ``bwrap``. Inside, the kernel sees
 
-- its submission folder (the only writable host path) and a private directory holding its
-  connection file and ZeroMQ ``ipc`` sockets (Unix sockets cross the network namespace,
-  TCP on loopback would not);
+- its submission folder (the only writable host path; its notebooks, which hold the
+  chapter's hidden tests once nbgrader restored them, read as empty files) and a private
+  directory holding its connection file and ZeroMQ ``ipc`` sockets (Unix sockets cross
+  the network namespace, TCP on loopback would not);
 - read-only: ``/usr`` (and the ``/bin``, ``/lib*`` links into it), a few files of
   ``/etc``, the Python installation and venv of the grader, and the ``minigrad`` package
   directory alone (mounted under ``/opt/minigrad``; not the repository around it, whose
@@ -187,6 +188,10 @@ def bwrap_args(bwrap, cwd, runtime_dir, package_dir, tmp_bytes, uid=1000):
              "--bind", runtime_dir, runtime_dir]
     if cwd:
         args += ["--bind", cwd, cwd, "--chdir", cwd]
+        # The notebook being graded already holds the chapter's hidden tests (nbgrader
+        # restores the test cells before it runs): the kernel reads none of it.
+        for notebook in sorted(pathlib.Path(cwd).rglob("*.ipynb")):
+            args += ["--ro-bind", "/dev/null", str(notebook)]
     args += ["--remount-ro", "/"]  # the sandbox's own root: no unbounded writable tmpfs
     env = {name: os.environ[name] for name in PASSED_ENV if name in os.environ}
     env.update(HOME="/tmp", PATH=os.pathsep.join([os.path.join(sys.prefix, "bin"),
