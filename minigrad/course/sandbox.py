@@ -80,8 +80,9 @@ def _probe(bwrap):
         return f"bubblewrap's `{bwrap}` is not on PATH"
     try:
         result = subprocess.run(
-            [path, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev",
-             "--proc", "/proc", "true"], capture_output=True, text=True, timeout=30)
+            [path, "--unshare-all", "--unshare-user", "--uid", "1000", "--die-with-parent",
+             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "true"],
+            capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError) as exc:
         return f"`{path}` does not run ({exc})"
     if result.returncode != 0:
@@ -173,8 +174,8 @@ def python_paths():
 
 def bwrap_args(bwrap, cwd, runtime_dir, package_dir, tmp_bytes, uid=1000):
     """The ``bwrap`` command line before the kernel's own command."""
-    args = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-            "--uid", str(uid), "--gid", str(uid), "--ro-bind", "/usr", "/usr"]
+    args = [bwrap, "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
+            "--cap-drop", "ALL", "--uid", str(uid), "--gid", str(uid), "--ro-bind", "/usr", "/usr"]
     for link in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
         path = f"/{link}"
         if os.path.islink(path):
