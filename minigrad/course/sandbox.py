@@ -32,6 +32,8 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
+import weakref
 
 from jupyter_client import AsyncKernelManager
 from traitlets import Integer, Unicode, default
@@ -135,9 +137,9 @@ def make_pids_cgroup(pids_max):
 
 def remove_cgroup(folder):
     """Kill what is left in a sandbox's cgroup and remove it (best effort)."""
-    if folder is None:
+    if folder is None or not folder.exists():
         return
-    for _ in range(50):
+    for _ in range(200):  # up to 10 s: a pid namespace ends slowly on a loaded machine
         try:
             pids = [int(p) for p in (folder / "cgroup.procs").read_text().split()]
         except OSError:
@@ -151,7 +153,6 @@ def remove_cgroup(folder):
             folder.rmdir()
             return
         except OSError:
-            import time
             time.sleep(0.05)
 
 
@@ -224,6 +225,7 @@ class SandboxedKernelManager(AsyncKernelManager):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.runtime_dir = tempfile.mkdtemp(prefix="minigrad-kernel-")
+        weakref.finalize(self, shutil.rmtree, self.runtime_dir, True)
         self.connection_file = os.path.join(self.runtime_dir, "kernel.json")
         self.ip = os.path.join(self.runtime_dir, "kernel-ipc")
         self.cgroup = None
@@ -239,6 +241,8 @@ class SandboxedKernelManager(AsyncKernelManager):
         package_dir = os.path.dirname(os.path.realpath(minigrad.__file__))
         remove_cgroup(self.cgroup)
         self.cgroup = make_pids_cgroup(self.max_processes)
+        if self.cgroup is not None:  # also at exit, should nbclient never clean this kernel up
+            weakref.finalize(self, remove_cgroup, self.cgroup)
         limits = [f"RLIMIT_AS={self.memory_limit}", f"RLIMIT_CPU={self.cpu_limit}",
                   f"RLIMIT_FSIZE={self.file_size_limit}", "RLIMIT_CORE=0"]
         if self.cgroup is None:
