@@ -21,7 +21,12 @@ c.CourseDirectory.course_id = "minigrad"
 # RestoreCells puts back a deleted exercise (nbgrader's add_missing_cells raises KeyError
 # when a whole exercise is gone, so it stays off); GuardedExecute catches patched test
 # helpers, interrupts endless loops, grades a crashed kernel with what it reached, and
-# keeps stderr from zeroing a correct answer.
+# keeps stderr from zeroing a correct answer, and runs every kernel in a bubblewrap sandbox
+# (minigrad/course/sandbox.py: no course folder, no network, capped resources). Without
+# bubblewrap it refuses to grade unless --GuardedExecute.allow_unsandboxed=True is passed.
+# The sandbox's limits, if a chapter ever needs more:
+# c.SandboxedKernelManager.memory_limit = 6 * 2 ** 30  # RLIMIT_AS, bytes
+# c.SandboxedKernelManager.max_processes = 128         # tasks: cgroup pids.max or RLIMIT_NPROC
 c.OverwriteCells.add_missing_cells = False
 c.Autograde.sanitize_preprocessors = [
     ClearOutput, DeduplicateIds, OverwriteKernelspec, RestoreCells, CheckCellMetadata]

@@ -14,13 +14,26 @@
 - :class:`RestoreCells` (replaces ``OverwriteCells``): puts back the solution and test
   cells of an exercise the student deleted, in their place, so the submission is graded
   (nbgrader 0.9.6's ``add_missing_cells`` raises KeyError when a whole exercise is gone).
+
+GuardedExecute starts every kernel in a bubblewrap sandbox
+(:class:`minigrad.course.sandbox.SandboxedKernelManager`): the submission cannot see the
+course folder, the solutions or the other students, has no network and capped resources.
+Where no sandbox can be made it refuses to grade (:data:`~minigrad.course.sandbox.UNAVAILABLE`)
+unless the instructor passes ``--GuardedExecute.allow_unsandboxed=True``.
 """
 
 from nbclient.exceptions import DeadKernelError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 from nbgrader import utils
 from nbgrader.preprocessors import Execute, OverwriteCells
-from traitlets import Integer
+from traitlets import Bool, Integer, Unicode
+
+from minigrad.course.sandbox import (
+    UNAVAILABLE,
+    SandboxedKernelManager,
+    SandboxUnavailable,
+    sandbox_problem,
+)
 
 __all__ = ["GuardedExecute", "RestoreCells", "MISSING", "NOT_RUN"]
 
@@ -35,6 +48,24 @@ class GuardedExecute(Execute):
 
     timeout = Integer(60, allow_none=True,
                       help="Seconds a cell may run before it is interrupted.").tag(config=True)
+    bwrap = Unicode("bwrap", help="bubblewrap's binary, which sandboxes every kernel."
+                    ).tag(config=True)
+    allow_unsandboxed = Bool(False, help="Grade without a sandbox where bubblewrap cannot "
+                             "make one (each submission can then read the solutions, the "
+                             "gradebook and the other submissions).").tag(config=True)
+
+    def create_kernel_manager(self):
+        problem = sandbox_problem(self.bwrap)
+        if problem is None:
+            self.kernel_manager_class = SandboxedKernelManager
+            km = super().create_kernel_manager()
+            km.bwrap = self.bwrap
+            return km
+        if not self.allow_unsandboxed:
+            raise SandboxUnavailable(UNAVAILABLE.format(reason=problem))
+        self.log.warning("grading WITHOUT a sandbox (--GuardedExecute.allow_unsandboxed=True): "
+                         "%s", problem)
+        return super().create_kernel_manager()
 
     def preprocess(self, nb, resources=None, km=None):
         guard = new_code_cell(INSTALL, id="minigrad-integrity")
