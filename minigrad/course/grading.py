@@ -255,10 +255,11 @@ class Grader:
         self.calls = {}  # route -> how often the learner's code called it (``count``)
 
     # --- running the learner's code -------------------------------------------------
-    def call(self, fn, *args, forbid=(), count=(), **kwargs):
+    def call(self, fn, *args, forbid=(), count=(), mistakes=None, **kwargs):
         """Run ``fn(*args, **kwargs)`` with ``forbid`` switched off; the frozen result.
 
-        Calls of the routes in ``count`` are added up in :attr:`calls`.
+        Calls of the routes in ``count`` are added up in :attr:`calls`. ``mistakes``:
+        {id: (nudge, an exception type)}, named when the learner's code raises that type.
         """
         name = getattr(fn, "__name__", "your code")
         if not callable(fn):
@@ -281,7 +282,9 @@ class Grader:
         except ExerciseFailed:
             raise
         except Exception as exc:
-            raise ExerciseFailed(f"{name} raised {type(exc).__name__}: {exc}") from None
+            raise _failure(f"{name} raised {type(exc).__name__}: {exc}", recognise_condition(
+                {k: (nudge, isinstance(exc, kind)) for k, (nudge, kind) in mistakes.items()})
+                if mistakes else None) from None
         integrity.verify()
         return result
 
