@@ -274,17 +274,16 @@ class Grader:
         except Forbidden as exc:
             raise ExerciseFailed(f"{name} {exc}: work it out the way the exercise "
                                  "asks") from None
-        except RecursionError:
-            raise ExerciseFailed(
+        except RecursionError as exc:
+            raise _failure(
                 f"{name} recursed too deep (RecursionError: Python stops near 1000 nested "
                 "calls). Fix: keep the nodes still to visit in a list used as a stack, "
-                "in a while loop") from None
+                "in a while loop", _raised(exc, mistakes)) from None
         except ExerciseFailed:
             raise
         except Exception as exc:
-            raise _failure(f"{name} raised {type(exc).__name__}: {exc}", recognise_condition(
-                {k: (nudge, isinstance(exc, kind)) for k, (nudge, kind) in mistakes.items()})
-                if mistakes else None) from None
+            raise _failure(f"{name} raised {type(exc).__name__}: {exc}",
+                           _raised(exc, mistakes)) from None
         integrity.verify()
         return result
 
@@ -347,6 +346,12 @@ class Grader:
         return (f"<b>{html.escape(self.title)}</b><table><thead><tr><th>check</th>"
                 "<th>yours</th><th>reference</th><th>max abs diff</th><th>result</th>"
                 f"</tr></thead><tbody>{body}</tbody></table>")
+
+
+def _raised(exc, mistakes):
+    """The (id, nudge) of the mistake whose exception type ``exc`` is, or None."""
+    return recognise_condition({k: (nudge, isinstance(exc, kind))
+                                for k, (nudge, kind) in mistakes.items()}) if mistakes else None
 
 
 def _failure(problem, found):
