@@ -30,7 +30,7 @@ import numpy as np
 
 from minigrad.course.compare import to_numpy
 
-__all__ = ["TAG", "named_mistake", "recognise", "recognise_condition", "tag"]
+__all__ = ["TAG", "matches", "named_mistake", "recognise", "recognise_condition", "tag"]
 
 TAG = "[mistake: {}]"
 _TAG = re.compile(r"\[mistake: ([A-Za-z0-9_.-]+)\]")
@@ -89,6 +89,14 @@ def recognise_condition(mistakes):
         except Exception:  # noqa: BLE001, S112 - a condition that cannot be computed
             continue
     return None
+
+
+def matches(yours, value, rtol=1e-7, atol=1e-10):
+    """Whether ``yours`` is ``value`` (same shape, close): for a requirement's mistake."""
+    try:
+        return _close(to_numpy(yours), to_numpy(value), rtol, atol)
+    except Exception:  # noqa: BLE001 - not numbers: not that mistake
+        return False
 
 
 def _close(a, b, rtol, atol):
