@@ -103,6 +103,28 @@ def test_a_requirement_names_the_mistake_whose_condition_holds():
     assert str(info.value).endswith(tag("one-parent"))
 
 
+def test_an_exception_of_the_learners_code_names_its_mistake():
+    def div(a, b):
+        return a.data / b
+
+    with pytest.raises(ExerciseFailed) as info, graded("Exercise 0.8") as g:
+        g.call(div, 1.0, 2.0, mistakes={"zero": ("?", ZeroDivisionError),
+                                        "number-not-wrapped": ("a number has no .data?",
+                                                               AttributeError)})
+    assert info.value.mistake == "number-not-wrapped"
+    assert "raised AttributeError" in str(info.value)
+    with pytest.raises(ExerciseFailed) as info, graded("Exercise 0.8") as g:
+        g.call(div, 1.0, 2.0, mistakes={"zero": ("?", ZeroDivisionError)})
+    assert info.value.mistake is None
+
+
+def test_a_nan_mistake_matches_a_nan_answer():
+    with pytest.raises(ExerciseFailed) as info, graded("Exercise 0.9") as g:
+        g.check("d", [float("nan"), 1.0], [0.0, 0.0], mistakes={
+            "nan": ("?", [float("nan"), 1.0])})
+    assert info.value.mistake == "nan"
+
+
 def test_a_mistake_id_is_one_word():
     with pytest.raises(ExerciseFailed, match="ValueError: a mistake's id"), \
             graded("Exercise 0.7") as g:

@@ -18,6 +18,11 @@ A test cell reads::
   row; the block shows one table of every row when it ends, and a failure as one line
   that says what differs, with the exercise's hint, never a screen of traceback.
 
+- A check may name the common mistakes it recognises (``mistakes=`` of :meth:`Grader.check`,
+  :meth:`Grader.require` and :meth:`Grader.call`): when the learner's output matches a
+  mistake's value on the check's inputs, the failure adds its nudge and ends with a
+  ``[mistake: id]`` tag the instructor's export reads (:mod:`minigrad.course.mistakes`).
+
 Switching a route off swaps the *code* of its function for one that raises, so an
 alias, a default argument or a reference taken in an earlier cell is switched off too.
 """
