@@ -19,7 +19,9 @@ folder).
 ``export`` writes one row per student, chapter and exercise from nbgrader's gradebook:
 score, max score and a status that tells apart "passed", "partial", "scored 0",
 "not submitted", "crashed in cell N", "timed out" and "tampered" (the test found a
-patched numpy/torch/minigrad function; the detail names the cell).
+patched numpy/torch/minigrad function; the detail names the cell), and ``mistake``, the
+id of the common mistake a failing check recognised in the answer (its ``[mistake: id]``
+tag, :mod:`minigrad.course.mistakes`), empty when none was named.
 """
 
 import argparse
@@ -39,7 +41,8 @@ from minigrad.course.nbgrader_plugins import MISSING, NOT_RUN
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 ONE_THREAD = {"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
-FIELDS = ["student", "chapter", "exercise", "grade_id", "score", "max", "status", "detail"]
+FIELDS = ["student", "chapter", "exercise", "grade_id", "score", "max", "status", "detail",
+          "mistake"]
 
 
 def assignment_of(notebook):
@@ -233,8 +236,14 @@ def _errors(cell):
     return [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
 
 
-def exercise_statuses(nb):
-    """{grade_id: (status, detail)} for the test cells of an autograded notebook."""
+def exercise_statuses(nb, mistakes=None):
+    """{grade_id: ((status, detail), label)} for the test cells of an autograded notebook.
+
+    A dict passed as ``mistakes`` receives {grade_id: the id of the named mistake} for
+    the failed exercises whose check named one.
+    """
+    from minigrad.course.mistakes import named_mistake
+
     statuses, exercise, crashed = {}, [], None
     for cell in nb.cells:
         meta = cell.metadata.get("nbgrader", {})
@@ -257,6 +266,8 @@ def exercise_statuses(nb):
             status = ("tampered", mine[0].evalue.splitlines()[0][:300])
         elif mine:
             status = ("failed", mine[-1].evalue.splitlines()[0][:300] if mine[-1].evalue else "")
+            if mistakes is not None and named_mistake(mine[-1].evalue):
+                mistakes[meta["grade_id"]] = named_mistake(mine[-1].evalue)
         else:
             status = ("passed", "")
         statuses[meta["grade_id"]] = (status, _exercise_label(cell.source))
@@ -280,7 +291,8 @@ def export(course, out=None):
                             / f"{notebook.name}.ipynb")
                     submitted = (course / "submitted" / student.id / assignment.name
                                  / f"{notebook.name}.ipynb").exists()
-                    statuses = exercise_statuses(nbformat.read(path, as_version=4)) \
+                    mistakes = {}
+                    statuses = exercise_statuses(nbformat.read(path, as_version=4), mistakes) \
                         if submitted and path.exists() else {}
                     for cell in sorted(notebook.grade_cells, key=lambda c: c.name):
                         try:
@@ -296,7 +308,8 @@ def export(course, out=None):
                         rows.append({"student": student.id, "chapter": assignment.name,
                                      "exercise": label or cell.name, "grade_id": cell.name,
                                      "score": score or 0.0, "max": cell.max_score,
-                                     "status": status, "detail": detail})
+                                     "status": status, "detail": detail,
+                                     "mistake": mistakes.get(cell.name, "")})
     with out.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=FIELDS)
         writer.writeheader()

@@ -18,6 +18,11 @@ A test cell reads::
   row; the block shows one table of every row when it ends, and a failure as one line
   that says what differs, with the exercise's hint, never a screen of traceback.
 
+- A check may name the common mistakes it recognises (``mistakes=`` of :meth:`Grader.check`,
+  :meth:`Grader.require` and :meth:`Grader.call`): when the learner's output matches a
+  mistake's value on the check's inputs, the failure adds its nudge and ends with a
+  ``[mistake: id]`` tag the instructor's export reads (:mod:`minigrad.course.mistakes`).
+
 Switching a route off swaps the *code* of its function for one that raises, so an
 alias, a default argument or a reference taken in an earlier cell is switched off too.
 """
@@ -34,6 +39,7 @@ import numpy as np
 
 from minigrad.course import integrity
 from minigrad.course.compare import _diff_text, _max_abs_diff, _mismatch, to_numpy
+from minigrad.course.mistakes import recognise, recognise_condition, tag
 from minigrad.course.shown_values import is_boolean, value_html, value_text
 
 __all__ = ["graded", "Grader", "ExerciseFailed", "Forbidden", "switched_off", "ROUTES"]
@@ -80,7 +86,12 @@ class ExerciseFailed(AssertionError):
     traceback into the grading code (:meth:`_render_traceback_`); when the learner's own
     code raised, one more line says where. The error's name and value, which nbclient,
     nbval and nbgrader read, are Python's as usual: the cell still fails.
+
+    ``mistake`` is the id of the named mistake the failing check recognised (see
+    :mod:`minigrad.course.mistakes`), or None.
     """
+
+    mistake = None
 
     def _render_traceback_(self):
         """The lines IPython shows instead of a traceback (a kernel sends them as the
@@ -249,10 +260,11 @@ class Grader:
         self.calls = {}  # route -> how often the learner's code called it (``count``)
 
     # --- running the learner's code -------------------------------------------------
-    def call(self, fn, *args, forbid=(), count=(), **kwargs):
+    def call(self, fn, *args, forbid=(), count=(), mistakes=None, **kwargs):
         """Run ``fn(*args, **kwargs)`` with ``forbid`` switched off; the frozen result.
 
-        Calls of the routes in ``count`` are added up in :attr:`calls`.
+        Calls of the routes in ``count`` are added up in :attr:`calls`. ``mistakes``:
+        {id: (nudge, an exception type)}, named when the learner's code raises that type.
         """
         name = getattr(fn, "__name__", "your code")
         if not callable(fn):
@@ -267,21 +279,27 @@ class Grader:
         except Forbidden as exc:
             raise ExerciseFailed(f"{name} {exc}: work it out the way the exercise "
                                  "asks") from None
-        except RecursionError:
-            raise ExerciseFailed(
+        except RecursionError as exc:
+            raise _failure(
                 f"{name} recursed too deep (RecursionError: Python stops near 1000 nested "
                 "calls). Fix: keep the nodes still to visit in a list used as a stack, "
-                "in a while loop") from None
+                "in a while loop", _raised(exc, mistakes)) from None
         except ExerciseFailed:
             raise
         except Exception as exc:
-            raise ExerciseFailed(f"{name} raised {type(exc).__name__}: {exc}") from None
+            raise _failure(f"{name} raised {type(exc).__name__}: {exc}",
+                           _raised(exc, mistakes)) from None
         integrity.verify()
         return result
 
     # --- comparing ------------------------------------------------------------------
-    def check(self, name, yours, reference, *, rtol=1e-7, atol=1e-10, against="torch"):
-        """Compare ``yours`` with ``reference`` (named ``against``); record a row."""
+    def check(self, name, yours, reference, *, rtol=1e-7, atol=1e-10, against="torch",
+              mistakes=None):
+        """Compare ``yours`` with ``reference`` (named ``against``); record a row.
+
+        ``mistakes``: {id: (nudge, the value that mistake gives here)}, named when the
+        check fails and ``yours`` matches one (:mod:`minigrad.course.mistakes`).
+        """
         try:
             a, b = to_numpy(yours), to_numpy(reference)
         except TypeError as exc:
@@ -292,18 +310,24 @@ class Grader:
                           value_text(b, is_boolean(reference)), _max_abs_diff(a, b),
                           problem is None))
         if problem and a.shape == b.shape == ():
-            raise ExerciseFailed(f"{name} is {float(a)!r}, {against} gives {float(b)!r} "
-                                 f"(rtol={rtol:g}, atol={atol:g})")
+            problem = (f"{name} is {float(a)!r}, {against} gives {float(b)!r} "
+                       f"(rtol={rtol:g}, atol={atol:g})")
+        elif problem:
+            problem = problem.replace(": minigrad ", ": yours ").replace(
+                " minigrad ", " yours ").replace("in minigrad", "in yours")
         if problem:
-            raise ExerciseFailed(problem.replace(": minigrad ", ": yours ").replace(
-                " minigrad ", " yours ").replace("in minigrad", "in yours"))
+            raise _failure(problem, recognise(a, b, mistakes, rtol, atol) if mistakes else None)
 
-    def require(self, name, condition, message):
-        """A requirement that is not a number (a type, a count): a row, failing with message."""
+    def require(self, name, condition, message, *, mistakes=None):
+        """A requirement that is not a number (a type, a count): a row, failing with message.
+
+        ``mistakes``: {id: (nudge, a condition that holds when the answer made it)}.
+        """
         self.rows.append((name, "yes" if condition else "no", "required", "yes", None,
                           bool(condition)))
         if not condition:
-            raise ExerciseFailed(f"{name}: {message}")
+            raise _failure(f"{name}: {message}",
+                           recognise_condition(mistakes) if mistakes else None)
 
     # --- showing ----------------------------------------------------------------------
     def _cells(self):
@@ -327,6 +351,21 @@ class Grader:
         return (f"<b>{html.escape(self.title)}</b><table><thead><tr><th>check</th>"
                 "<th>yours</th><th>reference</th><th>max abs diff</th><th>result</th>"
                 f"</tr></thead><tbody>{body}</tbody></table>")
+
+
+def _raised(exc, mistakes):
+    """The (id, nudge) of the mistake whose exception type ``exc`` is, or None."""
+    return recognise_condition({k: (nudge, isinstance(exc, kind))
+                                for k, (nudge, kind) in mistakes.items()}) if mistakes else None
+
+
+def _failure(problem, found):
+    """The ExerciseFailed of a failing check, naming the mistake ``found`` (id, nudge)."""
+    if found is None:
+        return ExerciseFailed(problem)
+    exc = ExerciseFailed(f"{problem}\nLikely mistake: {found[1]}")
+    exc.mistake = found[0]
+    return exc
 
 
 def _display(obj):
@@ -363,4 +402,7 @@ class graded:  # noqa: N801 - used as a function: `with graded(...) as g:`
         elif not isinstance(exc, AssertionError):
             exc = ExerciseFailed(f"{type(exc).__name__}: {exc}")
         message = f"{grader.title}: {exc}" + (f"\nHint: {grader.hint}" if grader.hint else "")
-        raise ExerciseFailed(message) from None
+        mistake = getattr(exc, "mistake", None)
+        failed = ExerciseFailed(message + (f"\n{tag(mistake)}" if mistake else ""))
+        failed.mistake = mistake
+        raise failed from None

@@ -377,18 +377,42 @@ with graded("Exercise 1.1", hint="hold one input fixed at a time; the local deri
         out = at / bt
         return out.item(), [d.item() for d in torch.autograd.grad(out, (at, bt))]
 
+    def local_mistakes(a0, b0, which, grads):
+        """The locals the common mistakes give at (a0, b0): named when a check fails."""
+        other = grads[1] if which == "a" else grads[0]
+        mistakes = {
+            "swapped-locals": ("your local derivative for a is the one that belongs to b: "
+                               "which input is held fixed in each?", other),
+            "product-locals": ("your local derivatives are those of a * b: with b fixed, "
+                               "how much does a / b move when a moves by 1?",
+                               b0 if which == "a" else a0)}
+        if which == "b":
+            mistakes |= {
+                "sign-of-b-local": ("your local derivative for b has the right size and the "
+                                    "wrong sign: when b grows (a, b > 0), does a / b grow?",
+                                    -grads[1]),
+                "b-local-without-a": ("your local derivative for b does not change with a: "
+                                      "double a with b fixed; what happens to a / b's "
+                                      "slope in b?", -1 / b0 ** 2),
+                "b-local-ignores-a": ("your local derivative for b does not change with a, "
+                                      "and its power of b is off: write a / b as a times a "
+                                      "power of b first", -1 / b0)}
+        return mistakes
+
     def check_node(a0, b0):
         name, data, count, same, locals_ = g.call(div_node, Value_v1(a0), Value_v1(b0),
                                                   forbid=off)
         g.require(f"div_v1({a0}, {b0}) is one new Value_v1 with parents a and b",
                   name == "Value_v1" and count == 2 and same,
                   "return Value_v1(..., ((a, ...), (b, ...))): one node, a and b as its "
-                  "two parents, in that order")
+                  "two parents, in that order", mistakes={
+                      "one-parent": ("your node has one parent: does a change of b reach "
+                                     "a / b?", name == "Value_v1" and count == 1)})
         value, grads = torch_div(a0, b0)
         g.check(f"div_v1({a0}, {b0}).data", data, value, rtol=1e-15)
         for name, local, grad in zip(("a", "b"), locals_, grads, strict=True):
             g.check(f"local derivative of {a0} / {b0} for {name}", local, grad, rtol=1e-12,
-                    atol=1e-15)
+                    atol=1e-15, mistakes=local_mistakes(a0, b0, name, grads))
 
     def send_back(value, d=1.0):
         """backward_v1's walk, the test's own copy."""
@@ -409,8 +433,11 @@ with graded("Exercise 1.1", hint="hold one input fixed at a time; the local deri
         fn(*leaves).backward()
         return [leaf.grad.item() for leaf in leaves]
 
-    def check_graph(name, with_div, with_torch, *point):
-        got = g.call(grads_through, with_div, *point, forbid=off)
+    def check_graph(name, with_div, with_torch, *point, number=False):
+        got = g.call(grads_through, with_div, *point, forbid=off, mistakes={
+            "number-not-wrapped": ("your div_v1 fails when one side is a plain number, "
+                                   "which has no .data: what does __add__ do with one?",
+                                   AttributeError)} if number else None)
         for leaf, p, grad, grad_t in zip("xy", point, got, torch_grads(with_torch, *point),
                                          strict=False):
             g.check(f"{name}: {leaf}.grad at {leaf} = {p}", grad, grad_t, rtol=1e-12,
@@ -423,8 +450,9 @@ with graded("Exercise 1.1", hint="hold one input fixed at a time; the local deri
     for a0, b0 in [(-1.25, 0.5), (7.0, 3.0), (0.0, -4.0), (2.5, 1e-3), (-6.0, -0.75)]:
         check_node(a0, b0)
     check_graph("1 / x (a number on top)", lambda x: div_v1(1.0, x),
-                lambda x: 1.0 / x, -0.8)
-    check_graph("x / 4 (a number below)", lambda x: div_v1(x, 4), lambda x: x / 4, 2.2)
+                lambda x: 1.0 / x, -0.8, number=True)
+    check_graph("x / 4 (a number below)", lambda x: div_v1(x, 4), lambda x: x / 4, 2.2,
+                number=True)
     check_graph("x / x", lambda x: div_v1(x, x), lambda x: x / x, 1.7)
     check_graph("(x / y) / (x + y)", lambda x, y: div_v1(div_v1(x, y), x + y),
                 lambda x, y: (x / y) / (x + y), 0.6, -1.9)
@@ -504,8 +532,29 @@ with graded("Exercise 1.2", hint="measure |slope - df(x)| at h and at h / 10; if
             def exact_error(step):
                 return slope(f, Fraction(x0), Fraction(step)) - df(Fraction(x0))
         order = math.log10(abs(exact_error(h) / exact_error(h / 10)))
+        ratio = abs(exact_error(h) / exact_error(h / 10))
+        mistakes = {  # what the common mistakes give here, named when the check fails
+            "ratio-not-exponent": ("your order is the ratio of the two errors itself: if "
+                                   "the ratio is 10**p, what is p?", ratio),
+            "natural-log": ("your order is off by a factor of about 2.3: which logarithm "
+                            "undoes a power of 10?", math.log(ratio)),
+            "ratio-upside-down": ("your order has the right size and the wrong sign: which "
+                                  "error is the bigger one?", -order),
+            "step-ratio-2": ("your order is measured with steps a factor 2 apart: which "
+                             "two steps does the exercise ask for?",
+                             lambda: math.log10(abs(exact_error(h) / exact_error(h / 2)))),
+            "steps-10h-and-h": ("your order is measured at steps ten times too big: which "
+                                "two steps does the exercise ask for?",
+                                lambda: math.log10(abs(exact_error(10 * h) / exact_error(h)))),
+            "slope-not-error": ("your order compares the two slopes, not their errors: how "
+                                "far is each slope from df(x)?",
+                                lambda: math.log10(abs(slope(f, x0, h) / slope(f, x0, h / 10)))),
+            "textbook-order": ("your order is the textbook's whole number, but these errors "
+                               "are not exact powers of h: measure them",
+                               {"forward": 1.0, "backward": 1.0, "central": 2.0,
+                                "five_point": 4.0}.get(slope.__name__))}
         g.check(f"error_order({name}, x = {x0}, h = {h})", got, order, rtol=1e-8, atol=1e-9,
-                against="exact errors")
+                against="exact errors", mistakes=mistakes)
 
     check_order("one-sided slope of x**2", forward, lambda x: x ** 2, lambda x: 2 * x, 3.0, 0.1)
     check_order("central slope of x**3", central, lambda x: x ** 3, lambda x: 3 * x ** 2,

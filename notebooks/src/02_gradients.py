@@ -464,15 +464,47 @@ with graded("Exercise 2.1", hint="for each coordinate i, evaluate fn with only p
         fn(*inputs).backward()
         return [t.grad.item() for t in inputs]
 
+    def mistakes(fn, point, h=1e-6):
+        """What the common mistakes give here (computed as they compute it)."""
+        def nudged(i, step):
+            moved = list(point)
+            moved[i] += step
+            return moved
+
+        def in_place():
+            moved, slopes = list(point), []
+            for i in range(len(point)):
+                moved[i] += h
+                up = fn(*moved)
+                moved[i] -= 2 * h
+                slopes.append((up - fn(*moved)) / (2 * h))
+            return slopes
+
+        every = (fn(*[p + h for p in point]) - fn(*[p - h for p in point])) / (2 * h)
+        return {
+            "one-sided": ("your slopes lean to one side of the point: where is the point "
+                          "in the middle of your two evaluations?",
+                          [(fn(*nudged(i, h)) - fn(*point)) / h for i in range(len(point))]),
+            "divided-by-h": ("your slopes are twice too big: how far apart are the two "
+                             "points you evaluate?",
+                             [(fn(*nudged(i, h)) - fn(*nudged(i, -h))) / h
+                              for i in range(len(point))]),
+            "all-at-once": ("every partial you return is the same number: does your nudge "
+                            "move one coordinate at a time?", [every] * len(point)),
+            "moved-in-place": ("your later partials are taken at a moved point: is the "
+                               "point back where it was after each coordinate?", in_place),
+        }
+
     loss = lambda x, y: x ** 2 + 3 * y  # noqa: E731
     got = g.call(numeric_gradient, loss, [2.0, 4.0], forbid="autograd")
     g.check("numeric_gradient(x**2 + 3y, [2, 4])", got, torch_gradient(loss, [2.0, 4.0]),
-            rtol=1e-8)
+            rtol=1e-8, mistakes=mistakes(loss, [2.0, 4.0]))
     # Quadratic in each input: the central slope is exact even with a large step.
     quad = lambda x, y: x * y + x ** 2 - 3 * y ** 2  # noqa: E731
     got = g.call(numeric_gradient, quad, [1.5, -2.0], h=0.5, forbid="autograd")
     g.check("numeric_gradient(xy + x**2 - 3y**2, [1.5, -2], h=0.5)", got,
-            torch_gradient(quad, [1.5, -2.0]), rtol=1e-12)
+            torch_gradient(quad, [1.5, -2.0]), rtol=1e-12,
+            mistakes=mistakes(quad, [1.5, -2.0], 0.5))
     ### BEGIN HIDDEN TESTS
     # Three inputs, the step given: the central slope of a**3 is 3a^2 + h^2 exactly,
     # which is the derivative of a**3 + h^2 a.
@@ -483,13 +515,14 @@ with graded("Exercise 2.1", hint="for each coordinate i, evaluate fn with only p
         g.require("point left unchanged", given == point, "do not change the list point")
         shifted = lambda a, b, c, h=h: cubic(a, b, c) + h * h * a  # noqa: E731
         g.check(f"numeric_gradient(cubic, {point}, h={h})", got,
-                torch_gradient(shifted, point), rtol=1e-12, against="torch + h^2 in a")
+                torch_gradient(shifted, point), rtol=1e-12, against="torch + h^2 in a",
+                mistakes=mistakes(cubic, point, h))
     # Five inputs, a large step.
     five = lambda a, b, c, d, e: a * b - c * d * e + e ** 2 + 2 * c  # noqa: E731
     point = [0.3, -1.2, 2.0, 0.7, -0.4]
     got = g.call(numeric_gradient, five, list(point), h=0.5, forbid="autograd")
     g.check("numeric_gradient(five inputs, h=0.5)", got, torch_gradient(five, point),
-            rtol=1e-12)
+            rtol=1e-12, mistakes=mistakes(five, point, 0.5))
     # One input and the default step: the central slope of sin(kx) is
     # k cos(kx) sin(kh) / (kh), the derivative of sin(kh)/(kh) * sin(kx), for h = 1e-6.
     for k, x0 in [(1e4, 0.3), (2e3, -1.1)]:
@@ -536,6 +569,8 @@ def slope_along(fn, point, direction):
     ### END SOLUTION
 
 # %% test=ex02-slope-along-test points=2
+import math
+
 import torch
 
 from minigrad.course.grading import graded
@@ -549,7 +584,34 @@ with graded("Exercise 2.2", hint="take the gradient with one backward() and its 
            ).backward()
         return t.grad.item()
 
-    def check_slope(fn, point, direction, name):
+    def slope_mistakes(fn, point, d):
+        """What the common mistakes give here, from torch's gradient."""
+        t = torch.tensor(point, dtype=torch.float64, requires_grad=True)
+        fn(*t).backward()
+        gv, dv = t.grad.tolist(), [float(di) for di in d]
+        dot = sum(gi * di for gi, di in zip(gv, dv, strict=True))
+        glen, dlen = math.fsum(gi * gi for gi in gv) ** 0.5, math.fsum(di * di for di in dv) ** 0.5
+        return {
+            "direction-not-unit": ("your slope doubles when the direction vector doubles: "
+                                   "should the slope along a line depend on how long the "
+                                   "vector naming it is?", dot),
+            "cosine": ("your slope stays between -1 and 1: what does the size of the "
+                       "gradient do to the slope?", lambda: dot / (glen * dlen)),
+            "steepest-slope": ("your slope is the steepest one, whatever the direction: "
+                               "where does the direction enter?", glen),
+            "sum-of-entries": ("your slope is divided by the wrong length of the direction: "
+                               "how long is a vector?", lambda: dot / math.fsum(map(abs, dv))),
+            "signs-only": ("your slope uses only the signs of the direction's entries: what "
+                           "about their sizes?",
+                           sum(gi if di > 0 else -gi for gi, di in zip(gv, dv, strict=True))),
+            "first-two-only": ("your slope sees only two coordinates: what about the "
+                               "others?", lambda: (gv[0] * dv[0] + gv[1] * dv[1])
+                               / math.hypot(dv[0], dv[1])),
+            "first-axis": ("your slope is the first partial whatever the direction: where "
+                           "does the direction enter?", gv[0]),
+        }
+
+    def check_slope(fn, point, direction, name, mistakes=None):
         before = g.calls.get("minigrad.Value.backward", 0)
         got = g.call(slope_along, fn, list(point), list(direction), forbid="torch.autograd",
                      count="minigrad.Value.backward")
@@ -558,13 +620,16 @@ with graded("Exercise 2.2", hint="take the gradient with one backward() and its 
                   "get the gradient from minigrad.Value with one backward() call")
         g.check(f"slope_along({name}, {point}, {direction})", got,
                 torch_slope_along(fn, point, direction), rtol=1e-12, atol=1e-14,
-                against="torch: d/dt fn(point + t u)")
+                against="torch: d/dt fn(point + t u)",
+                mistakes=slope_mistakes(fn, point, direction) | (mistakes or {}))
 
     check_slope(lambda x, y: x ** 2 + 3 * y, [2.0, 4.0], [3.0, 4.0], "x**2 + 3y")
     check_slope(lambda x, y, z: x * y + (z * y).tanh() - z ** 2, [0.5, -1.0, 1.5],
                 [1.0, -2.0, 2.0], "3 inputs")
     ### BEGIN HIDDEN TESTS
-    check_slope(lambda x, y: x ** 2 + 3 * y, [2.0, 4.0], [-3.0, 4.0], "x**2 + 3y")
+    check_slope(lambda x, y: x ** 2 + 3 * y, [2.0, 4.0], [-3.0, 4.0], "x**2 + 3y",
+                {"visible-slope": ("your slope is the visible example's, along another "
+                                   "direction: where does the direction enter?", 4.8)})
     check_slope(lambda x, y: x ** 2 + 3 * y, [2.0, 4.0], [8.0, 6.0], "x**2 + 3y")
     check_slope(lambda x, y: x ** 2 + 3 * y, [-1.5, 0.5], [1e-3, -2e-3], "x**2 + 3y")
     check_slope(lambda a, b, c, d, e: a * b - c * d + e ** 3 + (a * e).exp(),
@@ -605,6 +670,8 @@ def descent_direction(fn, point):
     ### END SOLUTION
 
 # %% test=ex02-descent-test points=1
+import math
+
 import numpy as np
 import torch
 
@@ -621,19 +688,51 @@ with graded("Exercise 2.3", hint="take minus the gradient and divide each compon
         (unit,) = torch.autograd.grad(torch.linalg.vector_norm(v), v)
         return (-unit).tolist()
 
+    def descent_mistakes(fn, point):
+        """What the common mistakes give here, from torch's gradient."""
+        t = torch.tensor(point, dtype=torch.float64, requires_grad=True)
+        fn(*t).backward()
+        gv = t.grad.numpy()
+        length = np.linalg.norm(gv)
+        if not length:  # a stationary point
+            return {"nan-at-stationary": ("you return NaN where the gradient is zero: what "
+                                          "is the way down from a point where nothing "
+                                          "changes?", np.full_like(gv, np.nan))}
+        return {
+            "uphill": ("your direction points uphill: which way does the gradient point?",
+                       lambda: gv / length),
+            "not-unit": ("your direction is not of length 1: what do you divide by?", -gv),
+            "sum-of-abs": ("your direction is divided by the wrong length: how long is a "
+                           "vector?", lambda: -gv / np.abs(gv).sum()),
+            "first-two-length": ("your direction's length counts only two coordinates: what "
+                                 "about the others?", lambda: -gv / math.hypot(gv[0], gv[1])),
+            "zero-first-partial": ("you return no direction where the gradient is not zero: "
+                                   "when is a point stationary?", np.zeros_like(gv)),
+        }
+
     def check_direction(fn, point, name):
         before = g.calls.get("minigrad.Value.backward", 0)
         got = g.call(descent_direction, fn, list(point), forbid="torch.autograd",
-                     count="minigrad.Value.backward")
+                     count="minigrad.Value.backward", mistakes={
+                         "zero-length": ("your code divides by zero at a point where the "
+                                         "gradient is zero: what is the way down there?",
+                                         ZeroDivisionError)})
         g.require(f"one backward() for {name}",
                   g.calls["minigrad.Value.backward"] == before + 1,
                   "get the gradient from minigrad.Value with one backward() call")
         g.require(f"descent_direction({name}) gives one number per coordinate",
                   type(got) in (list, tuple, np.ndarray) and np.shape(got) == (len(point),),
-                  "return a list of floats, one per coordinate, at every point")
+                  "return a list of floats, one per coordinate, at every point", mistakes={
+                      "none-at-stationary": ("you return None where the gradient is zero: "
+                                             "what is the way down from a point where "
+                                             "nothing changes?", got is None),
+                      "two-components": ("your direction has two components for more "
+                                         "inputs: what about the others?",
+                                         np.shape(got) == (2,) and len(point) > 2)})
         reference = torch_descent(fn, point)
         g.check(f"descent_direction({name}, {point})", got, reference,
-                against="torch" if any(reference) else "zeros at a stationary point")
+                against="torch" if any(reference) else "zeros at a stationary point",
+                mistakes=descent_mistakes(fn, point))
         if any(reference):
             g.check(f"length of descent_direction({name})", np.linalg.norm(got), 1.0,
                     rtol=1e-12, against="unit length")

@@ -517,6 +517,8 @@ def dw_dx(x):
     ### END SOLUTION
 
 # %% test=ex03-by-hand-test points=2
+import math  # noqa: F811 - a test cell imports what it uses
+
 import torch
 
 import minigrad
@@ -529,14 +531,31 @@ with graded("Exercise 3.1", hint="multiply the derivative of tanh, taken at u = 
         (xt ** 2).tanh().backward()
         return xt.grad.item()
 
+    def mistakes(x):
+        """What the common mistakes give at x."""
+        return {
+            "inner-forgotten": ("your slope misses a factor that grows with x: what does "
+                                "u = x**2 do to a small change of x on its way to w?",
+                                1 - math.tanh(x ** 2) ** 2),
+            "outer-at-x": ("your tanh' is taken at the wrong point: what does tanh see as "
+                           "its input?", (1 - math.tanh(x) ** 2) * 2 * x),
+            "tanh-not-squared": ("your derivative of tanh is off: check it against a "
+                                 "numeric slope of tanh at one point",
+                                 (1 - math.tanh(x ** 2)) * 2 * x),
+            "ignores-x": ("your answer is the one at x = 0.5 wherever x is: does it "
+                          "use x?", torch_dw_dx(0.5)),
+        }
+
     by_hand = ["autograd", minigrad.Value.__init__]
     for point in [0.5, -1.2, 2.0]:
         got = g.call(dw_dx, point, forbid=by_hand)
-        g.check(f"dw_dx({point})", got, torch_dw_dx(point), rtol=1e-12, atol=1e-14)
+        g.check(f"dw_dx({point})", got, torch_dw_dx(point), rtol=1e-12, atol=1e-14,
+                mistakes=mistakes(point))
     ### BEGIN HIDDEN TESTS
     for x0 in [0.0, -0.3, 0.9, 1.7, -2.5, 3.0]:
         slope = g.call(dw_dx, x0, forbid=by_hand)
-        g.check(f"dw_dx({x0})", slope, torch_dw_dx(x0), rtol=1e-12, atol=1e-14)
+        g.check(f"dw_dx({x0})", slope, torch_dw_dx(x0), rtol=1e-12, atol=1e-14,
+                mistakes=mistakes(x0))
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -594,6 +613,31 @@ with graded("Exercise 3.2", hint="keep the nodes still to visit in a list used a
                  minigrad.course.graph._first_seen,
                  minigrad.course.widgets.topo_view.TopoSortStepper.step]
 
+    def walks(root):
+        """The orders two common wrong walks give: ids, for naming a mistake."""
+        preorder, seen, todo = [], set(), [root]
+        while todo:  # each node when first met, the list then reversed
+            v = todo.pop()
+            if id(v) not in seen:
+                seen.add(id(v))
+                preorder.append(id(v))
+                todo.extend(v._prev)
+        breadth, seen, level = [], {id(root)}, [root]
+        while level:  # breadth-first from the output, then reversed
+            breadth += [id(v) for v in level]
+            level = [p for v in level for p in v._prev
+                     if id(p) not in seen and not seen.add(id(p))]
+        return preorder[::-1], breadth[::-1]
+
+    def first_parents(root):
+        chain = [root]
+        while chain[-1]._prev:
+            chain.append(chain[-1]._prev[0])
+        return [id(v) for v in reversed(chain)]
+
+    recursive = ("your topo_sort goes one call deeper for each node of a long chain: where "
+                 "can the nodes still to visit wait instead of in Python's call stack?")
+
     def checked_order(name, root):
         """topo_sort(root), with the package's orderings off and its call depth watched."""
         depth = [0, 0]  # now, deepest
@@ -608,27 +652,40 @@ with graded("Exercise 3.2", hint="keep the nodes still to visit in a list used a
         previous = sys.getprofile()
         sys.setprofile(watch)
         try:
-            order = g.call(topo_sort, root, forbid=orderings)
+            order = g.call(topo_sort, root, forbid=orderings,
+                           mistakes={"recursive": (recursive, RecursionError)})
         finally:
             sys.setprofile(previous)
         g.require(f"{name}: no recursion", depth[1] < 200,
                   f"topo_sort went {depth[1]} calls deep: use a list as a stack in a "
-                  "while loop instead of recursion")
+                  "while loop instead of recursion", mistakes={"recursive": (recursive, True)})
         graph = minigrad.backward_order(root)  # the reference, after the call
         g.require(f"{name}: a list of Values", type(order) is list
                   and all(type(node) is Value for node in order),
                   "return a list of the graph's nodes themselves")
         ids = [id(node) for node in order]
         g.require(f"{name}: each node once", len(set(ids)) == len(ids),
-                  "a node appears twice: remember which nodes you have seen")
+                  "a node appears twice: remember which nodes you have seen", mistakes={
+                      "no-seen-set": ("a node reached along two paths comes twice: how does "
+                                      "your walk know it has been there?", True)})
         g.require(f"{name}: every node of the graph",
-                  set(ids) == {id(node) for node in graph}, "walk every parent of every node")
+                  set(ids) == {id(node) for node in graph}, "walk every parent of every node",
+                  mistakes={"first-parent-only": ("your order follows one parent of each "
+                                                  "node: what about a node's other "
+                                                  "parents?", ids == first_parents(root))})
         g.check(f"{name}: number of nodes", len(order), len(graph), against="the graph")
         position = {key: i for i, key in enumerate(ids)}
         g.require(f"{name}: each node after its parents",
                   all(position[id(p)] < position[id(node)] for node in order
                       for p in node._prev),
-                  "a node comes before one of its parents")
+                  "a node comes before one of its parents", mistakes={
+                      "first-met-reversed": ("your order puts a node when you first meet "
+                                             "it: have all its parents been placed by then?",
+                                             lambda: ids == walks(root)[0]),
+                      "breadth-first-reversed": ("your order goes level by level from the "
+                                                 "output: can a parent sit on a nearer "
+                                                 "level than one of its users?",
+                                                 lambda: ids == walks(root)[1])})
         return order
 
     def backward_by_hand(root, order):
@@ -745,13 +802,31 @@ with graded("Exercise 3.3", hint="multiply dr/dm = 2m by the local gradient of m
         ((xt * yt + xt) ** 2).backward()
         return [xt.grad.item(), yt.grad.item()]
 
+    def mistakes(x, y):
+        """What the common mistakes give at (x, y)."""
+        m = x * y + x
+        return {
+            "outer-forgotten": ("your gradient is missing r's own slope in m: what does "
+                                "squaring do to a small change of m?", [y + 1, x]),
+            "one-path-from-x": ("your dr/dx counts one path from x to m: how many edges "
+                                "leave x?", [2 * m * y, 2 * m * x]),
+            "partials-swapped": ("your two partials are in each other's place: which "
+                                 "comes first?", [2 * m * x, 2 * m * (y + 1)]),
+            "visible-answer": ("your gradient is the visible example's at another point: "
+                               "does it use x and y?", [3.0, -4.5]),
+            "ignores-y": ("your gradient is the one at y = -2 whatever y is: does it use "
+                          "y?", torch_r_grads(x, -2.0)),
+        }
+
     by_hand = ["autograd", minigrad.Value.__init__]
     got = g.call(r_grads, 1.5, -2.0, forbid=by_hand)
-    g.check("r_grads(1.5, -2)", got, torch_r_grads(1.5, -2.0), rtol=1e-12, atol=1e-14)
+    g.check("r_grads(1.5, -2)", got, torch_r_grads(1.5, -2.0), rtol=1e-12, atol=1e-14,
+            mistakes=mistakes(1.5, -2.0))
     ### BEGIN HIDDEN TESTS
     for x, y in [(0.7, 0.3), (-2.2, 1.4), (3.7, 2.9), (1.0, -1.0), (-0.5, -3.25)]:
         got = g.call(r_grads, x, y, forbid=by_hand)
-        g.check(f"r_grads({x}, {y})", got, torch_r_grads(x, y), rtol=1e-12, atol=1e-14)
+        g.check(f"r_grads({x}, {y})", got, torch_r_grads(x, y), rtol=1e-12, atol=1e-14,
+                mistakes=mistakes(x, y))
     ### END HIDDEN TESTS
 
 # %% [markdown]

@@ -518,6 +518,8 @@ def softplus_local(out):
     ### END SOLUTION
 
 # %% test=ex04-softplus-local-test points=2
+import math  # noqa: F811 - a test cell imports what it uses
+
 import torch
 
 import minigrad
@@ -541,16 +543,36 @@ with graded("Exercise 4.1", hint="softplus is log of (1 + exp(a)): multiply the 
         data = softplus_t(torch.tensor(a.data, dtype=torch.float64)).item()
         return minigrad.Value(data, "", (a,), "softplus", softplus_local)
 
+    def mistakes(a0, s0):
+        """What the common mistakes give at a = a0, where softplus(a0) = s0."""
+        return {
+            "output-for-input": ("your local gradient is computed from the node's output: "
+                                 "which number went into softplus?", 1 / (1 + math.exp(-s0))),
+            "output-itself": ("your local gradient is the output itself, as for exp: is "
+                              "softplus exp?", s0),
+            "inner-only": ("your local gradient is the inner step's alone: what does the "
+                           "log after it do to a small change?", lambda: math.exp(a0)),
+            "outer-only": ("your local gradient is the outer step's alone, at the wrong "
+                           "point: what does exp(a) do to a small change of a?",
+                           lambda: 1 / (1 + math.exp(a0))),
+            "ignores-input": ("your local gradient is 0.5 wherever a is: does it use a?",
+                              0.5),
+        }
+
     def check_at(a0):
         out = softplus(minigrad.Value(a0))
         with NoTorch():
             got = g.call(softplus_local, out, forbid=by_hand)
         g.require(f"softplus_local at a = {a0}: one local gradient per parent",
                   type(got) in (tuple, list) and len(got) == 1,
-                  "return a tuple with one number per parent, as _mul_local does")
+                  "return a tuple with one number per parent, as _mul_local does", mistakes={
+                      "bare-number": ("you return a number where backward() zips the locals "
+                                      "with the parents: what does _mul_local return?",
+                                      isinstance(got, float | int))})
         a_t = torch.tensor(a0, dtype=torch.float64, requires_grad=True)
         (local_t,) = torch.autograd.grad(softplus_t(a_t), a_t)
-        g.check(f"softplus_local at a = {a0}", got[0], local_t, rtol=1e-12, atol=1e-15)
+        g.check(f"softplus_local at a = {a0}", got[0], local_t, rtol=1e-12, atol=1e-15,
+                mistakes=mistakes(a0, out.data))
 
     def run_backward(root, leaves):
         root.backward()
@@ -656,6 +678,41 @@ with graded("Exercise 4.2", hint="a node may send its grad on only once every no
     off = ["autograd", minigrad.course.widgets.stepper.BackwardStepper._plan,
            minigrad.course.widgets.stepper.BackwardStepper.step]
 
+    def wrong_pass(how, build, *point):
+        """The leaves' grads one of the common wrong backward passes gives (fresh graph)."""
+        leaves = [Value(p) for p in point]
+        root = build(*leaves)
+        root.grad += 1.0
+        if how in ("breadth-first", "once-per-path"):
+            todo, seen = [root], {id(root)}
+            for node in todo:
+                for parent, local in zip(node._prev, node.local_grads(), strict=True):
+                    parent.grad += local * node.grad
+                    if how == "once-per-path" or id(parent) not in seen:
+                        seen.add(id(parent))
+                        todo.append(parent)
+        else:
+            order = minigrad.backward_order(root)
+            for node in reversed(order) if how == "leaves-first" else order:
+                for parent, local in zip(node._prev, node.local_grads(), strict=True):
+                    parent.grad += (1.0 if how == "no-locals" else local) * node.grad
+        return [leaf.grad for leaf in leaves]
+
+    NUDGES = {
+        "breadth-first": "a node passed its grad on before every node using it had added "
+                         "its share: in which order must the nodes send?",
+        "once-per-path": "a node reached along two paths sent its grad on twice: how often "
+                         "should each node send?",
+        "leaves-first": "no gradient reached the inputs: which node must send first, and "
+                        "does each node send only after it has received?",
+        "no-locals": "the grad went back unchanged through each node: what does a node's "
+                     "local gradient do on the way?",
+    }
+
+    def pass_mistakes(build, point, i):
+        return {how: (nudge, lambda how=how: wrong_pass(how, build, *point)[i])
+                for how, nudge in NUDGES.items()}
+
     def leaf(x, grad=None):
         t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
         if grad is not None:
@@ -667,15 +724,23 @@ with graded("Exercise 4.2", hint="a node may send its grad on only once every no
     g.call(backward_fixed, x, forbid=off)
     x_t = leaf(1.5, 0.25)
     x_t.backward()
-    g.check("x.grad after backward on the leaf x", x.grad, x_t.grad)
+    g.check("x.grad after backward on the leaf x", x.grad, x_t.grad, mistakes={
+        "leaf-grad-replaced": ("backward() on a leaf with a grad of 0.25 left 1.0: what "
+                               "does torch do with a grad that is already there?", 1.0)})
     p, q = Value(0.5), Value(-2.0)
     a = p * q
     g.call(backward_fixed, a + a.tanh(), forbid=off)
     p_t, q_t = leaf(0.5), leaf(-2.0)
     a_t = p_t * q_t
     (a_t + a_t.tanh()).backward()
-    g.check("p.grad for a + tanh(a), a = p * q", p.grad, p_t.grad)
-    g.check("q.grad for a + tanh(a), a = p * q", q.grad, q_t.grad)
+    def shared(p, q):
+        a = p * q
+        return a + a.tanh()
+
+    g.check("p.grad for a + tanh(a), a = p * q", p.grad, p_t.grad,
+            mistakes=pass_mistakes(shared, (0.5, -2.0), 0))
+    g.check("q.grad for a + tanh(a), a = p * q", q.grad, q_t.grad,
+            mistakes=pass_mistakes(shared, (0.5, -2.0), 1))
     ### BEGIN HIDDEN TESTS
     # A leaf twice, from zero.
     z = Value(-0.7)
@@ -693,8 +758,15 @@ with graded("Exercise 4.2", hint="a node may send its grad on only once every no
     for _ in range(4):
         v_t = v_t + (v_t * w_t).tanh()
     v_t.backward()
-    g.check("u.grad, four residual steps", u.grad, u_t.grad)
-    g.check("w.grad, four residual steps", w.grad, w_t.grad)
+    def residual(v, w):
+        for _ in range(4):
+            v = v + (v * w).tanh()
+        return v
+
+    g.check("u.grad, four residual steps", u.grad, u_t.grad,
+            mistakes=pass_mistakes(residual, (0.3, -0.8), 0))
+    g.check("w.grad, four residual steps", w.grad, w_t.grad,
+            mistakes=pass_mistakes(residual, (0.3, -0.8), 1))
     # Reuse at several levels; then a second pass through shared nodes: leaves add up,
     # the shared node and the output start afresh.
     m, n = Value(0.5), Value(2.0)

@@ -402,7 +402,26 @@ with graded("Exercise 5.1", hint="each P_ij appears in one term of each sum; "
         got = g.call(grad_P, P.copy(), Q.copy(), forbid="autograd")
         Pt = torch.tensor(P, requires_grad=True)
         ((Pt * torch.tensor(Q)).sum() + (Pt ** 3).mean()).backward()
-        g.check(f"grad_P, P and Q of shape {P.shape}", got, Pt.grad, rtol=1e-12, atol=1e-12)
+        cube = 3 * P ** 2
+        g.check(f"grad_P, P and Q of shape {P.shape}", got, Pt.grad, rtol=1e-12, atol=1e-12,
+                mistakes={
+                    "mean-not-divided": ("your gradient of the mean part is N times too big: "
+                                         "how does a mean differ from a sum?", Q + cube),
+                    "rows-as-N": ("your N counts the rows of P: how many numbers does the "
+                                  "mean average?", lambda: Q + cube / len(P)),
+                    "cube-as-square": ("your derivative of P**3 is that of P**2: check it "
+                                       "against a numeric slope at one point",
+                                       Q + 2 * P / P.size),
+                    "sum-part-P": ("your gradient of sum(P * Q) depends on P: what does "
+                                   "P_ij multiply?", P + cube / P.size),
+                    "N-fixed-15": ("your N is the visible example's 15 entries: how many "
+                                   "entries has this P?", Q + cube / 15),
+                    "N-rows-times-columns": ("your N counts the entries of a matrix only: how "
+                                             "many entries has an array of any shape?",
+                                             lambda: Q + cube / (P.shape[0] * P.shape[1])),
+                    "ignores-Q": ("your gradient does not change with Q: what does P_ij "
+                                  "multiply in the first sum?",
+                                  np.ones_like(P) + cube / P.size)})
 
     rng = np.random.default_rng(51)
     check_grad_P(rng.standard_normal((3, 5)), rng.standard_normal((3, 5)))
@@ -457,12 +476,44 @@ with graded("Exercise 5.2", hint="align shape with the last dimensions of grad; 
         def __torch_function__(self, func, types, args=(), kwargs=None):
             raise Forbidden(f"torch ({getattr(func, '__name__', func)})")
 
+    def leading(grad, shape):
+        return grad.sum(axis=tuple(range(grad.ndim - len(shape))))
+
+    def ones(grad, shape, offset=0):
+        for axis, size in enumerate(shape):
+            if size == 1 and grad.shape[axis + offset] != 1:
+                grad = grad.sum(axis=axis + offset, keepdims=True)
+        return grad
+
+    def unbroadcast_mistakes(grad, shape):
+        """What the common wrong reductions give (the test's own copies)."""
+        return {
+            "ones-not-summed": ("a size-1 axis of shape kept grad's full size: what did "
+                                "broadcasting do along it?", lambda: leading(grad, shape)),
+            "no-keepdims": ("the size-1 axes of shape are gone from your result: which sum "
+                            "option keeps them?", lambda: leading(grad, shape).sum(
+                                axis=tuple(i for i, n in enumerate(shape)
+                                           if n == 1 and leading(grad, shape).shape[i] != 1))),
+            "aligned-first": ("your shape is lined up with grad's first axes: which end "
+                              "does broadcasting line shapes up at?",
+                              lambda: ones(grad.sum(axis=tuple(range(len(shape), grad.ndim))),
+                                           shape)),
+            "ones-before-leading": ("your size-1 axes are counted from grad's front before "
+                                    "the extra axes are gone: which axes of grad does "
+                                    "shape's axis i match?",
+                                    lambda: leading(ones(grad, shape), shape)),
+            "one-leading-at-most": ("your result keeps an extra leading axis when grad has "
+                                    "two more: how many may there be?",
+                                    lambda: ones(grad.sum(axis=0)
+                                                 if grad.ndim > len(shape) else grad, shape)),
+        }
+
     def check_unbroadcast(grad, shape):
         with NoTorch():
             got = g.call(unbroadcast, grad.copy(), shape,
                          forbid=["minigrad.sum_to_shape", "autograd"])
         g.check(f"{grad.shape} to {shape}", got, torch.tensor(grad).sum_to_size(shape),
-                rtol=1e-12, atol=1e-12)
+                rtol=1e-12, atol=1e-12, mistakes=unbroadcast_mistakes(grad, shape))
 
     rng = np.random.default_rng(52)
     grad = rng.standard_normal((2, 3, 4))
@@ -520,6 +571,7 @@ import torch
 
 import minigrad.course.grading
 from minigrad.course.grading import graded
+from minigrad.course.mistakes import matches
 
 with graded("Exercise 5.3", hint="s_i scales the c entries of row i only; sum what they "
             "send back along that row, and keep the shape (r, 1) of s") as g:
@@ -532,13 +584,31 @@ with graded("Exercise 5.3", hint="s_i scales the c entries of row i only; sum wh
     def check_row_scale(M, s):
         with NoTorch():
             got = g.call(row_scale_grad, M.copy(), s.copy(), forbid="autograd")
+        squares = (M ** 2).sum(1, keepdims=True)
         g.require(f"M {M.shape}: dL/ds has the shape of s, {s.shape}",
                   np.shape(got) == s.shape,
                   f"got the shape {np.shape(got)}: one partial derivative per factor, in "
-                  "the shape of s")
+                  "the shape of s", mistakes={
+                      "summed-over-rows": ("your sum runs down the columns: which entries of "
+                                           "M does s_i scale?", lambda: matches(
+                                               got, 2 * s * (M ** 2).sum(0, keepdims=True))),
+                      "no-keepdims": ("your row sums lost their axis and broadcast against "
+                                      "s: which sum option keeps the shape (r, 1)?",
+                                      lambda: matches(got, 2 * s * (M ** 2).sum(1))),
+                      "not-summed": ("your result has one entry per entry of M: what do the "
+                                     "c entries of row i send back to s_i together?",
+                                     lambda: matches(got, 2 * s * M ** 2))})
         st = torch.tensor(s, requires_grad=True)
         ((torch.tensor(M) * st) ** 2).sum().backward()
-        g.check(f"M {M.shape}: dL/ds", got, st.grad, rtol=1e-12, atol=1e-12)
+        g.check(f"M {M.shape}: dL/ds", got, st.grad, rtol=1e-12, atol=1e-12, mistakes={
+            "two-forgotten": ("your gradient is half the size: what does squaring do to a "
+                              "small change?", s * squares),
+            "factor-s-missing": ("your gradient does not change with s: what does the "
+                                 "square of s_i M_ij give when differentiated in s_i?",
+                                 2 * squares),
+            "square-of-sum": ("your gradient squares the row's sum: which is squared in the "
+                              "loss, each entry or the row?",
+                              2 * s * M.sum(1, keepdims=True) ** 2)})
 
     check_row_scale(np.arange(1.0, 13.0).reshape(3, 4), np.array([[0.5], [-1.0], [2.0]]))
     ### BEGIN HIDDEN TESTS

@@ -592,11 +592,26 @@ from minigrad.course.grading import graded
 
 with graded("Exercise 6.1", hint="z_i depends on w_i alone: which entries of the "
             "Jacobian are not zero, and what does v^T J keep of them?") as g:
+    def mistakes(w, v):
+        """What the common mistakes give for w and v."""
+        return {
+            "cube-as-square": ("your local derivative of w**3 is that of w**2: check it "
+                               "against a numeric slope at one point", 2 * w * v),
+            "sum-of-v": ("every entry of your result is weighted by all of v: which z_j "
+                         "does w_i reach?", 3 * w ** 2 * v.sum()),
+            "one-number": ("you return one number: how many entries has the gradient of "
+                           "a function of w?", lambda: np.dot(3 * w ** 2, v)),
+            "outputs-not-gradient": ("your result is v times z itself: where is the "
+                                     "derivative of z?", v * w ** 3),
+            "ignores-v": ("your result does not change with v: what does v weigh?",
+                          3 * w ** 2),
+        }
+
     def check_cube_vjp(w, v, name):
         got = g.call(cube_vjp, w.copy(), v.copy(), forbid="autograd")
         wt = torch.tensor(w, requires_grad=True)
         (wt ** 3).backward(torch.tensor(v))
-        g.check(f"cube_vjp, {name}", got, wt.grad, rtol=1e-12)
+        g.check(f"cube_vjp, {name}", got, wt.grad, rtol=1e-12, mistakes=mistakes(w, v))
 
     # z1 - z2 + 2 z4: torch differentiates that scalar itself.
     w = np.array([1.0, -2.0, 0.5, 3.0])
@@ -604,7 +619,8 @@ with graded("Exercise 6.1", hint="z_i depends on w_i alone: which entries of the
     wt = torch.tensor(w, requires_grad=True)
     zt = wt ** 3
     (zt[0] - zt[1] + 2 * zt[3]).backward()
-    g.check("cube_vjp for z1 - z2 + 2 z4", got, wt.grad, rtol=1e-12)
+    g.check("cube_vjp for z1 - z2 + 2 z4", got, wt.grad, rtol=1e-12,
+            mistakes=mistakes(w, np.array([1.0, -1.0, 0.0, 2.0])))
     rng = np.random.default_rng(61)
     check_cube_vjp(rng.standard_normal(5), rng.standard_normal(5), "random w and v of 5")
     ### BEGIN HIDDEN TESTS
@@ -690,6 +706,46 @@ with graded("Exercise 6.2", hint="every machine starts its backward pass from th
 
         return [stage(k) for k in range(len(params))], params
 
+    def boundary_mistakes(arrays, acts, loss, sent_t, j):
+        """What the common mistakes give for dL/dy(j + 1), from torch's own stages."""
+        stages_t, _ = make_stages(torch, arrays, acts, loss)
+        n = len(sent_t)
+
+        def vjp_of_next(upstream):
+            y = sent_t[j].detach().requires_grad_()
+            out = stages_t[j + 1](y)
+            return torch.autograd.grad(out, y, upstream(out))[0]
+
+        def from_zeros():
+            h, sent = torch.zeros_like(sent_t[0]).new_zeros(arrays["x"].shape), []
+            for stage in stages_t[:-1]:
+                h = stage(h)
+                h.retain_grad()
+                sent.append(h)
+            stages_t[-1](h).backward()
+            return sent[j].grad
+
+        mistakes = {"ignores-x": ("your boundary gradients are those of another input: "
+                                  "which x does the first stage run on?", from_zeros)}
+        if n > 1:
+            mistakes["reversed"] = ("your gradient for this boundary belongs to another "
+                                    "one: in which order do you return them?",
+                                    sent_t[n - 1 - j].grad)
+        if j < n - 1:
+            mistakes |= {
+                "ones-upstream": ("this boundary's gradient is the later stage's backward "
+                                  "from ones: what does that stage's output contribute to "
+                                  "L?", lambda: vjp_of_next(torch.ones_like)),
+                "activation-upstream": ("this boundary's gradient is the later stage's "
+                                        "backward from its output values: which gradient "
+                                        "should that backward start from?",
+                                        lambda: vjp_of_next(lambda out: out.detach())),
+                "forward-order": ("this boundary's gradient is zero: had the later stage "
+                                  "run its backward when this one started?",
+                                  torch.zeros_like(sent_t[j])),
+            }
+        return mistakes
+
     def check_pipeline(rng, widths, acts, loss, name):
         batch = widths[0]
         sizes = widths[1:]
@@ -711,7 +767,8 @@ with graded("Exercise 6.2", hint="every machine starts its backward pass from th
             sent_t.append(h)
         stages_t[-1](h).backward()
         for k, (y_t, mine) in enumerate(zip(sent_t, got, strict=True)):
-            g.check(f"{name}: dL/dy{k + 1}", mine, y_t.grad, rtol=1e-10, atol=1e-12)
+            g.check(f"{name}: dL/dy{k + 1}", mine, y_t.grad, rtol=1e-10, atol=1e-12,
+                    mistakes=boundary_mistakes(arrays, acts, loss, sent_t, k))
         for k, ((w, b), (w_t, b_t)) in enumerate(zip(params, params_t, strict=True)):
             g.check(f"{name}: stage {k} weight.grad", w.grad, w_t.grad, rtol=1e-10,
                     atol=1e-12)
@@ -778,8 +835,13 @@ with graded("Exercise 6.3", hint="compute y = f(x) once, then one "
         g.require(f"{name}: one minigrad.autograd.grad call per output",
                   g.calls[grad_fn] - before == outputs,
                   f"call minigrad.autograd.grad {outputs} times, once per output")
-        g.check(f"{name}: Jacobian", got,
-                torch.autograd.functional.jacobian(f_torch, torch.tensor(x0)), rtol=1e-12)
+        reference = torch.autograd.functional.jacobian(f_torch, torch.tensor(x0)).numpy()
+        g.check(f"{name}: Jacobian", got, reference, rtol=1e-12, mistakes={
+            "transposed": ("your matrix has the outputs along the columns: which index of "
+                           "J is the output's?", reference.T),
+            "ones-not-one-hot": ("every row of your matrix is the same: which output does "
+                                 "each grad call pick out?",
+                                 np.tile(reference.sum(0), (len(reference), 1)))})
 
     check_jacobian(lambda t: t * t.sum(), lambda t: t * t.sum(), np.array([0.3, -1.2, 2.0]),
                    "x * x.sum() at (0.3, -1.2, 2)", 3)

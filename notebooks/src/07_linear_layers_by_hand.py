@@ -525,6 +525,37 @@ with graded("Exercise 7.1", hint="go backwards one step at a time (the loss, the
     package_backwards = [minigrad.ops.linear.Linear.backward,
                          minigrad.ops.matmul.Mm.backward, minigrad.ops.matmul.Matmul.backward]
 
+    NUDGES = {
+        "mean-over-examples": "your gradients are off by the number of outputs per example: "
+                              "over how many numbers does mse_loss average?",
+        "relu-left-out": "your first layer's gradients flow through units the ReLU switched "
+                         "off: what is the ReLU's slope where its input is negative?",
+        "in-out-layout": "your weight gradient has the shape (in, out): which shape has "
+                         "weight itself?",
+        "bias-averaged": "your bias gradient is averaged over the batch: how many times "
+                         "does the bias take part in the loss?",
+        "dW2-from-pre-activation": "your second weight's gradient uses the hidden values "
+                                   "before the ReLU: what does the second layer see?",
+        "two-forgotten": "your gradients are half the size: what does squaring do to a "
+                         "small change?",
+        "ignores-b1": "your gradients are those of a network without the first bias: "
+                      "where does b1 enter the forward pass?",
+    }
+
+    def variant_grads(how, X, Y, W1, b1, W2, b2):
+        """(dW1, db1, dW2, db2) as one of the common mistakes computes them."""
+        h = X @ W1.T + (0 if how == "ignores-b1" else b1)
+        a = np.maximum(h, 0)
+        out = a @ W2.T + b2
+        scale = {"mean-over-examples": 2 / X.shape[0], "two-forgotten": 1 / Y.size}
+        d_out = (out - Y) * scale.get(how, 2 / Y.size)
+        d_h = d_out @ W2 * (1 if how == "relu-left-out" else h > 0)
+        reduce = np.mean if how == "bias-averaged" else np.sum
+        dW1 = X.T @ d_h if how == "in-out-layout" else d_h.T @ X
+        dW2 = d_out.T @ (h if how == "dW2-from-pre-activation" else a)
+        return dW1, reduce(d_h, 0), (d_out.T @ a).T if how == "in-out-layout" else dW2, \
+            reduce(d_out, 0)
+
     def check_network(rng, N, D, H, M):
         name = f"N={N}, {D} -> {H} -> {M}"
         shapes = [(N, D), (N, M), (H, D), (H,), (M, H), (M,)]
@@ -538,8 +569,11 @@ with graded("Exercise 7.1", hint="go backwards one step at a time (the loss, the
         hidden_t = torch.relu(torch.nn.functional.linear(X_t, params[0], params[1]))
         torch.nn.functional.mse_loss(torch.nn.functional.linear(hidden_t, params[2],
                                                                 params[3]), Y_t).backward()
-        for label, mine, p in zip(["dW1", "db1", "dW2", "db2"], got, params, strict=True):
-            g.check(f"{name}: {label}", mine, p.grad, rtol=1e-10, atol=1e-12)
+        for i, (label, mine, p) in enumerate(zip(["dW1", "db1", "dW2", "db2"], got, params,
+                                                  strict=True)):
+            g.check(f"{name}: {label}", mine, p.grad, rtol=1e-10, atol=1e-12, mistakes={
+                how: (nudge, lambda how=how, i=i: variant_grads(how, *arrays)[i])
+                for how, nudge in NUDGES.items()})
 
     check_network(np.random.default_rng(71), 8, 3, 4, 2)
     ### BEGIN HIDDEN TESTS
@@ -590,7 +624,19 @@ with graded("Exercise 7.2", hint="the derivative of |u| is the sign of u; divide
                   "set inp.g to a minigrad tensor")
         pt = torch.tensor(pred_np, requires_grad=True)
         torch.nn.functional.l1_loss(pt.squeeze(-1), torch.tensor(targ_np)).backward()
-        g.check(f"{name}: inp.g", grad, pt.grad, rtol=1e-12, atol=1e-12)
+        diff = pred_np[:, 0] - targ_np
+        signs, n = ((diff > 0) * 2.0 - 1)[:, None], len(targ_np)
+        g.check(f"{name}: inp.g", grad, pt.grad, rtol=1e-12, atol=1e-12, mistakes={
+            "ignores-targ": ("your gradient does not change with targ: what is the sign "
+                             "taken of?", np.sign(pred_np) / n),
+            "mean-not-divided": ("your gradient is N times too big: how does a mean differ "
+                                 "from a sum?", signs),
+            "sign-flipped": ("your gradient has the right size and the wrong sign: does the "
+                             "loss grow when inp grows above targ?", -signs / n),
+            "mse-gradient": ("your gradient grows with the error: what is the slope of |u| "
+                             "away from 0?", 2 * diff[:, None] / n),
+            "shape-N": ("your gradient has the shape (N,): which shape has inp?",
+                        signs[:, 0] / n)})
 
     rng = np.random.default_rng(72)
     check_mae(rng.standard_normal((7, 1)), rng.standard_normal(7))
@@ -654,8 +700,20 @@ with graded("Exercise 7.3", hint="treat the B * T positions as one batch: sum th
         w = torch.tensor(rng.standard_normal((n, m)), requires_grad=True)
         b = torch.zeros(m, dtype=torch.float64, requires_grad=True)
         (torch.tensor(seq) @ w + b).backward(torch.tensor(seq_g))
-        g.check(f"{name}: w_g", got[0], w.grad, rtol=1e-12, atol=1e-12)
-        g.check(f"{name}: b_g", got[1], b.grad, rtol=1e-12, atol=1e-12)
+        k = B * T
+        g.check(f"{name}: w_g", got[0], w.grad, rtol=1e-12, atol=1e-12, mistakes={
+            "scrambled-reshape": ("your w_g mixes entries of different positions: which "
+                                  "axis of inp keeps its length in the reshape?",
+                                  seq.reshape(n, -1) @ seq_g.reshape(-1, m)),
+            "averaged": ("your w_g is averaged over the positions: how many times does w "
+                         "take part?", seq.reshape(-1, n).T @ seq_g.reshape(-1, m) / k),
+            "first-sequence-only": ("your w_g counts one sequence of the batch: what about "
+                                    "the others?", seq[0].T @ seq_g[0]),
+            "first-step-only": ("your w_g counts one step of each sequence: what about the "
+                                "other steps?", seq[:, 0].T @ seq_g[:, 0])})
+        g.check(f"{name}: b_g", got[1], b.grad, rtol=1e-12, atol=1e-12, mistakes={
+            "bias-batch-only": ("your b_g keeps one row per step: over which axes does b "
+                                "take part?", seq_g.sum(axis=0))})
 
     check_seq(np.random.default_rng(73), 2, 5, 3, 4)
     ### BEGIN HIDDEN TESTS

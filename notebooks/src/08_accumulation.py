@@ -568,14 +568,29 @@ with graded("Exercise 8.1", hint="add up the derivatives of the three losses, an
         a = g.call(accumulated, np.array(values, dtype=np.float64), forbid="torch.autograd",
                    count="minigrad.autograd")
         calls = g.calls["minigrad.autograd"] - before
-        g.check(f"predicted_grad({label})", got, torch_accumulated(values), rtol=1e-12)
+        a0 = np.array(values, dtype=np.float64)
+        g.check(f"predicted_grad({label})", got, torch_accumulated(values), rtol=1e-12,
+                mistakes={
+                    "last-loss-only": ("your prediction is the last loss's derivative alone: "
+                                       "what does each backward() do to what .grad holds?",
+                                       2 * a0),
+                    "product-one-factor": ("your derivative of a * a counts one factor: how "
+                                           "many factors of a change?", 3 * a0 ** 2 + 4 + a0),
+                    "linear-as-4a": ("your derivative of sum(4a) grows with a: what is the "
+                                     "slope of 4a?", 3 * a0 ** 2 + 6 * a0)})
         g.require(f"accumulated({label}) is a float64 minigrad.Tensor of a0",
                   type(a) is minigrad.Tensor and a.dtype == minigrad.float64
                   and np.array_equal(a.detach().numpy(), np.array(values)),
-                  "return the tensor you made from a0, in float64")
+                  "return the tensor you made from a0, in float64", mistakes={
+                      "ignores-a0": ("your tensor holds the worked example's values: which "
+                                     "values does a0 hold?", lambda: np.array_equal(
+                                         a.detach().numpy(), [1.0, -2.0, 0.5]))})
         g.require(f"accumulated({label}): backward() called 3 times", calls == 3,
                   f"call backward() once on each loss (it was called {calls} times)")
-        g.check(f"accumulated({label}).grad", a.grad, torch_accumulated(values), rtol=1e-12)
+        g.check(f"accumulated({label}).grad", a.grad, torch_accumulated(values), rtol=1e-12,
+                mistakes={"cleared-between": ("your .grad holds the last loss's derivative "
+                                              "only: where did the earlier backward() calls' "
+                                              "shares go?", 2 * a0)})
 
     check_both([1.0, -2.0, 0.5], "[1, -2, 0.5]")
     ### BEGIN HIDDEN TESTS
@@ -659,8 +674,35 @@ with graded("Exercise 8.2", hint="clear the gradients first, then one forward an
         g.require(f"sizes {sizes}: one backward() per microbatch", calls == len(sizes),
                   f"call backward() once per microbatch ({calls} calls for {len(sizes)})")
         torch.nn.functional.mse_loss(theirs(X_t), y_t).backward()
+
+        def variant(how):
+            """weight.grad as a common mistake computes it (torch, the same start)."""
+            torch.manual_seed(seed)
+            layer = torch.nn.Linear(shape_x[-1], n_out, dtype=torch.float64)
+            total, first, loss = sum(sizes), 0, 0
+            for n in sizes:
+                rows = slice(0, n) if how == "start-not-advancing" else slice(first, first + n)
+                share = {"divided-by-count": 1 / len(sizes), "not-scaled": 1}.get(how, n / total)
+                loss = loss + torch.nn.functional.mse_loss(layer(X_t[rows]), y_t[rows]) * share
+                first += n
+            loss.backward()
+            return layer.weight.grad + (0.5 if how == "stale-not-cleared" else 0)
+
         g.check(f"sizes {sizes}: weight.grad", ours.weight.grad, theirs.weight.grad,
-                rtol=1e-9, atol=1e-12)
+                rtol=1e-9, atol=1e-12, mistakes={
+                    "stale-not-cleared": ("your gradient is off by what .grad held before "
+                                          "the call: what does the first backward() add "
+                                          "to?", lambda: variant("stale-not-cleared")),
+                    "divided-by-count": ("each microbatch counts the same in your gradient: "
+                                         "does a microbatch of 2 rows weigh as much as one "
+                                         "of 5 in the full mean?",
+                                         lambda: variant("divided-by-count")),
+                    "not-scaled": ("your gradient is a sum of the microbatches' means: how "
+                                   "does that compare with one mean over every row?",
+                                   lambda: variant("not-scaled")),
+                    "start-not-advancing": ("your microbatches all start at row 0: which "
+                                            "rows does each one hold?",
+                                            lambda: variant("start-not-advancing"))})
         g.check(f"sizes {sizes}: bias.grad", ours.bias.grad, theirs.bias.grad,
                 rtol=1e-9, atol=1e-12)
 
@@ -756,6 +798,50 @@ from minigrad.course.grading import graded
 with graded("Exercise 8.3", hint="backward() adds to whatever .grad holds: what does "
             "each step() find there, after a skipped batch, and at the very first "
             "step?") as g:
+    def simulate(how, arrays, seed, n_in, n_out, lr, max_loss):
+        """(losses, weight, bias) as a common wrong loop gives them (torch)."""
+        torch.manual_seed(seed)
+        model = torch.nn.Linear(n_in, n_out, dtype=torch.float64)
+        for p in model.parameters():
+            p.grad = torch.full_like(p, 0.5)
+        opt = torch.optim.SGD(model.parameters(), lr=lr)
+        if how == "zero-before-loop":
+            opt.zero_grad()
+        losses = []
+        for X, y in arrays:
+            if how in ("no-skip", "break"):
+                opt.zero_grad()
+            if how == "weight-only-cleared":
+                model.weight.grad = None
+            loss = ((model(torch.tensor(X)) - torch.tensor(y)) ** 2).mean()
+            losses.append(loss.item())
+            if how == "break" and loss.item() > max_loss:
+                break
+            loss.backward()
+            if how != "no-skip" and loss.item() > max_loss:
+                continue
+            if how == "zero-between":
+                opt.zero_grad()
+            opt.step()
+            if how in ("supplied-loop", "zero-before-loop"):
+                opt.zero_grad()
+        return losses, model.weight.detach(), model.bias.detach()
+
+    LOOPS = {
+        "supplied-loop": "your steps use gradients left in .grad, at the first step and "
+                         "after a skipped batch: when is .grad cleared in your loop?",
+        "zero-before-loop": "a skipped batch's gradient reaches the next step: when is "
+                            ".grad cleared after a skipped batch?",
+        "zero-between": "your model never changes: what is left in .grad when step() "
+                        "runs?",
+        "no-skip": "your model learns from the corrupted batches too: does a batch over "
+                   "max_loss change the weights?",
+        "weight-only-cleared": "your bias steps with gradients left in its .grad: which "
+                               "parameters are cleared?",
+        "break": "your loop stops at the first corrupted batch: what about the batches "
+                 "after it?",
+    }
+
     def check_skipping(seed, n_in, n_out, rows, corrupted, lr, max_loss):
         rng = np.random.default_rng(seed)
         w_true = rng.standard_normal((n_in, n_out))
@@ -785,9 +871,20 @@ with graded("Exercise 8.3", hint="backward() adds to whatever .grad holds: what 
             optimizer.step()
         g.require(f"{name}: skipped as torch", sum(v > max_loss for v in losses_t)
                   == len(corrupted), "internal: the corrupted batches are not the skipped ones")
-        g.check(f"{name}: losses", got, losses_t, rtol=1e-10, atol=1e-12)
-        g.check(f"{name}: weight", ours.weight, theirs.weight, rtol=1e-10, atol=1e-12)
-        g.check(f"{name}: bias", ours.bias, theirs.bias, rtol=1e-10, atol=1e-12)
+        runs = {}
+
+        def loops(i):
+            def run(how):
+                if how not in runs:
+                    runs[how] = simulate(how, arrays, seed, n_in, n_out, lr, max_loss)
+                return runs[how][i]
+            return {how: (nudge, lambda how=how: run(how)) for how, nudge in LOOPS.items()}
+
+        g.check(f"{name}: losses", got, losses_t, rtol=1e-10, atol=1e-12, mistakes=loops(0))
+        g.check(f"{name}: weight", ours.weight, theirs.weight, rtol=1e-10, atol=1e-12,
+                mistakes=loops(1))
+        g.check(f"{name}: bias", ours.bias, theirs.bias, rtol=1e-10, atol=1e-12,
+                mistakes=loops(2))
 
     check_skipping(83, 3, 1, [16] * 8, {3}, lr=0.1, max_loss=20.0)
     ### BEGIN HIDDEN TESTS

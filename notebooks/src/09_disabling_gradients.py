@@ -740,18 +740,34 @@ with graded("Exercise 9.1", hint="use a switch that turns recording off as a dec
         g.require(f"{label}: recording after the call",
                   after == (caller == "on", True),
                   f"recording is {after} (minigrad, torch) after predict: switch it off "
-                  "only while predict runs, and only minigrad's")
+                  "only while predict runs, and only minigrad's", mistakes={
+                      "left-off": ("recording stays off after your predict: what was it "
+                                   "before the call?", caller == "on" and not after[0]),
+                      "forced-on": ("recording is on after your predict where the caller "
+                                    "had it off: what was it before the call?",
+                                    caller == "off" and after[0]),
+                      "torch-left-off": ("torch's recording is off after your predict: "
+                                         "which library's switch does the net use?",
+                                         after[0] == (caller == "on") and not after[1])})
         if caller == "on":
             g.require(f"{label}: training code after it records",
                       training.grad_fn is not None, "recording must be back on after predict")
         g.require(f"{label}: result without a graph",
                   type(pred) is minigrad.Tensor and pred.grad_fn is None
-                  and not pred.requires_grad, "return the net's output, computed without recording")
+                  and not pred.requires_grad, "return the net's output, computed without recording",
+                  mistakes={"recorded": ("your result carries a graph: was minigrad's "
+                                         "recording off while the net ran?",
+                                         type(pred) is minigrad.Tensor
+                                         and pred.grad_fn is not None)})
         g.require(f"{label}: net recorded nothing",
                   len(net.outputs) == 1 and all(o.grad_fn is None and saved_arrays(o) == []
                                                 for o in net.outputs),
                   "call net(inputs) once, with recording off while it runs (a graph built "
-                  "and then detached has already cost its memory)")
+                  "and then detached has already cost its memory)", mistakes={
+                      "detached-after": ("the net built its graph and your result was cut "
+                                         "from it afterwards: when must recording be off?",
+                                         len(net.outputs) == 1
+                                         and net.outputs[0].grad_fn is not None)})
         with torch.no_grad():
             reference = theirs(inputs_t)
         g.check(f"{label}: predict(net, inputs)", pred, reference, rtol=1e-12)
@@ -821,8 +837,22 @@ with graded("Exercise 9.2", hint="compare p.grad with c / ||p||: along which pat
         c_t = torch.tensor(c_values, dtype=torch.float64)
         loss_t = (p_t / p_t.detach().norm() * c_t).sum()
         loss_t.backward()
-        g.check(f"{label}: L", loss, loss_t, rtol=1e-12)
-        g.check(f"{label}: p.grad", p.grad, p_t.grad, rtol=1e-12)
+        pc, norm = float((p_np * np.array(c_values)).sum()), float(np.linalg.norm(p_np))
+        g.check(f"{label}: L", loss, loss_t, rtol=1e-12, mistakes={
+            "squared-norm": ("your L is divided by the squared length of p: how long is p?",
+                             pc / norm ** 2),
+            "rms-norm": ("your L is divided by the root mean square of p: is that p's "
+                         "length?", pc / np.sqrt((p_np ** 2).mean())),
+            "norm-fixed-13": ("your L uses the worked example's length 13: how long is this "
+                              "p?", pc / 13),
+            "ignores-c": ("your L uses the worked example's c: which c is given?",
+                          lambda: float((p_np * np.array([1.0, 2.0, -1.0])).sum()) / norm)})
+        p_full = torch.tensor(p_values, dtype=torch.float64, requires_grad=True)
+        (p_full / p_full.norm() * c_t).sum().backward()
+        g.check(f"{label}: p.grad", p.grad, p_t.grad, rtol=1e-12, mistakes={
+            "norm-not-detached": ("your p.grad has a second term, from the path through the "
+                                  "length of p: which path should backward() not take?",
+                                  p_full.grad)})
 
     check_normalised([3.0, -4.0, 12.0], [1.0, 2.0, -1.0], "p = [3, -4, 12]")
     ### BEGIN HIDDEN TESTS
@@ -880,6 +910,7 @@ def train_frozen(model, frozen, batches, lr):
     ### END SOLUTION
 
 # %% test=ex09-freeze-test points=2
+import numpy as np  # noqa: F811 - a test cell imports what it uses
 import torch
 
 import minigrad
@@ -920,11 +951,28 @@ with graded("Exercise 9.3", hint="for each parameter, ask at every step whether 
         after = theirs.state_dict()
         for name, p in ours.named_parameters():
             if int(name.split(".")[0]) in frozen_at:
+                moved = not np.array_equal(p.detach().numpy(), start[name].numpy())
                 g.require(f"{label}: {name} frozen, no .grad",
                           p.requires_grad is False and p.grad is None,
                           f"{name} has requires_grad={p.requires_grad} and "
                           f"{'no' if p.grad is None else 'a'} .grad; a frozen parameter "
-                          "should have neither when your function returns")
+                          "should have neither when your function returns", mistakes={
+                              "biases-train": ("the frozen module's bias still trains: which "
+                                               "of its parameters did you freeze?",
+                                               name.endswith("bias") and p.requires_grad
+                                               and moved),
+                              "lr-zero": ("backward still reaches the frozen parameters: "
+                                          "does a learning rate of 0 stop that?",
+                                          p.requires_grad and p.grad is not None and not moved),
+                              "still-trains": ("the frozen parameters still train: what "
+                                               "stops backward and the optimizer there?",
+                                                  p.requires_grad and p.grad is not None
+                                                  and moved),
+                              "unfrozen-at-end": ("the frozen parameters have requires_grad "
+                                                  "back on when your function returns: is "
+                                                  "the model left frozen?",
+                                                  p.requires_grad and p.grad is None
+                                                  and not moved)})
                 g.check(f"{label}: {name} unchanged", p, start[name], rtol=0, atol=0,
                         against="its value before")
         g.check(f"{label}: the losses", losses, reference, rtol=1e-10, atol=1e-12)

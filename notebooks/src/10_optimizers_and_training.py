@@ -842,14 +842,25 @@ with graded("Exercise 10.1", hint="compare one parameter with its value before t
                   all(p.grad is None if gr is None else
                       p.grad is not None and np.array_equal(p.grad.numpy(), gr.numpy())
                       for p, gr in zip(params, grads, strict=True)),
-                  "a step reads .grad; it neither clears nor changes it")
+                  "a step reads .grad; it neither clears nor changes it", mistakes={
+                      "grad-cleared": ("your step leaves .grad empty: who clears it, and "
+                                       "when?", any(p.grad is None and gr is not None
+                                                    for p, gr in zip(params, grads,
+                                                                     strict=True)))})
         theirs = [v.clone().requires_grad_() for v in values]
         for t, gr in zip(theirs, grads, strict=True):
             t.grad = None if gr is None else gr.clone()
         torch.optim.SGD(theirs, lr=lr).step()
         for i, (p, t) in enumerate(zip(params, theirs, strict=True)):
             name = f"{label}: parameter {i}" + (" (no grad)" if i in without_grad else "")
-            g.check(name, p, t.detach(), rtol=1e-12)
+            v, gr = values[i], grads[i]
+            g.check(name, p, t.detach(), rtol=1e-12, mistakes={} if gr is None else {
+                "uphill": ("your parameter moved up its gradient: which way lowers the "
+                           "loss?", v + lr * gr),
+                "did-not-move": ("this parameter did not move: did your step change the "
+                                 "tensor the caller holds?", v),
+                "ignores-lr": ("your step has the size of the worked example's lr: which lr "
+                               "is given?", v - 0.2 * gr)})
 
     check_step([(2, 4), (2,), (2,)], lr=0.2, without_grad={2}, seed=101)
     ### BEGIN HIDDEN TESTS

@@ -16,6 +16,11 @@ Kinds (COURSE.md, "Exercises"):
 - ``ignores``: an answer that ignores one of the exercise's arguments;
 - ``cheat``: patching what the tests rely on (every exercise also gets the generic
   cheats of :data:`GENERIC_CHEATS`).
+
+``mistake``, where given, is the id of the named mistake (:mod:`minigrad.course.mistakes`)
+the exercise's check must report for that answer, in the full test and, for a slip, in
+the visible one too; an answer without it must be named as no mistake
+(``tests/test_named_mistakes.py``).
 """
 
 from dataclasses import dataclass
@@ -28,6 +33,7 @@ class Wrong:
     label: str
     kind: str
     source: str
+    mistake: str | None = None
 
     def __post_init__(self):
         assert self.kind in KINDS, f"unknown kind {self.kind!r}"

@@ -9,24 +9,24 @@ import math
 def dw_dx(x):
     u = 0.5 ** 2
     return (1 - math.tanh(u) ** 2) * 2 * 0.5
-"""),
+""", mistake="ignores-x"),
         Wrong("the inner derivative 2x forgotten", "slip", """
 import math
 def dw_dx(x):
     u = x ** 2
     return 1 - math.tanh(u) ** 2
-"""),
+""", mistake="inner-forgotten"),
         Wrong("the outer derivative taken at x, not at u = x**2", "slip", """
 import math
 def dw_dx(x):
     return (1 - math.tanh(x) ** 2) * 2 * x
-"""),
+""", mistake="outer-at-x"),
         Wrong("tanh's derivative as 1 - tanh(u), not squared", "slip", """
 import math
 def dw_dx(x):
     u = x ** 2
     return (1 - math.tanh(u)) * 2 * x
-"""),
+""", mistake="tanh-not-squared"),
         Wrong("the visible points hard-coded", "hardcoded", """
 def dw_dx(x):
     return {0.5: 0.940014848806378, -1.2: -0.4831304937375183,
@@ -84,7 +84,7 @@ def topo_sort(root):
             order.append(node)
     build(root)
     return order
-"""),
+""", mistake="recursive"),
         Wrong("recursive, with the recursion limit raised", "slip", """
 import sys
 sys.setrecursionlimit(100_000)
@@ -98,10 +98,10 @@ def topo_sort(root):
             order.append(node)
     build(root)
     return order
-"""),
+""", mistake="recursive"),
         Wrong("the chapter's recursive topo_v1 under the new name", "slip", """
 topo_sort = topo_v1
-"""),
+""", mistake="recursive"),
         Wrong("no seen set: a shared node comes twice", "slip", """
 def topo_sort(root):
     result, todo = [], [(root, False)]
@@ -113,7 +113,7 @@ def topo_sort(root):
             todo.append((v, True))
             todo.extend((p, False) for p in v._prev)
     return result
-"""),
+""", mistake="no-seen-set"),
         Wrong("a node appended when first met, then the list reversed", "slip", """
 def topo_sort(root):
     result, seen, todo = [], set(), [root]
@@ -124,7 +124,7 @@ def topo_sort(root):
             result.append(v)
             todo.extend(v._prev)
     return result[::-1]
-"""),
+""", mistake="first-met-reversed"),
         Wrong("breadth-first from the output, reversed", "slip", """
 from collections import deque
 def topo_sort(root):
@@ -137,7 +137,7 @@ def topo_sort(root):
                 seen.add(id(p))
                 todo.append(p)
     return result[::-1]
-"""),
+""", mistake="breadth-first-reversed"),
         Wrong("ignores all parents but the first", "ignores", """
 def topo_sort(root):
     result, v = [], root
@@ -146,7 +146,7 @@ def topo_sort(root):
         if not v._prev:
             return result[::-1]
         v = v._prev[0]
-"""),
+""", mistake="first-parent-only"),
         Wrong("the stepper's order, reversed", "bypass", """
 from minigrad import BackwardStepper
 def topo_sort(root):
@@ -194,26 +194,26 @@ def topo_sort(root):
         Wrong("dr/dm = 2m forgotten", "slip", """
 def r_grads(x, y):
     return y + 1, x
-"""),
+""", mistake="outer-forgotten"),
         Wrong("only one path from x: dm/dx = y", "slip", """
 def r_grads(x, y):
     m = x * y + x
     return 2 * m * y, 2 * m * x
-"""),
+""", mistake="one-path-from-x"),
         Wrong("the two partials swapped", "slip", """
 def r_grads(x, y):
     m = x * y + x
     return 2 * m * x, 2 * m * (y + 1)
-"""),
+""", mistake="partials-swapped"),
         Wrong("the visible answer hard-coded", "hardcoded", """
 def r_grads(x, y):
     return 3.0, -4.5
-"""),
+""", mistake="visible-answer"),
         Wrong("ignores y: m at the visible y = -2", "ignores", """
 def r_grads(x, y):
     m = x * -2.0 + x
     return 2 * m * (-2.0 + 1), 2 * m * x
-"""),
+""", mistake="ignores-y"),
         Wrong("minigrad.Value and backward()", "bypass", """
 import minigrad
 def r_grads(x, y):

@@ -16,33 +16,33 @@ WRONG = {
 import math
 def softplus_local(out):
     return (1 / (1 + math.exp(-out.data)),)
-"""),
+""", mistake="output-for-input"),
         Wrong("exp's rule: the output itself", "slip", """
 def softplus_local(out):
     return (out.data,)
-"""),
+""", mistake="output-itself"),
         Wrong("the inner derivative only: e**a", "slip", """
 import math
 def softplus_local(out):
     (a,) = out._prev
     return (math.exp(a.data),)
-"""),
+""", mistake="inner-only"),
         Wrong("the outer derivative only: 1 / (1 + e**a)", "slip", """
 import math
 def softplus_local(out):
     (a,) = out._prev
     return (1 / (1 + math.exp(a.data)),)
-"""),
+""", mistake="outer-only"),
         Wrong("a bare number, not one per parent", "slip", """
 import math
 def softplus_local(out):
     (a,) = out._prev
     return 1 / (1 + math.exp(-a.data))
-"""),
+""", mistake="bare-number"),
         Wrong("ignores out: sigmoid(0) = 1/2 everywhere", "ignores", """
 def softplus_local(out):
     return (0.5,)
-"""),
+""", mistake="ignores-input"),
         Wrong("the visible points hard-coded", "hardcoded", """
 _TABLE = {-2.0: 0.11920292202211755, 0.0: 0.5, 0.5: 0.6224593312018546,
           3.0: 0.9525741268224334}
@@ -96,13 +96,13 @@ def backward_fixed(root):
             if id(parent) not in seen:
                 seen.add(id(parent))
                 todo.append(parent)
-"""),
+""", mistake="leaf-grad-replaced"),
         Wrong("the order fixed, the seed still assigned", "slip", """
 def backward_fixed(root):""" + _RESET + """    root.grad = 1.0
     for node in order:
         for parent, local in zip(node._prev, node.local_grads(), strict=True):
             parent.grad += local * node.grad
-"""),
+""", mistake="leaf-grad-replaced"),
         Wrong("the seed fixed, the order still breadth-first", "slip", """
 def backward_fixed(root):
     for node in backward_order(root):
@@ -116,7 +116,7 @@ def backward_fixed(root):
             if id(parent) not in seen:
                 seen.add(id(parent))
                 todo.append(parent)
-"""),
+""", mistake="breadth-first"),
         Wrong("breadth-first without the seen set: a node runs once per path", "slip", """
 def backward_fixed(root):
     for node in backward_order(root):
@@ -128,13 +128,13 @@ def backward_fixed(root):
         for parent, local in zip(node._prev, node.local_grads(), strict=True):
             parent.grad += local * node.grad
             todo.append(parent)
-"""),
+""", mistake="once-per-path"),
         Wrong("backward_order walked the wrong way: leaves first", "slip", """
 def backward_fixed(root):""" + _RESET + """    root.grad += 1.0
     for node in reversed(order):
         for parent, local in zip(node._prev, node.local_grads(), strict=True):
             parent.grad += local * node.grad
-"""),
+""", mistake="leaves-first"),
         Wrong("every grad reset, the leaves' too", "slip", """
 def backward_fixed(root):
     order = backward_order(root)
@@ -144,13 +144,13 @@ def backward_fixed(root):
     for node in order:
         for parent, local in zip(node._prev, node.local_grads(), strict=True):
             parent.grad += local * node.grad
-"""),
+""", mistake="leaf-grad-replaced"),
         Wrong("ignores the local gradients: the upstream passed on unchanged", "ignores", """
 def backward_fixed(root):""" + _RESET + """    root.grad += 1.0
     for node in order:
         for parent in node._prev:
             parent.grad += node.grad
-"""),
+""", mistake="no-locals"),
         Wrong("the visible graphs' grads hard-coded, looked up by value", "hardcoded", """
 import math
 _T = 1 - math.tanh(-1.0) ** 2
@@ -163,7 +163,7 @@ def backward_fixed(root):
             node.grad += known.get(node.data, 1.0 if node is root else 0.0)
     if not root.is_leaf:
         root.grad = 1.0
-"""),
+""", mistake="leaves-first"),
         Wrong("Value.backward called directly", "bypass", """
 def backward_fixed(root):
     root.backward()

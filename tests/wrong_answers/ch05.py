@@ -7,32 +7,32 @@ WRONG = {
         Wrong("the 1/N of the mean forgotten", "slip", """
 def grad_P(P, Q):
     return Q + 3 * P ** 2
-"""),
+""", mistake="mean-not-divided"),
         Wrong("N taken as the number of rows", "slip", """
 def grad_P(P, Q):
     return Q + 3 * P ** 2 / len(P)
-"""),
+""", mistake="rows-as-N"),
         Wrong("the cube differentiated as a square", "slip", """
 def grad_P(P, Q):
     return Q + 2 * P / P.size
-"""),
+""", mistake="cube-as-square"),
         Wrong("the first sum's derivative taken as P, not Q", "slip", """
 def grad_P(P, Q):
     return P + 3 * P ** 2 / P.size
-"""),
+""", mistake="sum-part-P"),
         Wrong("N hard-coded: the visible example's 15 entries", "hardcoded", """
 def grad_P(P, Q):
     return Q + 3 * P ** 2 / 15
-"""),
+""", mistake="N-fixed-15"),
         Wrong("N as rows x columns: only 2-D arrays", "hardcoded", """
 def grad_P(P, Q):
     return Q + 3 * P ** 2 / (P.shape[0] * P.shape[1])
-"""),
+""", mistake="N-rows-times-columns"),
         Wrong("ignores Q (treated as ones)", "ignores", """
 import numpy as np
 def grad_P(P, Q):
     return np.ones_like(P) + 3 * P ** 2 / P.size
-"""),
+""", mistake="ignores-Q"),
         Wrong("torch's autograd", "bypass", """
 import torch
 def grad_P(P, Q):
@@ -62,17 +62,17 @@ def grad_P(P, Q):
         Wrong("ignores shape: sums the leading axis away, always", "ignores", """
 def unbroadcast(grad, shape):
     return grad.sum(axis=0) if grad.ndim else grad
-"""),
+""", mistake="ones-not-summed"),
         Wrong("only the leading dimensions summed", "slip", """
 def unbroadcast(grad, shape):
     return grad.sum(axis=tuple(range(grad.ndim - len(shape))))
-"""),
+""", mistake="ones-not-summed"),
         Wrong("size-1 dimensions summed without keepdims", "slip", """
 def unbroadcast(grad, shape):
     grad = grad.sum(axis=tuple(range(grad.ndim - len(shape))))
     axes = tuple(i for i, size in enumerate(shape) if size == 1 and grad.shape[i] != 1)
     return grad.sum(axis=axes)
-"""),
+""", mistake="no-keepdims"),
         Wrong("shape lined up with the first dimensions, not the last", "slip", """
 def unbroadcast(grad, shape):
     grad = grad.sum(axis=tuple(range(len(shape), grad.ndim)))
@@ -80,14 +80,14 @@ def unbroadcast(grad, shape):
         if size == 1 and grad.shape[axis] != 1:
             grad = grad.sum(axis=axis, keepdims=True)
     return grad
-"""),
+""", mistake="aligned-first"),
         Wrong("size-1 axes summed before the leading ones are dropped", "slip", """
 def unbroadcast(grad, shape):
     for axis, size in enumerate(shape):
         if size == 1 and grad.shape[axis] != 1:
             grad = grad.sum(axis=axis, keepdims=True)
     return grad.sum(axis=tuple(range(grad.ndim - len(shape))))
-"""),
+""", mistake="ones-before-leading"),
         Wrong("one leading dimension at most", "slip", """
 def unbroadcast(grad, shape):
     if grad.ndim > len(shape):
@@ -96,7 +96,7 @@ def unbroadcast(grad, shape):
         if size == 1 and grad.shape[axis] != 1:
             grad = grad.sum(axis=axis, keepdims=True)
     return grad
-"""),
+""", mistake="one-leading-at-most"),
         Wrong("the visible shapes hard-coded", "hardcoded", """
 def unbroadcast(grad, shape):
     if shape == (3, 4):
@@ -108,7 +108,7 @@ def unbroadcast(grad, shape):
     if shape == ():
         return grad.sum()
     return grad
-"""),
+""", mistake="ones-not-summed"),
         Wrong("sum_to_shape taken as a default argument", "bypass", """
 import minigrad
 def unbroadcast(grad, shape, _f=minigrad.autograd.engine.sum_to_shape):
@@ -137,27 +137,27 @@ def unbroadcast(grad, shape):
         Wrong("the 2 of the square forgotten", "slip", """
 def row_scale_grad(M, s):
     return s * (M ** 2).sum(1, keepdims=True)
-"""),
+""", mistake="two-forgotten"),
         Wrong("the factor s forgotten", "slip", """
 def row_scale_grad(M, s):
     return 2 * (M ** 2).sum(1, keepdims=True)
-"""),
+""", mistake="factor-s-missing"),
         Wrong("summed over the rows (axis 0) instead of along them", "slip", """
 def row_scale_grad(M, s):
     return 2 * s * (M ** 2).sum(0, keepdims=True)
-"""),
+""", mistake="summed-over-rows"),
         Wrong("summed without keepdims: shape (r,) against s (r, 1)", "slip", """
 def row_scale_grad(M, s):
     return 2 * s * (M ** 2).sum(1)
-"""),
+""", mistake="no-keepdims"),
         Wrong("the upstream gradient not summed: one entry per entry of M", "slip", """
 def row_scale_grad(M, s):
     return 2 * s * M ** 2
-"""),
+""", mistake="not-summed"),
         Wrong("the square of the row sum, not the sum of the squares", "slip", """
 def row_scale_grad(M, s):
     return 2 * s * M.sum(1, keepdims=True) ** 2
-"""),
+""", mistake="square-of-sum"),
         Wrong("the sum over axis 0, stood up as a column", "slip", """
 def row_scale_grad(M, s):
     return 2 * s * (M ** 2).sum(0)[:, None]
@@ -165,7 +165,7 @@ def row_scale_grad(M, s):
         Wrong("ignores s: the factors taken as ones", "ignores", """
 def row_scale_grad(M, s):
     return 2 * (M ** 2).sum(1, keepdims=True) * np.ones_like(s)
-"""),
+""", mistake="factor-s-missing"),
         Wrong("ignores M: the example's matrix", "ignores", """
 def row_scale_grad(M, s):
     example = np.arange(1.0, 13.0).reshape(3, 4)

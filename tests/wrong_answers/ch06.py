@@ -7,24 +7,24 @@ WRONG = {
         Wrong("the cube differentiated as a square", "slip", """
 def cube_vjp(w, v):
     return 2 * w * v
-"""),
+""", mistake="cube-as-square"),
         Wrong("the weights summed: every output weighted by sum(v)", "slip", """
 def cube_vjp(w, v):
     return 3 * w ** 2 * v.sum()
-"""),
+""", mistake="sum-of-v"),
         Wrong("the VJP as a dot product: one number", "slip", """
 import numpy as np
 def cube_vjp(w, v):
     return np.dot(3 * w ** 2, v)
-"""),
+""", mistake="one-number"),
         Wrong("the weighted outputs, not their gradient", "slip", """
 def cube_vjp(w, v):
     return v * w ** 3
-"""),
+""", mistake="outputs-not-gradient"),
         Wrong("ignores v: the gradient of z.sum()", "ignores", """
 def cube_vjp(w, v):
     return 3 * w ** 2
-"""),
+""", mistake="ignores-v"),
         Wrong("the visible examples' answers looked up", "hardcoded", """
 import numpy as np
 _rng = np.random.default_rng(61)
@@ -86,7 +86,7 @@ def pipeline_backward(stages, x):
     for k in reversed(range(len(stages) - 1)):
         outputs[k].backward(minigrad.ones_like(outputs[k]))
     return [leaf.grad.data for leaf in leaves[:-1]]
-"""),
+""", mistake="ones-upstream"),
         Wrong("the activation passed back instead of its gradient", "slip", """
 def pipeline_backward(stages, x):
     inp, outputs, leaves = x, [], []
@@ -99,7 +99,7 @@ def pipeline_backward(stages, x):
     for k in reversed(range(len(stages) - 1)):
         outputs[k].backward(leaves[k].detach())
     return [leaf.grad.data for leaf in leaves[:-1]]
-"""),
+""", mistake="activation-upstream"),
         Wrong("the new leaves made without requires_grad", "slip", """
 def pipeline_backward(stages, x):
     inp, outputs, leaves = x, [], []
@@ -127,7 +127,7 @@ def pipeline_backward(stages, x):
         outputs[k].backward(minigrad.zeros_like(outputs[k]) if g is None else g)
     outputs[-1].backward()
     return [leaf.grad.data for leaf in leaves[:-1]]
-"""),
+""", mistake="forward-order"),
         Wrong("the boundary gradients returned last stage first", "slip", """
 def pipeline_backward(stages, x):
     inp, outputs, leaves = x, [], []
@@ -140,7 +140,7 @@ def pipeline_backward(stages, x):
     for k in reversed(range(len(stages) - 1)):
         outputs[k].backward(leaves[k].grad)
     return [leaf.grad.data for leaf in reversed(leaves[:-1])]
-"""),
+""", mistake="reversed"),
         Wrong("ignores x: the pipeline run on zeros of x's shape", "ignores", """
 import minigrad
 def pipeline_backward(stages, x):
@@ -154,7 +154,7 @@ def pipeline_backward(stages, x):
     for k in reversed(range(len(stages) - 1)):
         outputs[k].backward(leaves[k].grad)
     return [leaf.grad.data for leaf in leaves[:-1]]
-"""),
+""", mistake="ignores-x"),
         Wrong("ignores all stages but the first and the last", "ignores", """
 def pipeline_backward(stages, x):
     first, last = stages[0], stages[-1]
@@ -248,7 +248,7 @@ def jacobian(f, x0):
     return np.stack([minigrad.autograd.grad(y, x, minigrad.tensor(eye[i]),
                                             retain_graph=True)[0].numpy()
                      for i in range(y.shape[0])], axis=1)
-"""),
+""", mistake="transposed"),
         Wrong("ones instead of one-hot vectors", "slip", """
 import numpy as np
 import minigrad
@@ -258,7 +258,7 @@ def jacobian(f, x0):
     return np.stack([minigrad.autograd.grad(y, x, minigrad.ones(y.shape[0]),
                                             retain_graph=True)[0].numpy()
                      for i in range(y.shape[0])])
-"""),
+""", mistake="ones-not-one-hot"),
         Wrong("the graph not kept (no retain_graph)", "slip", """
 import numpy as np
 import minigrad

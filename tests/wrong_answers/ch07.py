@@ -14,7 +14,7 @@ def two_layer_grads(X, Y, W1, b1, W2, b2):
     d_a = d_out @ W2
     d_h = d_a * (h > 0)
     return d_h.T @ X, d_h.sum(0), d_out.T @ a, d_out.sum(0)
-"""),
+""", mistake="mean-over-examples"),
         Wrong("the ReLU's gradient left out", "slip", """
 import numpy as np
 def two_layer_grads(X, Y, W1, b1, W2, b2):
@@ -24,7 +24,7 @@ def two_layer_grads(X, Y, W1, b1, W2, b2):
     d_out = 2 * (out - Y) / Y.size
     d_h = d_out @ W2
     return d_h.T @ X, d_h.sum(0), d_out.T @ a, d_out.sum(0)
-"""),
+""", mistake="relu-left-out"),
         Wrong("the weight gradients in the thread's (in, out) layout", "slip", """
 import numpy as np
 def two_layer_grads(X, Y, W1, b1, W2, b2):
@@ -34,7 +34,7 @@ def two_layer_grads(X, Y, W1, b1, W2, b2):
     d_out = 2 * (out - Y) / Y.size
     d_h = (d_out @ W2) * (h > 0)
     return X.T @ d_h, d_h.sum(0), a.T @ d_out, d_out.sum(0)
-"""),
+""", mistake="in-out-layout"),
         Wrong("the bias gradients averaged over the batch", "slip", """
 import numpy as np
 def two_layer_grads(X, Y, W1, b1, W2, b2):
@@ -44,7 +44,7 @@ def two_layer_grads(X, Y, W1, b1, W2, b2):
     d_out = 2 * (out - Y) / Y.size
     d_h = (d_out @ W2) * (h > 0)
     return d_h.T @ X, d_h.mean(0), d_out.T @ a, d_out.mean(0)
-"""),
+""", mistake="bias-averaged"),
         Wrong("the second weight's gradient from the pre-activation", "slip", """
 import numpy as np
 def two_layer_grads(X, Y, W1, b1, W2, b2):
@@ -54,7 +54,7 @@ def two_layer_grads(X, Y, W1, b1, W2, b2):
     d_out = 2 * (out - Y) / Y.size
     d_h = (d_out @ W2) * (h > 0)
     return d_h.T @ X, d_h.sum(0), d_out.T @ h, d_out.sum(0)
-"""),
+""", mistake="dW2-from-pre-activation"),
         Wrong("the 2 of the square forgotten", "slip", """
 import numpy as np
 def two_layer_grads(X, Y, W1, b1, W2, b2):
@@ -64,7 +64,7 @@ def two_layer_grads(X, Y, W1, b1, W2, b2):
     d_out = (out - Y) / Y.size
     d_h = (d_out @ W2) * (h > 0)
     return d_h.T @ X, d_h.sum(0), d_out.T @ a, d_out.sum(0)
-"""),
+""", mistake="two-forgotten"),
         Wrong("ignores b1: the first layer's bias left out of the forward pass", "ignores", """
 import numpy as np
 def two_layer_grads(X, Y, W1, b1, W2, b2):
@@ -74,7 +74,7 @@ def two_layer_grads(X, Y, W1, b1, W2, b2):
     d_out = 2 * (out - Y) / Y.size
     d_h = (d_out @ W2) * (h > 0)
     return d_h.T @ X, d_h.sum(0), d_out.T @ a, d_out.sum(0)
-"""),
+""", mistake="ignores-b1"),
         Wrong("the visible example's gradients pasted in", "hardcoded", """
 import numpy as np
 _rng = np.random.default_rng(71)
@@ -127,27 +127,27 @@ def two_layer_grads(X, Y, W1, b1, W2, b2):
 def mae_grad(inp, targ):
     diff = inp.squeeze(-1) - targ
     inp.g = ((diff > 0).double() * 2 - 1).unsqueeze(-1)
-"""),
+""", mistake="mean-not-divided"),
         Wrong("the sign the wrong way round (targ - inp)", "slip", """
 def mae_grad(inp, targ):
     diff = targ - inp.squeeze(-1)
     inp.g = ((diff > 0).double() * 2 - 1).unsqueeze(-1) / inp.shape[0]
-"""),
+""", mistake="sign-flipped"),
         Wrong("mse's gradient, 2 (inp - targ) / N", "slip", """
 def mae_grad(inp, targ):
     inp.g = 2.0 * (inp.squeeze(-1) - targ).unsqueeze(-1) / inp.shape[0]
-"""),
+""", mistake="mse-gradient"),
         Wrong("shape (N,): the unsqueeze forgotten", "slip", """
 def mae_grad(inp, targ):
     diff = inp.squeeze(-1) - targ
     inp.g = ((diff > 0).double() * 2 - 1) / inp.shape[0]
-"""),
+""", mistake="shape-N"),
         Wrong("ignores targ: the sign of the prediction", "ignores", """
 import numpy as np
 import minigrad
 def mae_grad(inp, targ):
     inp.g = minigrad.tensor(np.sign(inp.detach().numpy()) / inp.shape[0])
-"""),
+""", mistake="ignores-targ"),
         Wrong("the visible example's gradient hard-coded", "hardcoded", """
 import numpy as np
 import minigrad
@@ -177,22 +177,22 @@ def mae_grad(inp, targ):
 def seq_lin_grads(inp, out_g):
     n, m = inp.shape[-1], out_g.shape[-1]
     return inp.reshape(-1, n).T @ out_g.reshape(-1, m), out_g.sum(axis=0)
-"""),
+""", mistake="bias-batch-only"),
         Wrong("the input reshaped to (n, -1): entries scrambled", "slip", """
 def seq_lin_grads(inp, out_g):
     n, m = inp.shape[-1], out_g.shape[-1]
     return inp.reshape(n, -1) @ out_g.reshape(-1, m), out_g.sum(axis=(0, 1))
-"""),
+""", mistake="scrambled-reshape"),
         Wrong("averaged over the positions", "slip", """
 def seq_lin_grads(inp, out_g):
     n, m = inp.shape[-1], out_g.shape[-1]
     k = inp.shape[0] * inp.shape[1]
     return inp.reshape(-1, n).T @ out_g.reshape(-1, m) / k, out_g.sum(axis=(0, 1)) / k
-"""),
+""", mistake="averaged"),
         Wrong("only the first sequence", "slip", """
 def seq_lin_grads(inp, out_g):
     return inp[0].T @ out_g[0], out_g[0].sum(0)
-"""),
+""", mistake="first-sequence-only"),
         Wrong("B * T = 10 positions hard-coded", "hardcoded", """
 def seq_lin_grads(inp, out_g):
     return inp.reshape(10, -1).T @ out_g.reshape(10, -1), out_g.reshape(10, -1).sum(0)
@@ -208,7 +208,7 @@ def seq_lin_grads(inp, out_g):
         Wrong("ignores T: the first step of each sequence only", "ignores", """
 def seq_lin_grads(inp, out_g):
     return inp[:, 0].T @ out_g[:, 0], out_g[:, 0].sum(0)
-"""),
+""", mistake="first-step-only"),
         Wrong("torch's autograd", "bypass", """
 import torch
 def seq_lin_grads(inp, out_g):

@@ -22,15 +22,15 @@ WRONG = {
         Wrong("backward replaces .grad: only the last loss's derivative", "slip", """
 def predicted_grad(a):
     return 2 * a
-""" + _ACCUMULATED),
+""" + _ACCUMULATED, mistake="last-loss-only"),
         Wrong("a * a differentiated as one factor: a, not 2a", "slip", """
 def predicted_grad(a):
     return 3 * a ** 2 + 4 + a
-""" + _ACCUMULATED),
+""" + _ACCUMULATED, mistake="product-one-factor"),
         Wrong("the derivative of sum(4a) taken as 4a", "slip", """
 def predicted_grad(a):
     return 3 * a ** 2 + 4 * a + 2 * a
-""" + _ACCUMULATED),
+""" + _ACCUMULATED, mistake="linear-as-4a"),
         Wrong("gradients cleared between the backward() calls", "slip", _PREDICTED + """
 import minigrad
 def accumulated(a0):
@@ -41,7 +41,7 @@ def accumulated(a0):
     a.grad = None
     (a * a).sum().backward()
     return a
-"""),
+""", mistake="cleared-between"),
         Wrong("the worked example's prediction hard-coded", "hardcoded", """
 import numpy as np
 def predicted_grad(a):
@@ -55,7 +55,7 @@ def accumulated(a0):
     (4 * a).sum().backward()
     (a * a).sum().backward()
     return a
-"""),
+""", mistake="ignores-a0"),
         Wrong("the prediction from torch's autograd", "bypass", """
 import torch
 def predicted_grad(a):
@@ -100,7 +100,7 @@ def accumulate_microbatches(model, X, y, sizes):
         loss = ((model(X[first:first + n]) - y[first:first + n]) ** 2).mean()
         (loss / len(sizes)).backward()
         first += n
-"""),
+""", mistake="divided-by-count"),
         Wrong("the stale gradients not cleared first", "slip", """
 def accumulate_microbatches(model, X, y, sizes):
     total = sum(sizes)
@@ -109,7 +109,7 @@ def accumulate_microbatches(model, X, y, sizes):
         loss = ((model(X[first:first + n]) - y[first:first + n]) ** 2).mean()
         (loss * (n / total)).backward()
         first += n
-"""),
+""", mistake="stale-not-cleared"),
         Wrong("microbatch means not scaled at all", "slip", """
 def accumulate_microbatches(model, X, y, sizes):
     model.zero_grad()
@@ -117,7 +117,7 @@ def accumulate_microbatches(model, X, y, sizes):
     for n in sizes:
         ((model(X[first:first + n]) - y[first:first + n]) ** 2).mean().backward()
         first += n
-"""),
+""", mistake="not-scaled"),
         Wrong("the start row never advances", "slip", """
 def accumulate_microbatches(model, X, y, sizes):
     model.zero_grad()
@@ -125,7 +125,7 @@ def accumulate_microbatches(model, X, y, sizes):
     for n in sizes:
         loss = ((model(X[:n]) - y[:n]) ** 2).mean()
         (loss * (n / total)).backward()
-"""),
+""", mistake="start-not-advancing"),
         Wrong("the worked example's shares 0.5, 0.3, 0.2 hard-coded", "hardcoded", """
 def accumulate_microbatches(model, X, y, sizes):
     model.zero_grad()
@@ -191,7 +191,7 @@ def train_skipping(model, batches, lr, max_loss):
         optimizer.step()
         optimizer.zero_grad()
     return losses
-"""),
+""", mistake="supplied-loop"),
         Wrong("zero_grad() added once, before the loop", "slip", """
 import minigrad
 def train_skipping(model, batches, lr, max_loss):
@@ -207,7 +207,7 @@ def train_skipping(model, batches, lr, max_loss):
         optimizer.step()
         optimizer.zero_grad()
     return losses
-"""),
+""", mistake="zero-before-loop"),
         Wrong("zero_grad() moved between backward() and step()", "slip", """
 import minigrad
 def train_skipping(model, batches, lr, max_loss):
@@ -222,7 +222,7 @@ def train_skipping(model, batches, lr, max_loss):
         optimizer.zero_grad()
         optimizer.step()
     return losses
-"""),
+""", mistake="zero-between"),
         Wrong("the skip test moved after the step", "slip", """
 import minigrad
 def train_skipping(model, batches, lr, max_loss):
@@ -237,7 +237,7 @@ def train_skipping(model, batches, lr, max_loss):
         if loss.item() > max_loss:
             continue
     return losses
-"""),
+""", mistake="no-skip"),
         Wrong("only the weight's gradient cleared: the bias stays stale", "slip", """
 import minigrad
 def train_skipping(model, batches, lr, max_loss):
@@ -253,7 +253,7 @@ def train_skipping(model, batches, lr, max_loss):
             continue
         optimizer.step()
     return losses
-"""),
+""", mistake="weight-only-cleared"),
         Wrong("break at the first outlier instead of skipping it", "slip", """
 import minigrad
 def train_skipping(model, batches, lr, max_loss):
@@ -268,7 +268,7 @@ def train_skipping(model, batches, lr, max_loss):
         loss.backward()
         optimizer.step()
     return losses
-"""),
+""", mistake="break"),
         Wrong("ignores max_loss: no batch skipped", "ignores", """
 import minigrad
 def train_skipping(model, batches, lr, max_loss):
@@ -281,7 +281,7 @@ def train_skipping(model, batches, lr, max_loss):
         loss.backward()
         optimizer.step()
     return losses
-"""),
+""", mistake="no-skip"),
         Wrong("ignores lr: the demo's 0.1", "ignores", """
 import minigrad
 def train_skipping(model, batches, lr, max_loss):

@@ -9,22 +9,22 @@ import minigrad
 def predict(net, inputs):
     minigrad.set_grad_enabled(False)
     return net(inputs)
-"""),
+""", mistake="left-off"),
         Wrong("the result detached: the net has recorded its graph already", "slip", """
 def predict(net, inputs):
     return net(inputs).detach()
-"""),
+""", mistake="detached-after"),
         Wrong("torch's no_grad as the decorator", "slip", """
 import torch
 @torch.no_grad()
 def predict(net, inputs):
     return net(inputs)
-"""),
+""", mistake="recorded"),
         Wrong("eval() instead of no_grad()", "slip", """
 def predict(net, inputs):
     net.eval()
     return net(inputs)
-"""),
+""", mistake="recorded"),
         Wrong("recording switched off and back on by hand", "slip", """
 import minigrad
 def predict(net, inputs):
@@ -32,14 +32,14 @@ def predict(net, inputs):
     out = net(inputs)
     minigrad.set_grad_enabled(True)
     return out
-"""),
+""", mistake="forced-on"),
         Wrong("minigrad's switch right, torch's switched off and left off", "slip", """
 import minigrad, torch
 @minigrad.no_grad
 def predict(net, inputs):
     torch.set_grad_enabled(False)
     return net(inputs)
-"""),
+""", mistake="torch-left-off"),
         Wrong("the worked example's prediction hard-coded", "hardcoded", """
 import minigrad
 def predict(net, inputs):
@@ -63,7 +63,7 @@ def predict(net, inputs):
 import minigrad
 def predict(net, inputs):
     return minigrad.tensor(net(inputs).detach().numpy())
-"""),
+""", mistake="detached-after"),
         Wrong("torch computes the prediction from the net's weights", "bypass", """
 import minigrad, torch
 def predict(net, inputs):
@@ -81,13 +81,13 @@ def normalised_backward(p, c):
     loss = (p / ((p ** 2).sum() ** 0.5) * c).sum()
     loss.backward()
     return loss
-"""),
+""", mistake="norm-not-detached"),
         Wrong("the squared norm, no square root", "slip", """
 def normalised_backward(p, c):
     loss = (p / (p.detach() ** 2).sum() * c).sum()
     loss.backward()
     return loss
-"""),
+""", mistake="squared-norm"),
         Wrong("p itself detached: nothing to go back through", "slip", """
 def normalised_backward(p, c):
     norm = ((p.detach() ** 2).sum()) ** 0.5
@@ -101,13 +101,13 @@ def normalised_backward(p, c):
     loss = (p / norm * c).sum()
     loss.backward()
     return loss
-"""),
+""", mistake="rms-norm"),
         Wrong("the worked example's norm 13 hard-coded", "hardcoded", """
 def normalised_backward(p, c):
     loss = (p / 13.0 * c).sum()
     loss.backward()
     return loss
-"""),
+""", mistake="norm-fixed-13"),
         Wrong("ignores c: the worked example's [1, 2, -1]", "ignores", """
 import minigrad
 def normalised_backward(p, c):
@@ -115,7 +115,7 @@ def normalised_backward(p, c):
     loss = (p / ((p.detach() ** 2).sum()) ** 0.5 * c9).sum()
     loss.backward()
     return loss
-"""),
+""", mistake="ignores-c"),
         Wrong("torch's autograd, the gradient copied into p.grad", "bypass", """
 import minigrad, torch
 def normalised_backward(p, c):
@@ -150,7 +150,7 @@ def train_frozen(model, frozen, batches, lr):
         opt.step()
         losses.append(loss.item())
     return losses
-"""),
+""", mistake="biases-train"),
         Wrong("frozen by a learning rate of 0: backward still fills their .grad", "slip", """
 import minigrad
 def train_frozen(model, frozen, batches, lr):
@@ -166,7 +166,7 @@ def train_frozen(model, frozen, batches, lr):
         opt.step()
         losses.append(loss.item())
     return losses
-"""),
+""", mistake="lr-zero"),
         Wrong("eval() on the frozen modules: a layer mode, not a freeze", "slip", """
 import minigrad
 def train_frozen(model, frozen, batches, lr):
@@ -181,7 +181,7 @@ def train_frozen(model, frozen, batches, lr):
         opt.step()
         losses.append(loss.item())
     return losses
-"""),
+""", mistake="still-trains"),
         Wrong("no zero_grad(): the trained parameters' gradients pile up", "slip", """
 import minigrad
 def train_frozen(model, frozen, batches, lr):
@@ -233,7 +233,7 @@ def train_frozen(model, frozen, batches, lr):
     for p in model.parameters():
         p.requires_grad_(True)
     return losses
-"""),
+""", mistake="unfrozen-at-end"),
         Wrong("the worked example's losses hard-coded", "hardcoded", """
 def train_frozen(model, frozen, batches, lr):
     for module in frozen:
@@ -256,7 +256,7 @@ def train_frozen(model, frozen, batches, lr):
         opt.step()
         losses.append(loss.item())
     return losses
-"""),
+""", mistake="still-trains"),
         Wrong("ignores lr: the worked example's 0.1", "ignores", """
 import minigrad
 def train_frozen(model, frozen, batches, lr):

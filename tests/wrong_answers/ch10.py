@@ -11,7 +11,7 @@ def sgd_step(params, lr):
     for p in params:
         if p.grad is not None:
             p.data += lr * p.grad
-"""),
+""", mistake="uphill"),
         Wrong("the name rebound, the parameter never changed", "slip", """
 import minigrad
 def sgd_step(params, lr):
@@ -19,7 +19,7 @@ def sgd_step(params, lr):
         for p in params:
             if p.grad is not None:
                 p = p - lr * p.grad
-"""),
+""", mistake="did-not-move"),
         Wrong("a parameter without a gradient not skipped", "slip", """
 def sgd_step(params, lr):
     for p in params:
@@ -37,7 +37,7 @@ def sgd_step(params, lr):
         if p.grad is not None:
             p.data -= lr * p.grad
             p.grad = None
-"""),
+""", mistake="grad-cleared"),
         Wrong("the worked example's first two parameters, by position", "hardcoded", """
 def sgd_step(params, lr):
     for p in params[:2]:
@@ -48,7 +48,7 @@ def sgd_step(params, lr):
     for p in params:
         if p.grad is not None:
             p.data -= 0.2 * p.grad
-"""),
+""", mistake="ignores-lr"),
         Wrong("minigrad.optim.SGD does the step", "bypass", """
 import minigrad
 def sgd_step(params, lr):
