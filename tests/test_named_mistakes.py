@@ -157,42 +157,6 @@ def test_the_export_reads_the_named_mistake_per_exercise():
     assert statuses["ex-b"][0][0] == "failed" and statuses["ex-c"][0][0] == "passed"
     assert classroom.exercise_statuses(nb) == statuses  # unchanged without the dict
 
-
-# --- the exercises' checks on the wrong-answer suite (slow) ---------------------------
-
-def _suite():
-    from tests import test_wrong_answers as twa
-
-    return twa
-
-
-def _named_cases():
-    twa = _suite()
-    return [(n, g, w) for n, g, w in twa.CASES if w.kind != "cheat"]
-
-
-CASES = _named_cases()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("number,grade_id,wrong", CASES,
-                         ids=[f"ch{n}-{g}-{w.label}" for n, g, w in CASES])
-def test_the_check_names_exactly_the_mistake_of_each_wrong_answer(number, grade_id, wrong):
-    (full, shown) = _suite().chapter_results(number)[(grade_id, wrong.label)]
-    assert not full[0], f"the full test passes a wrong answer: {wrong.label}"
-    assert named_mistake(full[1]) == wrong.mistake, (
-        f"full test: named {named_mistake(full[1])!r}, expected {wrong.mistake!r}:\n{full[1]}")
-    if wrong.kind == "slip":
-        assert named_mistake(shown[1]) == wrong.mistake, (
-            f"visible test: named {named_mistake(shown[1])!r}, expected {wrong.mistake!r}:"
-            f"\n{shown[1]}")
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("number", sorted(_suite().CHAPTERS))
-def test_the_honest_solution_names_no_mistake(number):
-    for (grade_id, label), outcome in _suite().chapter_results(number).items():
-        if label in ("reference", "reference after the wrong answers"):
-            for ran in outcome:
-                if ran is not None:
-                    assert ran == (True, ""), f"{grade_id}: {ran[1]}"
+# The exercises' checks on the wrong-answer suite (each wrong answer tagged ``mistake=`` is
+# named by exactly that id) run in tests/wrong_answer_suite.py, in the same kernel pass as the
+# wrong answers themselves, so no chapter runs twice for it.

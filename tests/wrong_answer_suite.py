@@ -11,6 +11,7 @@ import re
 import nbformat
 import pytest
 
+from minigrad.course.mistakes import named_mistake
 from tests.notebook_tools import NOTEBOOKS, Kernel, nbgrader_meta, output_text
 from tests.wrong_answers import GENERIC_CHEATS
 
@@ -217,5 +218,21 @@ def chapter_tests(numbers):
         if wrong.kind == "slip":
             assert shown is not None and not shown[0], (
                 f"the visible test passes a conceptual slip: {wrong.label}")
+
+    named = [case for case in cases if case[2].kind != "cheat"]
+
+    @pytest.mark.parametrize(
+        "number,grade_id,wrong", named,
+        ids=[f"ch{n}-{g}-{w.label}" for n, g, w in named])
+    def test_the_check_names_exactly_the_mistake_of_each_wrong_answer(number, grade_id, wrong):
+        """A wrong answer tagged ``mistake=`` is named by that id in the full test (and, for a
+        slip, in the visible test too); an untagged one is named by none."""
+        (full, shown) = chapter_results(number)[(grade_id, wrong.label)]
+        assert named_mistake(full[1]) == wrong.mistake, (
+            f"full test: named {named_mistake(full[1])!r}, expected {wrong.mistake!r}:\n{full[1]}")
+        if wrong.kind == "slip":
+            assert named_mistake(shown[1]) == wrong.mistake, (
+                f"visible test: named {named_mistake(shown[1])!r}, expected "
+                f"{wrong.mistake!r}:\n{shown[1]}")
 
     return {name: value for name, value in locals().items() if name.startswith("test_")}
