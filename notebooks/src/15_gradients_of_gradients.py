@@ -1270,6 +1270,37 @@ gradient_penalty(torch, critic_t, create_graph=False)
 gradient_penalty(minigrad, critic, create_graph=False)
 
 # %% [markdown]
+# ## 9. A Hessian per point, batched
+#
+# Section 7 batched first derivatives with `vmap(grad(...))`. The same works one level
+# up: `hessian(f)` is a function of one point, and `vmap` runs it over a batch of
+# points in one call, giving one Hessian per point. Section 4's $f(x) = \sum_i
+# \tanh((Ax)_i)^2$ at 4 points of $\mathbb{R}^5$:
+
+# %%
+points = np.random.default_rng(159).standard_normal((4, 5))
+H_batch = minigrad.func.vmap(minigrad.func.hessian(f_fr))(minigrad.tensor(points))
+H_batch_t = torch.func.vmap(torch.func.hessian(f_fr_t))(torch.tensor(points))
+H_one_by_one = [minigrad.func.hessian(f_fr)(minigrad.tensor(p)) for p in points]
+print("shape:", tuple(H_batch.shape))
+check_all({"vmap(hessian(f))": (H_batch, H_batch_t),
+           "= one point at a time": (H_batch, H_one_by_one, "one at a time")}, brief=True)
+curvatures = np.linalg.eigvalsh(H_batch.numpy())
+print("eigenvalues of each point's Hessian, smallest to largest:")
+print(np.round(curvatures, 3))
+check("eigenvalues", curvatures, torch.linalg.eigvalsh(H_batch_t), brief=True)
+
+# %% [markdown]
+# The batch dimension comes first: 4 Hessians of shape (5, 5). Their eigenvalues say
+# what section 6 needs to know before a Newton step: every point here has negative
+# eigenvalues as well as positive ones, so $f$ curves down along some directions and up
+# along others, and a plain Newton step there would head for a saddle, not a minimum.
+# The largest curvature (the last column) changes from point to point, from about
+# 1.3 to 2.3, and with it chapter 10's largest stable learning rate $2/\lambda_{\max}$.
+# The eigenvalue near 0 at every point comes from $A$: its smallest singular value is
+# 0.0064, so one direction of $x$ barely changes $Ax$, and $f$ is almost flat along it.
+
+# %% [markdown]
 # ## Predict before you run
 #
 # Three questions on this chapter's idea. Guess first, then run the cell.
@@ -1382,6 +1413,8 @@ check("Newton on x**4: steps, final x", list(newton_steps_x4(minigrad)),
 # - A loss may contain a gradient (double backpropagation, WGAN-GP's penalty
 #   $(\lVert \nabla_x D \rVert - 1)^2$): compute that gradient with
 #   `create_graph=True`, and the loss's `backward()` reaches the weights through it.
+# - `vmap(hessian(f))` gives one Hessian per point of a batch, batch dimension first;
+#   their eigenvalues show where $f$ curves up, down, or both.
 #
 # Next: [16 Extending autograd](16_extending_autograd.ipynb): custom `Function`s checked
 # with `gradcheck` and `gradgradcheck`, hooks, and gradient checkpointing.
