@@ -60,7 +60,8 @@ def summarize(rows):
         statuses = Counter(kind(r["status"]) for r in group)
         n = len(group)
         exercises[key] = {
-            "chapter": key[0], "grade_id": key[1], "exercise": group[0]["exercise"],
+            "chapter": key[0], "grade_id": key[1],
+            "exercise": next((r["exercise"] for r in group if r["exercise"] != key[1]), key[1]),
             "max": float(group[0]["max"]), "students": n,
             "submitted": n - statuses["not submitted"],
             "mean": sum(float(r["score"]) for r in group) / n,

@@ -162,6 +162,9 @@ def test_each_exercise_shows_the_gradebooks_pass_rate(course, page):
         assert _stat(row, "passed") == str(passed), grade_id
         section = page.locator(f"section[data-grade-id='{grade_id}']")
         assert _stat(section, "pass-rate") == f"{100 * passed / n:.1f}%"
+        # a label from a submitted notebook, though the first student submitted none
+        assert page.locator(f"#exercises tr[data-grade-id='{grade_id}'] td").nth(1) \
+            .inner_text().startswith("Exercise "), grade_id
     assert counts["ex01-value-div-test"] == (5, 3)  # honest, loop, crash
     assert counts["ex04-softplus-local-test"] == (5, 1)
 
