@@ -29,6 +29,8 @@ from minigrad import backward_order, check, check_all, draw_graph, show_source
 from minigrad.course.grad_fn_view import draw_side_by_side, grad_fn_lines
 from minigrad.course.widgets.topo_view import topo_sort_widget
 
+torch.set_num_threads(1)  # tiny tensors: threads only add overhead on a shared machine
+
 # %% [markdown]
 # ## 1. A composition
 #

@@ -40,6 +40,8 @@ from minigrad import check, check_all
 from minigrad.course.widgets.checkpoint_memory import CheckpointMemory, checkpoint_memory_widget
 from minigrad.utils.checkpoint import checkpoint
 
+torch.set_num_threads(1)  # tiny tensors: threads only add overhead on a shared machine
+
 # %% [markdown]
 # ## 1. A function of your own: a stable log-sum-exp
 #
