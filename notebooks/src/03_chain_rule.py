@@ -29,6 +29,8 @@ from minigrad import backward_order, check, check_all, draw_graph, show_source
 from minigrad.course.grad_fn_view import draw_side_by_side, grad_fn_lines
 from minigrad.course.widgets.topo_view import topo_sort_widget
 
+torch.set_num_threads(1)  # tiny tensors: threads only add overhead on a shared machine
+
 # %% [markdown]
 # ## 1. A composition
 #
@@ -417,14 +419,14 @@ check("x.grad after two passes through x + 1", xm.grad, xt.grad, brief=True)
 # backward pass costs a small constant times the forward pass, however many leaves there
 # are. This is the "cheap gradient" principle (Baur and Strassen; Griewank): in a model
 # that counts arithmetic operations, the forward and the backward pass *together* cost
-# at most about 4 to 5 times the forward pass alone. Measured on a chain of 5,000 tanh
-# steps, best of five runs (timings vary from machine to machine). On single numbers the
+# at most about 4 to 5 times the forward pass alone. Measured on a chain of 2,000 tanh
+# steps, best of three runs (timings vary from machine to machine). On single numbers the
 # time goes to bookkeeping rather than arithmetic (minigrad's forward makes a Python
 # object per operation; torch dispatches every operation in both directions), so each
 # library's ratio differs, but it stays a small constant:
 
 # %% tags=nbval-ignore-output
-def tanh_chain(x, w, steps=5_000):
+def tanh_chain(x, w, steps=2_000):
     v = x
     for _ in range(steps):
         v = (v * w + x).tanh()
@@ -441,14 +443,14 @@ def best_of(n, fn):
 
 
 graph = {}
-forward_s = best_of(5, lambda: graph.update(out=tanh_chain(minigrad.Value(0.5),
+forward_s = best_of(3, lambda: graph.update(out=tanh_chain(minigrad.Value(0.5),
                                                            minigrad.Value(0.3))))
-backward_s = best_of(5, lambda: graph["out"].backward())
+backward_s = best_of(3, lambda: graph["out"].backward())
 print(f"minigrad: forward {1e3 * forward_s:.0f} ms, backward {1e3 * backward_s:.0f} ms, "
       f"ratio {backward_s / forward_s:.2f}")
 xt, wt = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in (0.5, 0.3))
-forward_t = best_of(5, lambda: graph.update(out_t=tanh_chain(xt, wt)))
-backward_t = best_of(5, lambda: graph["out_t"].backward(retain_graph=True))
+forward_t = best_of(3, lambda: graph.update(out_t=tanh_chain(xt, wt)))
+backward_t = best_of(3, lambda: graph["out_t"].backward(retain_graph=True))
 print(f"torch:    forward {1e3 * forward_t:.0f} ms, backward {1e3 * backward_t:.0f} ms, "
       f"ratio {backward_t / forward_t:.2f}")
 

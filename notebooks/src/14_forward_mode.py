@@ -44,6 +44,8 @@ from minigrad.autograd import forward_ad
 from minigrad.course.widgets.jacobian_modes import best_time, jacobian_modes_widget
 from minigrad.dual import Dual, derivative
 
+torch.set_num_threads(1)  # tiny tensors: threads only add overhead on a shared machine
+
 # %% [markdown]
 # ## 1. Dual numbers: the derivative rides along
 #
