@@ -741,6 +741,51 @@ print("torch's Adam, sum against mean with the same eps, largest difference:",
 # divides by the same root mean square).
 # The weight decay of Exercise 10.3 does not scale with the loss, so with a sum its
 # $\lambda$ counts $N$ times less against the data.
+#
+# ### Clipping the gradient's norm
+#
+# One bad batch can give a gradient far larger than the others (an outlier, or the
+# *exploding gradients* of a recurrent network, whose backward multiplies by the same
+# matrix at every time step), and one SGD step of $\eta$ times it throws the weights
+# far. `nn.utils.clip_grad_norm_(parameters, max_norm)`, called between `backward()`
+# and `step()`, measures the norm $\|g\|$ of all the gradients together, as one long
+# vector, and multiplies every gradient in place by $\min(\text{max\_norm} / (\|g\| +
+# 10^{-6}),\ 1)$; it returns $\|g\|$ as it was before clipping. The batch of the line
+# fit with one target made an outlier ($10^4$), the summed loss, both libraries:
+
+# %%
+model, model_t = twin_linears(seed=1)
+yo, yo_t = yb_t.clone(), yb_t.clone()
+yo_t[0, 0] = 1e4
+yo = minigrad.tensor(yo_t.numpy())
+((model(Xb) - yo) ** 2).sum().backward()
+((model_t(Xb_t) - yo_t) ** 2).sum().backward()
+before = [p.grad.numpy().copy() for p in model_t.parameters()]
+norm = minigrad.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+norm_t = torch.nn.utils.clip_grad_norm_(model_t.parameters(), max_norm=1.0)
+print(f"total norm before clipping {norm.item():.4e}, after "
+      f"{np.sqrt(sum((p.grad.numpy() ** 2).sum() for p in model.parameters())):.6f}")
+display(check_all({"total norm": (norm, norm_t),
+           "weight.grad, clipped": (model.weight.grad, model_t.weight.grad),
+           "bias.grad, clipped": (model.bias.grad, model_t.bias.grad)}, brief=True))
+factor = 1.0 / (norm_t.item() + 1e-6)
+check_all({"weight.grad = before * 1 / (norm + 1e-6)": (
+               model_t.weight.grad, before[0] * factor, "formula"),
+           "bias.grad = before * 1 / (norm + 1e-6)": (
+               model_t.bias.grad, before[1] * factor, "formula")}, rtol=1e-12, atol=0)
+
+# %% [markdown]
+# The gradient of norm about $5.5 \cdot 10^4$ leaves with norm $1$ (to the $10^{-6}$ in
+# the denominator). Every gradient was multiplied by the same factor, so the whole
+# gradient keeps its direction, and so does each parameter's: only the length of the
+# step is capped. (`clip_grad_value_(parameters, clip_value)` clamps each entry to
+# $[-\text{clip\_value}, \text{clip\_value}]$ instead, which does change the direction.)
+# Below `max_norm` nothing changes: the factor is clamped to $1$. Clipping is routine
+# for recurrent networks and in transformer training (a `max_norm` of $1$ is common),
+# where it guards against the rare spike. Its threshold is fixed, so it does not
+# scale with the loss: a summed loss, $N$ times the mean, reaches it at a mean
+# gradient $N$ times smaller. That is one place where the choice of mean or sum is
+# not absorbed by the learning rate.
 
 # ### A learning-rate schedule
 #

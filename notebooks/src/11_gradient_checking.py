@@ -584,6 +584,75 @@ GoodMul.apply(p_m, q_m).sum().backward()
 check_all({"a.grad": (p_m.grad, p_t.grad), "b.grad": (q_m.grad, q_t.grad)}, brief=True)
 
 # %% [markdown]
+# **`fast_mode`.** The full Jacobian costs two evaluations of the function per input
+# element and one backward per output element. torch's `gradcheck(..., fast_mode=True)`
+# (read from `_fast_gradcheck` in torch/autograd/gradcheck.py) builds no Jacobian. It
+# draws a random unit vector $u$ for each input and $v$ for each output (entries
+# uniform in $[0, 1)$, from its own generator) and compares one number per pair two
+# ways: numerically, one central difference along $u$, $J u \approx (f(x + \epsilon u)
+# - f(x - \epsilon u)) / 2\epsilon$ (chapter 14's JVP, by finite differences), then
+# $v^\top (J u)$; analytically, one backward with `gradient=v`, giving $v^\top J$
+# (chapter 06's VJP), then $(v^\top J)\, u$. The tolerance atol is scaled by $\sum u
+# \sum v$ to match. Two evaluations per input instead of two per element: counting
+# the calls of `mm(A, B)` from section 4,
+
+# %%
+def counted(fn):
+    """fn, and a list whose one entry counts its calls."""
+    calls = [0]
+
+    def wrapper(*args):
+        calls[0] += 1
+        return fn(*args)
+
+    return wrapper, calls
+
+
+n_calls = {}
+for fast in (False, True):
+    fn, calls = counted(lambda a, b: a @ b)
+    assert torch.autograd.gradcheck(fn, (A_t, B_t), fast_mode=fast)
+    n_calls[fast] = calls[0]
+print(f"mm(A, B), 18 input elements: {n_calls[False]} calls in full, "
+      f"{n_calls[True]} with fast_mode=True")
+check_all({f"{name}: minigrad full, torch fast": (
+    minigrad.autograd.gradcheck(fn, pick(A_m, B_m)),
+    torch.autograd.gradcheck(fn, pick(A_t, B_t), fast_mode=True))
+    for name, (fn, pick) in functions.items()}, brief=True)
+
+# %% [markdown]
+# It catches the swapped backward too. Its message gives the two numbers $v^\top J u$,
+# then, to help the diagnosis, reruns the full check and prints both Jacobians:
+
+# %% tags=raises-exception
+torch.autograd.gradcheck(BadMulTorch.apply, (p_t, q_t), fast_mode=True)
+
+# %% [markdown]
+# Those two numbers by hand, with $u$ and $v$ drawn as torch draws them (a fresh
+# `torch.Generator()`, float32 draws made float64: $u$ for `a`, then for `b`, then $v$
+# for the output). The
+# Jacobian of $a \cdot b$ with respect to $a$ is $\mathrm{diag}(b)$; the bad backward
+# gives $\mathrm{diag}(a)$:
+
+# %%
+generator = torch.Generator()
+u_a, u_b, v = (torch.rand(3, generator=generator).to(torch.float64) for _ in range(3))
+u_a, v = u_a / u_a.norm(), v / v.norm()
+a0, b0, eps = p_t.detach(), q_t.detach(), 1e-6
+Ju = (((a0 + eps * u_a) * b0) - ((a0 - eps * u_a) * b0)) / (2 * eps)
+print(f"numerical v.(J u) = {(v @ Ju).item():+.6f}, analytical (v^T J) u: "
+      f"right {((v * b0) @ u_a).item():+.6f}, swapped {((v * a0) @ u_a).item():+.6f}")
+check("v.(J u) against the right (v^T J) u", v @ Ju, (v * b0) @ u_a, rtol=1e-8, atol=1e-10,
+      against="by hand")
+
+# %% [markdown]
+# A wrong Jacobian slips through only if its error happens to be nearly orthogonal
+# to the projection, $v^\top (J_{\text{wrong}} - J) u \approx 0$, which random $u$ and
+# $v$ make unlikely (though not impossible); the price is a less complete check for a
+# far cheaper one, on functions with many inputs. minigrad's `gradcheck` has no
+# `fast_mode`: it always builds the full Jacobians.
+
+# %% [markdown]
 # One warning about what gradcheck can miss: with $a = b$ the swapped gradients are
 # equal and the bug is invisible. Check with random inputs, not with ones or with the
 # same tensor twice.
