@@ -183,11 +183,13 @@ def bwrap_args(bwrap, cwd, runtime_dir, package_dir, tmp_bytes, uid=1000):
             args += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             args += ["--ro-bind", path, path]
+    # The private /tmp first: the binds below may lie under /tmp (a clone in /tmp/..., its
+    # venv, pytest's course folders) and must sit on top of it, not be hidden by it.
+    args += ["--size", str(tmp_bytes), "--tmpfs", "/tmp"]
     args += _mounts([f"/etc/{name}" for name in ETC])
     args += _mounts(python_paths())
     args += ["--ro-bind", package_dir, f"{PACKAGE_ROOT}/minigrad",
-             "--proc", "/proc", "--dev", "/dev", "--size", str(tmp_bytes), "--tmpfs", "/tmp",
-             "--bind", runtime_dir, runtime_dir]
+             "--proc", "/proc", "--dev", "/dev", "--bind", runtime_dir, runtime_dir]
     if cwd:
         args += ["--bind", cwd, cwd, "--chdir", cwd]
         # The notebook being graded already holds the chapter's hidden tests (nbgrader
