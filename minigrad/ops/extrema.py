@@ -13,7 +13,7 @@ from minigrad.autograd.function import constant
 from minigrad.ops.reductions import Max, MaxDim, return_types
 from minigrad.ops.shape import dim_index
 
-__all__ = ["min", "argmin", "indices_along"]
+__all__ = ["min", "argmin", "indices_along", "extreme", "arg_extreme"]
 
 
 class Min(Max):
@@ -55,33 +55,49 @@ def indices_along(a, dim, keepdim, pick):
     return indices, constant(indices if not keepdim else np.expand_dims(indices, dim))
 
 
-def min(a, dim=None, keepdim=False):  # noqa: A001 - torch.min
-    """``min(t)`` is a tensor; ``min(t, dim)`` the named pair ``(values, indices)``."""
+_WORDS = {"max": ("maximum", "largest"), "min": ("minimum", "smallest")}
+
+
+def extreme(a, dim, keepdim, name, whole, along, pair, pick):
+    """``max``/``min`` (``name``): over all elements (the node ``whole``) or along ``dim``
+    (the node ``along``, the named ``pair`` of values and the indices ``pick`` finds)."""
     if dim is None:
         if a._data.size == 0:
-            raise RuntimeError("min(): Expected reduction dim to be specified for "
-                               "input.numel() == 0. Fix: an empty tensor has no minimum; "
-                               "check its size first.")
-        return Min.apply(a)
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                               f"input.numel() == 0. Fix: an empty tensor has no "
+                               f"{_WORDS[name][0]}; check its size first.")
+        return whole.apply(a)
     dim = dim_index(dim, a._data.ndim)
     if a._data.ndim == 0:  # a 0-d tensor: itself, at index 0
-        values = MinDim.apply(a.reshape(1), 0, False, np.zeros((), np.int64))
-        return _Min(values, constant(np.zeros((), np.int64)))
+        values = along.apply(a.reshape(1), 0, False, np.zeros((), np.int64))
+        return pair(values, constant(np.zeros((), np.int64)))
     if a._data.shape[dim] == 0:
-        raise IndexError(f"min(): Expected reduction dim {dim} to have non-zero size. Fix: "
-                         "min over an empty dimension has no value.")
-    indices, user = indices_along(a, dim, keepdim, np.argmin)
-    return _Min(MinDim.apply(a, dim, keepdim, indices), user)
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size. Fix: "
+                         f"{name} over an empty dimension has no value.")
+    indices, user = indices_along(a, dim, keepdim, pick)
+    return pair(along.apply(a, dim, keepdim, indices), user)
+
+
+def arg_extreme(a, dim, keepdim, name, pick):
+    """``argmax``/``argmin`` (``name``): the index of the largest/smallest element (of the
+    flattened tensor without ``dim``)."""
+    if a._data.dtype == np.bool_:
+        raise RuntimeError(f"{name}(): does not support bool input. Fix: t.long().{name}()")
+    if dim is None and not a._data.size:
+        raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                         f"input.numel() == 0. Fix: an empty tensor has no "
+                         f"{_WORDS[name[3:]][1]} element.")
+    if dim is not None and a._data.ndim and not a._data.shape[dim]:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size. "
+                         "Fix: reduce over a dimension that is not empty.")
+    return constant(pick(a._data, axis=dim, keepdims=keepdim))
+
+
+def min(a, dim=None, keepdim=False):  # noqa: A001 - torch.min
+    """``min(t)`` is a tensor; ``min(t, dim)`` the named pair ``(values, indices)``."""
+    return extreme(a, dim, keepdim, "min", Min, MinDim, _Min, np.argmin)
 
 
 def argmin(a, dim=None, keepdim=False):
     """The index of the smallest element (of the flattened tensor without ``dim``)."""
-    if a._data.dtype == np.bool_:
-        raise RuntimeError("argmin(): does not support bool input. Fix: t.long().argmin()")
-    if dim is None and not a._data.size:
-        raise IndexError("argmin(): Expected reduction dim to be specified for "
-                         "input.numel() == 0. Fix: an empty tensor has no smallest element.")
-    if dim is not None and a._data.ndim and not a._data.shape[dim]:
-        raise IndexError(f"argmin(): Expected reduction dim {dim} to have non-zero size. "
-                         "Fix: reduce over a dimension that is not empty.")
-    return constant(np.argmin(a._data, axis=dim, keepdims=keepdim))
+    return arg_extreme(a, dim, keepdim, "argmin", np.argmin)

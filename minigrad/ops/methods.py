@@ -285,13 +285,7 @@ class TensorMethods:
         return argmin(self, dim, keepdim)
 
     def argmax(self, dim=None, keepdim=False):
-        if self._data.dtype == np.bool_:
-            raise RuntimeError("argmax(): does not support bool input. Fix: t.long().argmax()")
-        if dim is None and not self._data.size:
-            raise IndexError("argmax(): Expected reduction dim to be specified for "
-                             "input.numel() == 0. Fix: an empty tensor has no largest element.")
-        if dim is not None and self._data.ndim and not self._data.shape[dim]:
-            raise IndexError(f"argmax(): Expected reduction dim {dim} to have non-zero size. "
-                             "Fix: reduce over a dimension that is not empty.")
-        return constant(np.argmax(self._data, axis=dim, keepdims=keepdim))
+        from minigrad.ops.extrema import arg_extreme
+
+        return arg_extreme(self, dim, keepdim, "argmax", np.argmax)
 

@@ -200,20 +200,6 @@ def mean(a, dim=None, keepdim=False):
 
 def max(a, dim=None, keepdim=False):  # noqa: A001 - torch.max
     """``max(t)`` is a tensor; ``max(t, dim)`` the named pair ``(values, indices)``."""
-    if dim is None:
-        if a._data.size == 0:
-            raise RuntimeError("max(): Expected reduction dim to be specified for "
-                               "input.numel() == 0. Fix: an empty tensor has no maximum; "
-                               "check its size first.")
-        return Max.apply(a)
-    dim = dim_index(dim, a._data.ndim)
-    if a._data.ndim == 0:  # a 0-d tensor: itself, at index 0
-        values = MaxDim.apply(a.reshape(1), 0, False, np.zeros((), np.int64))
-        return return_types.max(values, constant(np.zeros((), np.int64)))
-    if a._data.shape[dim] == 0:
-        raise IndexError(f"max(): Expected reduction dim {dim} to have non-zero size. Fix: "
-                         "max over an empty dimension has no value.")
-    from minigrad.ops.extrema import indices_along  # batched indices inside vmap
+    from minigrad.ops.extrema import extreme  # min's module, which builds on Max
 
-    indices, user = indices_along(a, dim, keepdim, np.argmax)
-    return return_types.max(MaxDim.apply(a, dim, keepdim, indices), user)
+    return extreme(a, dim, keepdim, "max", Max, MaxDim, return_types.max, np.argmax)
