@@ -875,6 +875,8 @@ def nth_derivative(f, x, n):
     ### END SOLUTION
 
 # %% test=ex15-nth-derivative-test points=2
+import math
+
 import numpy as np
 import torch
 
@@ -888,15 +890,38 @@ with graded("Exercise 15.1", hint="x as a leaf with requires_grad=True; n passes
             f, order = torch.func.grad(f), order - 1
         return f(torch.tensor(x0, dtype=torch.float64))
 
-    def check_nth(name, f, x0, n):
-        got = g.call(nth_derivative, f, x0, n, forbid=["minigrad.func", "torch.func",
-                                                       "torch.autograd"])
-        g.check(f"order {n} at {x0} of {name}", got, torch_nth(f, x0, n), rtol=1e-10,
-                atol=1e-12)
+    def mistakes(f, x0, n):
+        """What the common mistakes give for order n at x0, from torch's derivatives."""
+        found = {"ignores-n": ("your value is the second derivative, whatever n is: does "
+                               "n decide how many passes you make?",
+                               lambda: torch_nth(f, x0, 2))}
+        if n >= 1:
+            found["one-pass-short"] = ("your value is the derivative one order lower: how "
+                                       "many passes does the n-th derivative take?",
+                                       lambda: torch_nth(f, x0, n - 1))
+        if n >= 2:
+            found["differentiates-f-again"] = (
+                "your value is the first derivative: which tensor does each pass "
+                "differentiate?", lambda: torch_nth(f, x0, 1))
+            found["grads-piled-up"] = (
+                "your value adds up derivatives of several orders: where does each pass "
+                "put its result, and what was already there?",
+                lambda: sum(math.comb(n - 1, k - 1) * torch_nth(f, x0, k)
+                            for k in range(1, n + 1)))
+        return found
 
-    check_nth("tanh(x)", lambda t: t.tanh(), 0.5, 2)
-    check_nth("tanh(x)", lambda t: t.tanh(), 0.5, 3)
+    def check_nth(name, f, x0, n):
+        got = g.call(nth_derivative, f, x0, n, mistakes={
+            "graph-not-recorded": ("a later pass found no graph to go through: which "
+                                   "passes must record the graph of what they compute?",
+                                   RuntimeError)},
+                     forbid=["minigrad.func", "torch.func", "torch.autograd"])
+        g.check(f"order {n} at {x0} of {name}", got, torch_nth(f, x0, n), rtol=1e-10,
+                atol=1e-12, mistakes=mistakes(f, x0, n))
+
     check_nth("x**3", lambda t: t ** 3, 2.0, 1)
+    check_nth("tanh(x)", lambda t: t.tanh(), 0.5, 3)
+    check_nth("tanh(x)", lambda t: t.tanh(), 0.5, 2)
     ### BEGIN HIDDEN TESTS
     check_nth("x**5", lambda t: t ** 5, 1.3, 5)
     check_nth("x exp(x)", lambda t: t * t.exp(), -0.3, 4)
@@ -939,21 +964,40 @@ import torch
 
 import minigrad
 from minigrad.course.grading import graded
+from minigrad.course.mistakes import matches
 
 with graded("Exercise 15.2", hint="the gradient with create_graph=True, its dot product "
             "with v, then one more autograd.grad: two passes") as g:
+    def mistakes(f, x0, v0):
+        """What the common mistakes give at x0 along v0, from torch's derivatives."""
+        x, v = torch.tensor(x0), torch.tensor(v0)
+        grad = torch.func.grad(f)(x)
+        return {
+            "gradient-times-v": ("your result is the gradient times v, entry by entry: "
+                                 "where is the second derivative?", grad * v),
+            "gradient-added": ("your H v has the gradient added to it: where does your "
+                               "second pass put its result, and what was already there?",
+                               lambda: grad + torch.autograd.functional.hvp(f, x, v)[1]),
+            "ignores-v": ("your result is H times a vector of ones: where does v enter "
+                          "your second pass?",
+                          lambda: torch.autograd.functional.hvp(f, x, torch.ones_like(v))[1]),
+        }
+
     def check_hvp(name, f_of, x0, v0):
         passes = g.calls.get("minigrad.autograd", 0)
         got = g.call(hvp, f_of(minigrad), minigrad.tensor(x0), minigrad.tensor(v0),
                      forbid=["minigrad.func", "torch.func", "torch.autograd"],
                      count="minigrad.autograd")
         passes = g.calls["minigrad.autograd"] - passes
+        found = mistakes(f_of(torch), x0, v0)
         g.require(f"{name}: two backward passes", passes == 2,
                   f"your hvp ran {passes} backward passes; H v takes two (a gradient "
-                  "with its graph, then one pass through it), never the whole Hessian")
+                  "with its graph, then one pass through it), never the whole Hessian",
+                  mistakes={"gradient-times-v": (found["gradient-times-v"][0], passes == 1
+                                                 and matches(got, found["gradient-times-v"][1]))})
         ref = torch.autograd.functional.hvp(f_of(torch), torch.tensor(x0),
                                             torch.tensor(v0))[1]
-        g.check(f"{name}: H v", got, ref, rtol=1e-10, atol=1e-12)
+        g.check(f"{name}: H v", got, ref, rtol=1e-10, atol=1e-12, mistakes=found)
 
     def cubic(lib):
         return lambda x: (x ** 2).sum() * x.sum() + x.exp().sum()
@@ -976,7 +1020,7 @@ with graded("Exercise 15.2", hint="the gradient with create_graph=True, its dot 
     got = g.call(hvp, quad(minigrad), minigrad.tensor(x0), minigrad.tensor(v0),
                  forbid=["torch.autograd", "torch.func", "minigrad.func"])
     g.check("quadratic x^T Q x / 2: H v = (Q + Q^T) v / 2", got, (Q + Q.T) @ v0 / 2,
-            rtol=1e-10, atol=1e-12, against="formula")
+            rtol=1e-10, atol=1e-12, against="formula", mistakes=mistakes(quad(torch), x0, v0))
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1022,11 +1066,26 @@ with graded("Exercise 15.3", hint="g and H at x, then solve H d = -g with "
         grad, H = torch.func.grad(f)(x), torch.func.hessian(f)(x)
         return x - torch.linalg.solve(H, grad)
 
+    def mistakes(f, x0):
+        """What the common mistakes give at x0, from torch's gradient and Hessian."""
+        x = torch.tensor(x0, dtype=torch.float64)
+        grad, H = torch.func.grad(f)(x), torch.func.hessian(f)(x)
+        return {
+            "multiplied-by-H": ("your step is H times the gradient: does H d = -g give d "
+                                "by multiplying by H?", x - H @ grad),
+            "sign-flipped": ("your step goes the other way: which sign does d have in "
+                             "H d = -g?", x + torch.linalg.solve(H, grad)),
+            "diagonal-only": ("your step divides each partial by H's diagonal alone: what "
+                              "do the off-diagonal entries of H do?", x - grad / H.diagonal()),
+            "gradient-step": ("your step is x minus the gradient: where does the Hessian "
+                              "come into it?", x - grad),
+        }
+
     def check_step(name, f, x0, rtol=1e-10):
         got = g.call(newton_step, f, minigrad.tensor(np.array(x0, dtype=np.float64)),
                      forbid=["minigrad.func", "torch.func", "torch.autograd"])
         g.check(f"newton_step({name}) at {list(x0)}", got, torch_newton_step(f, x0),
-                rtol=rtol, atol=1e-12)
+                rtol=rtol, atol=1e-12, mistakes=mistakes(f, x0))
         return got
 
     def rosen(p):
@@ -1048,10 +1107,13 @@ with graded("Exercise 15.3", hint="g and H at x, then solve H d = -g with "
     def quad(x):
         return 0.5 * (x * (minigrad.tensor(Q) @ x)).sum() - (minigrad.tensor(b) * x).sum()
 
-    got = g.call(newton_step, quad, minigrad.tensor(rng.standard_normal(3)),
+    x0 = rng.standard_normal(3)
+    got = g.call(newton_step, quad, minigrad.tensor(x0.copy()),
                  forbid=["torch.autograd", "torch.func", "minigrad.func"])
     g.check("x^T Q x / 2 - b^T x: one step to Q^-1 b", got, np.linalg.solve(Q, b),
-            rtol=1e-9, atol=1e-12, against="formula")
+            rtol=1e-9, atol=1e-12, against="formula", mistakes=mistakes(
+                lambda x: 0.5 * (x * (torch.tensor(Q) @ x)).sum() - (torch.tensor(b) * x).sum(),
+                x0))
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -1102,6 +1164,7 @@ import torch
 
 import minigrad
 from minigrad.course.grading import graded
+from minigrad.course.mistakes import matches  # noqa: F811 - a test cell imports what it uses
 
 with graded("Exercise 15.4", hint="if the first check after a few steps differs, compare "
             "your steps with the definition one by one (where does each v come from, what "
@@ -1126,6 +1189,38 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
         v_before = direction(steps - 1)
         return float(v_before @ H @ v_before), direction(steps)
 
+    def mistakes(f_t, x0, v0, steps, H):
+        """What the common mistakes give for lambda and for v (H: torch's Hessian)."""
+        H, start = H.numpy(), v0 / np.linalg.norm(v0)
+
+        def never_normalised():
+            v = start
+            with np.errstate(all="ignore"):
+                for _ in range(steps):
+                    w = H @ v
+                    lam, v = (v @ w) / (v @ v), w
+            return lam
+
+        def length_of_hv():
+            v_before = torch_power(f_t, x0, v0, steps - 1)[1].numpy() if steps > 1 else start
+            return np.linalg.norm(H @ v_before)
+
+        not_updated = "your lambda is the one of the first step, whatever steps is: which v " \
+                      "does each step multiply by H?"
+        lam = {
+            "never-normalised": ("your lambda is not a number after many steps: how large "
+                                 "does H^k v0 grow when lambda_max is 1000?", never_normalised),
+            "v-not-updated": (not_updated, lambda: torch_power(f_t, x0, v0, 1)[0]),
+            "length-of-Hv": ("your lambda is the length of H v: is that lambda before v has "
+                             "turned into the top eigenvector?", length_of_hv),
+        }
+        if steps == 1:
+            lam["v0-not-normalised"] = ("your first lambda is |v0|**2 times too large: how "
+                                        "long is v before the first step?",
+                                        lambda: start @ H @ start * (v0 @ v0))
+        v = {"v-not-updated": (not_updated, lambda: torch_power(f_t, x0, v0, 1)[1])}
+        return lam, v
+
     def check_power(name, f_of, x0, v0, steps, top=True):
         passes = g.calls.get("minigrad.autograd", 0)
         lam, v = g.call(your_power, lambda_max, f_of(minigrad), minigrad.tensor(x0),
@@ -1133,14 +1228,19 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
                         forbid=["minigrad.func", "torch.func", "torch.autograd"])
         passes = g.calls["minigrad.autograd"] - passes
         name = f"{name}, {steps} step" + ("s" if steps > 1 else "")
+        H = torch.autograd.functional.hessian(f_of(torch), torch.tensor(x0))
         g.require(f"{name}: two backward passes a step", passes == 2 * steps,
                   f"your lambda_max ran {passes} backward passes for {steps} steps: one "
-                  "hvp (two passes) a step, never the whole Hessian")
+                  "hvp (two passes) a step, never the whole Hessian", mistakes={
+                      "largest-diagonal": ("your lambda is the largest entry of H's "
+                                           "diagonal: is the steepest direction always "
+                                           "along an axis?", lambda: passes == 2 * len(x0)
+                                           and matches(lam, H.diagonal().max()))})
+        lam_mistakes, v_mistakes = mistakes(f_of(torch), x0, v0, steps, H)
         ref_lam, ref_v = torch_power(f_of(torch), x0, v0, steps)
-        g.check(f"{name}: lambda", lam, ref_lam, rtol=1e-9, atol=1e-12)
-        g.check(f"{name}: v", v, ref_v, rtol=1e-7, atol=1e-9)
+        g.check(f"{name}: lambda", lam, ref_lam, rtol=1e-9, atol=1e-12, mistakes=lam_mistakes)
+        g.check(f"{name}: v", v, ref_v, rtol=1e-7, atol=1e-9, mistakes=v_mistakes)
         if top:
-            H = torch.autograd.functional.hessian(f_of(torch), torch.tensor(x0))
             g.check(f"{name}: lambda, the Hessian's largest eigenvalue", lam,
                     torch.linalg.eigvalsh(H).max(), rtol=1e-8)
         return lam

@@ -20,7 +20,7 @@ def nth_derivative(f, x, n):
     for k in range(n):
         (y,) = minigrad.autograd.grad(y, x, create_graph=(k == 0))
     return y.item()
-"""),
+""", mistake="graph-not-recorded"),
         Wrong("create_graph forgotten: the gradient has no graph", "slip", """
 def nth_derivative(f, x, n):
     x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
@@ -28,7 +28,7 @@ def nth_derivative(f, x, n):
     for _ in range(n):
         (y,) = minigrad.autograd.grad(y, x)
     return y.item()
-"""),
+""", mistake="graph-not-recorded"),
         Wrong("one pass too few", "slip", """
 def nth_derivative(f, x, n):
     x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
@@ -36,7 +36,7 @@ def nth_derivative(f, x, n):
     for _ in range(n - 1):
         (y,) = minigrad.autograd.grad(y, x, create_graph=True)
     return y.item()
-"""),
+""", mistake="one-pass-short"),
         Wrong("every pass differentiates f, not the last result", "slip", """
 def nth_derivative(f, x, n):
     x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
@@ -45,7 +45,7 @@ def nth_derivative(f, x, n):
     for _ in range(n):
         (out,) = minigrad.autograd.grad(y, x, create_graph=True)
     return out.item()
-"""),
+""", mistake="differentiates-f-again"),
         Wrong("backward into x.grad each pass: the derivatives pile up", "slip", """
 def nth_derivative(f, x, n):
     x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
@@ -54,13 +54,13 @@ def nth_derivative(f, x, n):
         y.backward(create_graph=True)
         y = x.grad
     return y.item()
-"""),
+""", mistake="grads-piled-up"),
         Wrong("ignores n: always the second derivative", "ignores", """
 def nth_derivative(f, x, n):
     x = minigrad.tensor(float(x), dtype=minigrad.float64, requires_grad=True)
     (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
     return minigrad.autograd.grad(g, x)[0].item()
-"""),
+""", mistake="ignores-n"),
         Wrong("the visible examples hard-coded", "hardcoded", """
 def nth_derivative(f, x, n):
     if n == 1:
@@ -96,21 +96,21 @@ def hvp(f, x, v):
     x = x.detach().requires_grad_()
     (g,) = minigrad.autograd.grad(f(x), x)
     return g * v
-"""),
+""", mistake="gradient-times-v"),
         Wrong("backward twice into x.grad: g + H v", "slip", """
 def hvp(f, x, v):
     x = x.detach().requires_grad_()
     f(x).backward(create_graph=True)
     (x.grad * v).sum().backward()
     return x.grad
-"""),
+""", mistake="gradient-added"),
         Wrong("v forgotten: the gradient of sum(g), H times ones", "ignores", """
 def hvp(f, x, v):
     x = x.detach().requires_grad_()
     (g,) = minigrad.autograd.grad(f(x), x, create_graph=True)
     (hv,) = minigrad.autograd.grad(g.sum(), x)
     return hv
-"""),
+""", mistake="ignores-v"),
         Wrong("the full Hessian row by row, then H @ v", "bypass", """
 def hvp(f, x, v):
     x = x.detach().requires_grad_()
@@ -147,22 +147,22 @@ def hvp(f, x, v):
 def newton_step(f, x):
     x, g, H = _gh(f, x)
     return x - H @ g
-"""),
+""", mistake="multiplied-by-H"),
         Wrong("the wrong sign: x + H^-1 g", "slip", GH + """
 def newton_step(f, x):
     x, g, H = _gh(f, x)
     return x + np.linalg.solve(H, g)
-"""),
+""", mistake="sign-flipped"),
         Wrong("the diagonal of H only", "slip", GH + """
 def newton_step(f, x):
     x, g, H = _gh(f, x)
     return x - g / np.diag(H)
-"""),
+""", mistake="diagonal-only"),
         Wrong("a gradient step, no Hessian", "slip", GH + """
 def newton_step(f, x):
     x, g, H = _gh(f, x)
     return x - g
-"""),
+""", mistake="gradient-step"),
         Wrong("ignores f: always Rosenbrock's formulas", "ignores", """
 def newton_step(f, x):
     a, b = x.numpy()
@@ -198,7 +198,7 @@ def lambda_max(f, x, v0, steps):
         lam = ((v * w).sum() / (v * v).sum()).item()
         v = w
     return lam, v / (v * v).sum() ** 0.5
-"""),
+""", mistake="never-normalised"),
         Wrong("H v0 at every step: v never updated", "slip", """
 def lambda_max(f, x, v0, steps):
     v = v0 / (v0 * v0).sum() ** 0.5
@@ -206,7 +206,7 @@ def lambda_max(f, x, v0, steps):
         w = hvp(f, x, v)
         lam = (v * w).sum().item()
     return lam, w / (w * w).sum() ** 0.5
-"""),
+""", mistake="v-not-updated"),
         Wrong("the estimate |H v|, not v . H v", "slip", """
 def lambda_max(f, x, v0, steps):
     v = v0 / (v0 * v0).sum() ** 0.5
@@ -215,7 +215,7 @@ def lambda_max(f, x, v0, steps):
         lam = ((w * w).sum() ** 0.5).item()
         v = w / (w * w).sum() ** 0.5
     return lam, v
-"""),
+""", mistake="length-of-Hv"),
         Wrong("v0 not normalised before the first step", "slip", """
 def lambda_max(f, x, v0, steps):
     v = v0
@@ -224,7 +224,7 @@ def lambda_max(f, x, v0, steps):
         lam = (v * w).sum().item()
         v = w / (w * w).sum() ** 0.5
     return lam, v
-"""),
+""", mistake="v0-not-normalised"),
         Wrong("the largest curvature along the axes: max of H's diagonal", "slip", """
 def lambda_max(f, x, v0, steps):
     n = x.numel()
@@ -235,7 +235,7 @@ def lambda_max(f, x, v0, steps):
         if best is None or c > best:
             best, best_e = c, e
     return best, best_e
-"""),
+""", mistake="largest-diagonal"),
         Wrong("ignores v0: starts from all ones", "ignores", """
 def lambda_max(f, x, v0, steps):
     v = minigrad.tensor(np.ones(x.numel()) / x.numel() ** 0.5)
