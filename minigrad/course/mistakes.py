@@ -102,6 +102,6 @@ def matches(yours, value, rtol=1e-7, atol=1e-10):
 def _close(a, b, rtol, atol):
     if a.shape != b.shape:
         return False
-    with np.errstate(invalid="ignore"):  # a NaN matches a NaN (a mistake may give one)
-        return bool(np.all((np.abs(a - b) <= atol + rtol * np.abs(b))
-                           | (np.isnan(a) & np.isnan(b))))
+    with np.errstate(invalid="ignore"):  # a NaN matches a NaN, an inf only the same inf
+        return bool(np.all(((np.abs(a - b) <= atol + rtol * np.abs(b)) & np.isfinite(b))
+                           | (np.isnan(a) & np.isnan(b)) | (a == b)))
