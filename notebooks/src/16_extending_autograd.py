@@ -1067,16 +1067,53 @@ with graded("Exercise 16.1", hint="if forward fails only at large |x|, find wher
 
     through_apply.__name__ = "Softplus.apply"
 
+    numpy_on_tensor = {"numpy-on-tensor": (
+        "numpy was handed a minigrad tensor, which it does not take: which values does "
+        "your numpy work on, and could a recorded backward pass follow numpy?", TypeError)}
+
+    def forward_mistakes(x0):
+        """What the common unstable forwards give at x0 (numpy, as they compute it)."""
+        with np.errstate(over="ignore"):
+            return {
+                "naive-forward": ("your softplus is inf or 0 where |x| is large: what is "
+                                  "exp(800) in float64, and 1 + exp(-40)?",
+                                  np.log(1 + np.exp(x0))),
+                "shift-without-abs": ("your softplus overflows for large negative x: what "
+                                      "does the shift's exp give there, and which sign "
+                                      "keeps its exponent at most 0?",
+                                      np.maximum(x0, 0) + np.log1p(np.exp(-x0))),
+                "log-not-log1p": ("your softplus is 0 where x is very negative: what is "
+                                  "1 + exp(-40) in float64?",
+                                  np.maximum(x0, 0) + np.log(1 + np.exp(-np.abs(x0)))),
+            }
+
+    def backward_mistakes(xt, softplus, v):
+        """What the common wrong derivatives give, from torch's softplus and sigmoid."""
+        sigmoid, sigmoid_minus = torch.sigmoid(xt).numpy(), torch.sigmoid(-xt).numpy()
+        return {
+            "output-itself": ("your backward multiplies by softplus itself: which function "
+                              "is softplus' derivative?", v * softplus),
+            "sigmoid-of-minus-x": ("your derivative is largest where x is very negative: "
+                                   "which way does softplus rise?", v * sigmoid_minus),
+            "ignores-grad-output": ("your backward gives the same whatever grad_output is: "
+                                    "what does the chain rule multiply your derivative by?",
+                                    sigmoid),
+        }
+
     def check_softplus(name, x0, v):
-        out, grad = g.call(forward_then_backward, x0.copy(), v.copy(), forbid="autograd")
-        grad_apply = g.call(through_apply, x0.copy(), v.copy(), forbid="torch.autograd")
+        out, grad = g.call(forward_then_backward, x0.copy(), v.copy(), forbid="autograd",
+                           mistakes=numpy_on_tensor)
+        grad_apply = g.call(through_apply, x0.copy(), v.copy(), forbid="torch.autograd",
+                            mistakes=numpy_on_tensor)
         xt = torch.tensor(x0, requires_grad=True)
         reference = torch.logaddexp(torch.zeros_like(xt), xt)
         reference.backward(torch.tensor(v))
-        g.check(f"{name}: forward", out, reference, rtol=1e-12, atol=0)
-        g.check(f"{name}: backward", grad, xt.grad, rtol=1e-12, atol=0)
+        g.check(f"{name}: forward", out, reference, rtol=1e-12, atol=0,
+                mistakes=forward_mistakes(x0))
+        wrong = backward_mistakes(xt.detach(), reference.detach().numpy(), v)
+        g.check(f"{name}: backward", grad, xt.grad, rtol=1e-12, atol=0, mistakes=wrong)
         g.check(f"{name}: x.grad after apply and backward()", grad_apply, xt.grad,
-                rtol=1e-12, atol=0)
+                rtol=1e-12, atol=0, mistakes=wrong)
 
     def twice(x0):
         """minigrad's gradgradcheck of Softplus.apply; a failure's message, or ''."""
@@ -1095,10 +1132,10 @@ with graded("Exercise 16.1", hint="if forward fails only at large |x|, find wher
                   f"gradgradcheck fails ({failure}); build backward from operators on "
                   "what saved_tensors returns")
 
-    check_twice("x from -3 to 2.5", np.array([-3.0, -0.5, 0.2, 2.5]))
     check_softplus("x from -800 to 800", np.array([-800.0, -40.0, -2.0, 0.0, 0.5, 3.0,
                                                    40.0, 800.0]),
                    np.array([1.0, 2.0, -1.0, 0.5, 3.0, -2.0, 1.5, 0.25]))
+    check_twice("x from -3 to 2.5", np.array([-3.0, -0.5, 0.2, 2.5]))
     ### BEGIN HIDDEN TESTS
     check_softplus("x = -1000 and 1000", np.array([-1000.0, 1000.0]), np.array([0.7, -1.3]))
     rng = np.random.default_rng(161)
@@ -1160,12 +1197,35 @@ with graded("Exercise 16.2", hint="if only the clipped cases fail, compare the l
 
     with_your_hook.__name__ = "clip_hook"
 
+    def mistakes(grad, max_norm):
+        """What the common wrong hooks give on the gradient grad (torch's, unclipped)."""
+        norm = np.sqrt((grad ** 2).sum())
+        return {
+            "clipped-each-entry": ("your gradient has its entries cut off one by one, so "
+                                   "it turned: which one number decides the clipping?",
+                                   np.clip(grad, -max_norm, max_norm)),
+            "always-scaled": ("your gradient was scaled though it was within the limit: "
+                              "when should a hook leave it as it is?", grad * max_norm / norm),
+            "squared-norm": ("your clipped gradient is shorter than max_norm: is the sum of "
+                             "the squares the length?",
+                             grad * max_norm / norm ** 2 if norm ** 2 > max_norm else grad),
+            "not-returned": ("your x.grad is the gradient as it came in, unclipped: what "
+                             "does backward take from your hook in its place?", grad),
+            "upside-down": ("your clipped gradient is longer than before: which way round "
+                            "is the factor that brings it to length max_norm?",
+                            grad * norm / max_norm if norm > max_norm else grad),
+            "ignores-max-norm": ("your gradient was clipped to length 1: where does max_norm "
+                                 "come in?", grad / norm if norm > 1 else grad),
+        }
+
     def check_clip(name, x0, max_norm, loss):
         got = g.call(with_your_hook, x0.copy(), max_norm, loss, forbid="torch.autograd")
-        xt = torch.tensor(x0, requires_grad=True)
+        xt, raw = torch.tensor(x0, requires_grad=True), torch.tensor(x0, requires_grad=True)
         xt.register_hook(lambda grad: grad * min(1.0, max_norm / grad.norm().item()))
         loss(xt).backward()
-        g.check(f"{name}: x.grad", got, xt.grad, rtol=1e-12, atol=1e-15)
+        loss(raw).backward()
+        g.check(f"{name}: x.grad", got, xt.grad, rtol=1e-12, atol=1e-15,
+                mistakes=mistakes(raw.grad.numpy(), max_norm))
 
     check_clip("sum x**2 at (3, -4), max_norm 5", np.array([3.0, -4.0]), 5.0,
                lambda x: (x * x).sum())
@@ -1245,16 +1305,35 @@ with graded("Exercise 16.3", hint="compare the failing entries' x with the windo
 
     through_apply.__name__ = "SignST.apply"
 
+    def mistakes(x0, v):
+        """What the common wrong backwards give for x0 and grad_output v."""
+        return {
+            "no-window": ("your gradient passes everywhere, even where |x| >= 1: where "
+                          "does hardtanh pass a change through?", v),
+            "edges-included": ("your gradient passes at x = -1 or 1: what is the slope of "
+                               "hardtanh at its corners, in torch?", v * (np.abs(x0) <= 1)),
+            "zero-gradient": ("your gradient is zero everywhere, the true derivative of "
+                              "sign: what does a straight-through estimator pass?", 0 * v),
+            "window-on-output": ("your gradient passes only where x = 0: is the window on "
+                                 "the input or on sign's output?", v * (x0 == 0)),
+            "ignores-grad-output": ("your backward gives the same whatever grad_output is: "
+                                    "what does the chain rule multiply your window by?",
+                                    (np.abs(x0) < 1).astype(np.float64)),
+        }
+
     def check_sign(name, x0, v):
         out, grad = g.call(forward_then_backward, x0.copy(), v.copy(), forbid="autograd")
         grad_apply = g.call(through_apply, x0.copy(), v.copy(), forbid="torch.autograd")
         xt = torch.tensor(x0, requires_grad=True)
         reference = torch.sign(xt).detach() + F.hardtanh(xt) - F.hardtanh(xt).detach()
         reference.backward(torch.tensor(v))
-        g.check(f"{name}: forward", out, reference, rtol=1e-12, atol=1e-15)
-        g.check(f"{name}: backward", grad, xt.grad, rtol=1e-12, atol=1e-15)
+        g.check(f"{name}: forward", out, reference, rtol=1e-12, atol=1e-15, mistakes={
+            "round-not-sign": ("your forward rounds x: which three values can sign give?",
+                               torch.round(xt.detach()))})
+        g.check(f"{name}: backward", grad, xt.grad, rtol=1e-12, atol=1e-15,
+                mistakes=mistakes(x0, v))
         g.check(f"{name}: x.grad after apply and backward()", grad_apply, xt.grad,
-                rtol=1e-12, atol=1e-15)
+                rtol=1e-12, atol=1e-15, mistakes=mistakes(x0, v))
 
     check_sign("x from -1.5 to 2", np.array([-1.5, -1.0, -0.3, 0.0, 0.4, 1.0, 2.0]),
                np.array([1.0, 2.0, -3.0, 0.5, 2.0, -1.0, 4.0]))
@@ -1342,7 +1421,31 @@ with graded("Exercise 16.4", hint="compare the failing count with section 6's: w
         measured = measure_plan(depth, plan)
         for key in ("kept", "peak", "recomputed"):
             g.check(f"{label}: {key}", got[key], measured[key], rtol=0, atol=0,
-                    against="measured")
+                    against="measured", mistakes=predict_mistakes(depth, plan)[key])
+
+    def predict_mistakes(depth, plan):
+        """What the common wrong counts give, by key."""
+        three = ("you count three arrays a block: which array do two consecutive blocks "
+                 "share?")
+        if not plan:
+            return {"kept": {"three-per-block": (three, 3 * depth)},
+                    "peak": {"three-per-block": (three, 3 * depth)}, "recomputed": {}}
+        return {
+            "kept": {},
+            "peak": {
+                "peak-without-segment": ("your peak is the kept arrays alone: what does "
+                                         "backward record again when it reaches a "
+                                         "segment?", len(plan)),
+                "three-per-block": (three, len(plan) + 3 * max(plan)),
+                "even-segments-assumed": ("your peak is the one of equal segments: which "
+                                          "segment of this plan does backward record "
+                                          "again at the peak?",
+                                          len(plan) + 2 * -(-depth // len(plan)))},
+            "recomputed": {
+                "last-not-recomputed": ("your count leaves out the last segment: is the "
+                                        "last segment kept from forward, or run again?",
+                                        depth - plan[-1])},
+        }
 
     def fewest(depth, budget):
         """The fewest segments of a plan that fits (0: none needed), from the counts."""
@@ -1385,10 +1488,18 @@ with graded("Exercise 16.4", hint="compare the failing count with section 6's: w
                   "return a list of segment lengths (ints) that add up to the depth")
         g.require(f"{label}: {best} segments", len(plan) == best,
                   f"{len(plan)} segments where {best} can fit the budget"
-                  if plan is not None else "a plan fits: return it")
+                  if plan is not None else "a plan fits: return it", mistakes={
+                      "checkpoints-when-it-fits": (
+                          "you checkpoint a network that fits the budget without: what does "
+                          "each checkpoint cost that the plain network does not?",
+                          best == 0 and bool(plan))})
         peak = measure_plan(depth, plan)["peak"]
         g.require(f"{label}: measured peak {peak} <= {budget}", peak <= budget,
-                  f"your plan peaks at {peak} arrays, over the budget of {budget}")
+                  f"your plan peaks at {peak} arrays, over the budget of {budget}", mistakes={
+                      "uneven-segments": (
+                          "your longest segment is longer than it needs to be: how short "
+                          "can the longest of this many segments be?",
+                          lambda: max(plan) > -(-depth // len(plan)))})
 
     check_predict(4, [])
     check_predict(6, [2, 2, 2])

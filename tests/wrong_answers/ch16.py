@@ -78,7 +78,7 @@ WRONG = {
             out = minigrad.tensor(np.log(1 + np.exp(a)))
         ctx.save_for_backward(x, out)
         return out
-''')),
+'''), mistake="naive-forward"),
         Wrong("the shift without abs: exp(-x) overflows at -800", "slip", _softplus(forward='''
     @staticmethod
     def forward(ctx, x):
@@ -87,7 +87,7 @@ WRONG = {
             out = minigrad.tensor(np.maximum(a, 0) + np.log1p(np.exp(-a)))
         ctx.save_for_backward(x, out)
         return out
-''')),
+'''), mistake="shift-without-abs"),
         Wrong("log(1 + u) instead of log1p(u): 0 at x = -40", "slip", _softplus(forward='''
     @staticmethod
     def forward(ctx, x):
@@ -95,14 +95,14 @@ WRONG = {
         out = minigrad.tensor(np.maximum(a, 0) + np.log(1 + np.exp(-np.abs(a))))
         ctx.save_for_backward(x, out)
         return out
-''')),
+'''), mistake="log-not-log1p"),
         Wrong("backward with np.exp: right once, not twice differentiable", "slip",
               _softplus(backward='''
     @staticmethod
     def backward(ctx, grad_output):
         x, out = ctx.saved_tensors
         return grad_output * np.exp(x - out)
-''')),
+'''), mistake="numpy-on-tensor"),
         Wrong("x and the output kept on ctx, not saved: constants to the graph", "slip",
               _softplus(forward='''
     @staticmethod
@@ -114,20 +114,20 @@ WRONG = {
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output * math.e ** (ctx.x - ctx.out)
-''')),
+'''), mistake="numpy-on-tensor"),
         Wrong("backward returns softplus itself, not its derivative", "slip",
               _softplus(backward='''
     @staticmethod
     def backward(ctx, grad_output):
         x, out = ctx.saved_tensors
         return grad_output * out
-''')),
+'''), mistake="output-itself"),
         Wrong("backward with sigmoid(-x)", "slip", _softplus(backward='''
     @staticmethod
     def backward(ctx, grad_output):
         x, out = ctx.saved_tensors
         return grad_output * (-out).exp()  # sigmoid(-x) = e^(-softplus(x))
-''')),
+'''), mistake="sigmoid-of-minus-x"),
         Wrong("backward from e^(out - x), upside down", "slip", _softplus(backward='''
     @staticmethod
     def backward(ctx, grad_output):
@@ -140,7 +140,7 @@ WRONG = {
     def backward(ctx, grad_output):
         x, out = ctx.saved_tensors
         return (x - out).exp()
-''')),
+'''), mistake="ignores-grad-output"),
         Wrong("the visible forward values looked up", "hardcoded", _softplus(forward='''
     @staticmethod
     def forward(ctx, x):
@@ -176,34 +176,34 @@ WRONG = {
     "ex16-clip-hook": [
         Wrong("clips each element to [-max_norm, max_norm]", "slip", _clip('''
         return minigrad.tensor(np.clip(grad.detach().numpy(), -max_norm, max_norm))
-''')),
+'''), mistake="clipped-each-entry"),
         Wrong("always scales to max_norm, even a shorter gradient", "slip", _clip('''
         norm = float((grad * grad).sum() ** 0.5)
         return grad * (max_norm / norm)
-''')),
+'''), mistake="always-scaled"),
         Wrong("the squared norm in place of the norm", "slip", _clip('''
         norm = float((grad * grad).sum())
         if norm > max_norm:
             return grad * (max_norm / norm)
         return grad
-''')),
+'''), mistake="squared-norm"),
         Wrong("computes the clipped gradient but returns nothing", "slip", _clip('''
         norm = float((grad * grad).sum() ** 0.5)
         if norm > max_norm:
             grad = grad * (max_norm / norm)
-''')),
+'''), mistake="not-returned"),
         Wrong("scales by norm / max_norm, upside down", "slip", _clip('''
         norm = float((grad * grad).sum() ** 0.5)
         if norm > max_norm:
             return grad * (norm / max_norm)
         return grad
-''')),
+'''), mistake="upside-down"),
         Wrong("ignores max_norm: clips to norm 1", "ignores", _clip('''
         norm = float((grad * grad).sum() ** 0.5)
         if norm > 1.0:
             return grad * (1.0 / norm)
         return grad
-''')),
+'''), mistake="ignores-max-norm"),
         Wrong("the visible answer", "hardcoded", _clip('''
         if grad.shape == (2,) and max_norm == 5.0:
             return minigrad.tensor([3.0, -4.0])
@@ -223,44 +223,44 @@ WRONG = {
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output
-''')),
+'''), mistake="no-window"),
         Wrong("the window includes its edges, |x| <= 1", "slip", _sign(backward='''
     @staticmethod
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
         return grad_output * (x.abs() <= 1)
-''')),
+'''), mistake="edges-included"),
         Wrong("the true derivative of sign: zero", "slip", _sign(backward='''
     @staticmethod
     def backward(ctx, grad_output):
         return grad_output * 0.0
-''')),
+'''), mistake="zero-gradient"),
         Wrong("round in place of sign", "slip", _sign(forward='''
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
         return minigrad.tensor(np.round(x.detach().numpy()))
-''')),
+'''), mistake="round-not-sign"),
         Wrong("the window on the output, not the input", "slip", _sign(forward='''
     @staticmethod
     def forward(ctx, x):
         out = x.sign()
         ctx.save_for_backward(out)
         return out
-''')),
+'''), mistake="window-on-output"),
         Wrong("ignores grad_output: the mask alone", "ignores", _sign(backward='''
     @staticmethod
     def backward(ctx, grad_output):
         (x,) = ctx.saved_tensors
         return (x.abs() < 1).to(x.dtype)
-''')),
+'''), mistake="ignores-grad-output"),
         Wrong("the visible gradient looked up", "hardcoded", _sign(backward='''
     @staticmethod
     def backward(ctx, grad_output):
         if grad_output.shape == (7,):
             return minigrad.tensor([0.0, 0.0, -3.0, 0.5, 2.0, 0.0, 0.0])
         return grad_output
-''')),
+'''), mistake="no-window"),
         Wrong("backward through torch's hardtanh and autograd", "bypass", _sign(backward='''
     @staticmethod
     def backward(ctx, grad_output):
@@ -279,28 +279,28 @@ def predict_memory(depth, plan):
     if not plan:
         return {"kept": 2 * depth + 1, "peak": 2 * depth + 1, "recomputed": 0}
     return {"kept": len(plan), "peak": len(plan), "recomputed": depth}
-"""),
+""", mistake="peak-without-segment"),
         Wrong("three arrays a block: consecutive blocks' shared array counted twice", "slip",
               _PLAN + """
 def predict_memory(depth, plan):
     if not plan:
         return {"kept": 3 * depth, "peak": 3 * depth, "recomputed": 0}
     return {"kept": len(plan), "peak": len(plan) + 3 * max(plan), "recomputed": depth}
-"""),
+""", mistake="three-per-block"),
         Wrong("recomputed: the last segment not run again", "slip", _PLAN + """
 def predict_memory(depth, plan):
     if not plan:
         return {"kept": 2 * depth + 1, "peak": 2 * depth + 1, "recomputed": 0}
     return {"kept": len(plan), "peak": len(plan) + 2 * max(plan),
             "recomputed": depth - plan[-1]}
-"""),
+""", mistake="last-not-recomputed"),
         Wrong("peak from the average segment, not the longest", "slip", _PLAN + """
 def predict_memory(depth, plan):
     if not plan:
         return {"kept": 2 * depth + 1, "peak": 2 * depth + 1, "recomputed": 0}
     return {"kept": len(plan), "peak": len(plan) + 2 * -(-depth // len(plan)),
             "recomputed": depth}
-"""),
+""", mistake="even-segments-assumed"),
         Wrong("plan: always checkpoints, even where the plain network fits", "slip",
               _PREDICT + """
 def plan_checkpoints(depth, budget):
@@ -310,7 +310,7 @@ def plan_checkpoints(depth, budget):
             short, extra = divmod(depth, segments)
             return [short + 1] * extra + [short] * (segments - extra)
     return None
-"""),
+""", mistake="checkpoints-when-it-fits"),
         Wrong("plan: equal segments with the remainder left over in one long segment",
               "slip", _PREDICT + """
 def plan_checkpoints(depth, budget):
@@ -321,7 +321,7 @@ def plan_checkpoints(depth, budget):
             k = depth // segments
             return [k] * (segments - 1) + [depth - k * (segments - 1)]
     return None
-"""),
+""", mistake="uneven-segments"),
         Wrong("ignores budget: sqrt(depth / 2) blocks a segment, the textbook choice",
               "ignores", _PREDICT + """
 def plan_checkpoints(depth, budget):
