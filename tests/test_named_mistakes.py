@@ -125,6 +125,16 @@ def test_a_nan_mistake_matches_a_nan_answer():
     assert info.value.mistake == "nan"
 
 
+def test_an_inf_mistake_matches_only_the_same_inf():
+    overflow = {"overflow": ("?", [0.0, float("inf")])}
+    with pytest.raises(ExerciseFailed) as info, graded("Exercise 0.10") as g:
+        g.check("y", [0.0, float("inf")], [0.0, 800.0], rtol=1e-12, atol=0, mistakes=overflow)
+    assert info.value.mistake == "overflow"
+    with pytest.raises(ExerciseFailed) as info, graded("Exercise 0.10") as g:
+        g.check("y", [0.0, 799.0], [0.0, 800.0], rtol=1e-12, atol=0, mistakes=overflow)
+    assert info.value.mistake is None
+
+
 def test_a_mistake_id_is_one_word():
     with pytest.raises(ExerciseFailed, match="ValueError: a mistake's id"), \
             graded("Exercise 0.7") as g:
