@@ -1209,7 +1209,8 @@ with graded("Exercise 15.4", hint="if the first check after a few steps differs,
                       "does each step multiply by H?"
         lam = {
             "never-normalised": ("your lambda is not a number after many steps: how large "
-                                 "does H^k v0 grow when lambda_max is 1000?", never_normalised),
+                                 "does H^k v0 grow when lambda_max is in the thousands?",
+                                 never_normalised),
             "v-not-updated": (not_updated, lambda: torch_power(f_t, x0, v0, 1)[0]),
             "length-of-Hv": ("your lambda is the length of H v: is that lambda before v has "
                              "turned into the top eigenvector?", length_of_hv),

@@ -1198,9 +1198,12 @@ with graded("Exercise 16.2", hint="if only the clipped cases fail, compare the l
     with_your_hook.__name__ = "clip_hook"
 
     def mistakes(grad, max_norm):
-        """What the common wrong hooks give on the gradient grad (torch's, unclipped)."""
+        """What the common wrong hooks give on the gradient grad (torch's, unclipped); the
+        first that matches is named, so the plainest comes first."""
         norm = np.sqrt((grad ** 2).sum())
         return {
+            "not-returned": ("your x.grad is the gradient as it came in, unclipped: what "
+                             "does backward take from your hook in its place?", grad),
             "clipped-each-entry": ("your gradient has its entries cut off one by one, so "
                                    "it turned: which one number decides the clipping?",
                                    np.clip(grad, -max_norm, max_norm)),
@@ -1209,8 +1212,6 @@ with graded("Exercise 16.2", hint="if only the clipped cases fail, compare the l
             "squared-norm": ("your clipped gradient is shorter than max_norm: is the sum of "
                              "the squares the length?",
                              grad * max_norm / norm ** 2 if norm ** 2 > max_norm else grad),
-            "not-returned": ("your x.grad is the gradient as it came in, unclipped: what "
-                             "does backward take from your hook in its place?", grad),
             "upside-down": ("your clipped gradient is longer than before: which way round "
                             "is the factor that brings it to length max_norm?",
                             grad * norm / max_norm if norm > max_norm else grad),
