@@ -177,7 +177,8 @@ check_all({"spreadsheet ratios (g step / x step)": (ratios, torch_slopes),
 #
 # Training asks how $o$ (and, later, a loss built from it) changes with each
 # *parameter*: the gradient with respect to $(w_1, w_2, b)$, with the inputs held
-# fixed. We take the numbers of Andrej Karpathy's micrograd lecture: $x = (2, 0)$,
+# fixed. We take the numbers of Andrej Karpathy's micrograd lecture (see
+# [Sources](../book/sources.md)): $x = (2, 0)$,
 # $w = (-3, 1)$, and $b = 6.8813735870195432$, chosen so that
 # $w_1 x_1 + w_2 x_2 + b = 0.8813\ldots = \operatorname{asinh}(1)$ and
 # $o = \tanh(\operatorname{asinh} 1) = 1/\sqrt{2} = 0.7071$. Chapters 03 to 05 come
