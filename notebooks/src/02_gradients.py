@@ -154,11 +154,14 @@ for i in range(len(xs)):
 
 # %%
 ratios = np.diff(gs) / np.diff(xs)
-xt = torch.tensor(xs[1:], requires_grad=True)
-product(xt, torch.tensor(y_fixed, dtype=torch.float64)).sum().backward()
+torch_slopes = []
+for x_row in xs[1:]:
+    xt = torch.tensor(x_row, dtype=torch.float64, requires_grad=True)
+    product(xt, y_fixed).backward()
+    torch_slopes.append(xt.grad)
 xm = minigrad.Value(3.0)
 product(xm, y_fixed).backward()
-check_all({"spreadsheet ratios (g step / x step)": (ratios, xt.grad),
+check_all({"spreadsheet ratios (g step / x step)": (ratios, torch_slopes),
            "minigrad d(xy)/dx at x = 3": (xm.grad, y_fixed, "by hand")}, rtol=1e-9,
           brief=True)
 
@@ -174,7 +177,8 @@ check_all({"spreadsheet ratios (g step / x step)": (ratios, xt.grad),
 #
 # Training asks how $o$ (and, later, a loss built from it) changes with each
 # *parameter*: the gradient with respect to $(w_1, w_2, b)$, with the inputs held
-# fixed. We take the numbers of Andrej Karpathy's micrograd lecture: $x = (2, 0)$,
+# fixed. We take the numbers of Andrej Karpathy's micrograd lecture (see
+# [Sources](../book/sources.md)): $x = (2, 0)$,
 # $w = (-3, 1)$, and $b = 6.8813735870195432$, chosen so that
 # $w_1 x_1 + w_2 x_2 + b = 0.8813\ldots = \operatorname{asinh}(1)$ and
 # $o = \tanh(\operatorname{asinh} 1) = 1/\sqrt{2} = 0.7071$. Chapters 03 to 05 come
@@ -188,11 +192,12 @@ o.backward()
 print(f"o = {o.data:.4f}   do/dw1 = {w1.grad:.4f}   do/dw2 = {w2.grad:.4f}   "
       f"do/db = {b.grad:.4f}")
 
-wt = torch.tensor([-3.0, 1.0], dtype=torch.float64, requires_grad=True)
+w1t = torch.tensor(-3.0, dtype=torch.float64, requires_grad=True)
+w2t = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
 bt = torch.tensor(6.8813735870195432, dtype=torch.float64, requires_grad=True)
-ot = torch.tanh(wt[0] * x1 + wt[1] * x2 + bt)
+ot = torch.tanh(w1t * x1 + w2t * x2 + bt)
 ot.backward()
-check_all({"o": (o.data, ot), "(do/dw1, do/dw2)": ([w1.grad, w2.grad], wt.grad),
+check_all({"o": (o.data, ot), "do/dw1": (w1.grad, w1t.grad), "do/dw2": (w2.grad, w2t.grad),
            "do/db": (b.grad, bt.grad)})
 
 # %% [markdown]
@@ -211,7 +216,8 @@ o0 = neuron(-3.0, 1.0, b0)
 nudged = [(neuron(-3.0 + h, 1.0, b0) - o0) / h,
           (neuron(-3.0, 1.0 + h, b0) - o0) / h,
           (neuron(-3.0, 1.0, b0 + h) - o0) / h]
-check("numeric (do/dw1, do/dw2, do/db)", nudged, [*wt.grad, bt.grad], atol=1e-5, brief=True)
+check("numeric (do/dw1, do/dw2, do/db)", nudged, [w1t.grad, w2t.grad, bt.grad], atol=1e-5,
+      brief=True)
 
 # %% [markdown]
 # Read the three numbers. $\frac{\partial o}{\partial w_2} = 0$: $w_2$ multiplies
@@ -224,37 +230,42 @@ check("numeric (do/dw1, do/dw2, do/db)", nudged, [*wt.grad, bt.grad], atol=1e-5,
 # ## 3. The gradient field
 #
 # The gradient is defined at every point, so we can draw it as an arrow at each point of
-# a grid. A small helper computes it with `minigrad` at one point, here checked against
-# torch at $(2, 4)$:
+# a grid. Two small helpers compute it at one point, each with one backward pass as in
+# section 2: `gradient` with `minigrad.Value`, and `gradient_from_torch` with torch's
+# float64 scalar tensors, the reference. At $(2, 4)$ both give $(4, 3)$:
 
 # %%
 def gradient(fn, *point):
-    """The gradient of fn at point, from one minigrad backward pass."""
+    """The gradient of fn at point (one number per input), from one minigrad backward pass."""
     inputs = [minigrad.Value(p) for p in point]
     fn(*inputs).backward()
     return [v.grad for v in inputs]
 
 
-xt = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
-yt = torch.tensor(4.0, dtype=torch.float64, requires_grad=True)
-L(xt, yt).backward()
-check("gradient(L, 2, 4)", gradient(L, 2.0, 4.0), [xt.grad, yt.grad], brief=True)
+def gradient_from_torch(fn, *point):
+    """The same from one torch backward pass; .item() turns a 1-number tensor into a float."""
+    inputs = [torch.tensor(p, dtype=torch.float64, requires_grad=True) for p in point]
+    fn(*inputs).backward()
+    return [t.grad.item() for t in inputs]
+
+
+print("gradient(L, 2, 4) =", gradient(L, 2.0, 4.0))
+check("gradient(L, 2, 4)", gradient(L, 2.0, 4.0), gradient_from_torch(L, 2.0, 4.0), brief=True)
 
 # %% [markdown]
-# Now over a grid, and against torch. Torch can do the whole grid at once: summing the
-# loss over all grid points and calling `backward()` once gives each point its own
-# gradient, because a point's loss does not depend on the other points.
+# Now the same at each of the $9 \times 9 = 81$ points of a grid from $-2$ to $2$, one
+# point at a time. Row $i$ of the table is $y$ = `grid[i]` and column $j$ is
+# $x$ = `grid[j]`, so `ours[i, j]` is the pair
+# $\left(\frac{\partial L}{\partial x}, \frac{\partial L}{\partial y}\right)$ at that
+# point, and `ours[:, :, 0]` holds the 81 values of $\frac{\partial L}{\partial x}$:
 
 # %%
 grid = np.linspace(-2, 2, 9)
-X, Y = np.meshgrid(grid, grid)
-ours = np.array([[gradient(L, x, y) for x, y in zip(xrow, yrow, strict=True)]
-                 for xrow, yrow in zip(X, Y, strict=True)])
-Xt = torch.tensor(X, requires_grad=True)
-Yt = torch.tensor(Y, requires_grad=True)
-L(Xt, Yt).sum().backward()
-check_all({"dL/dx on the grid": (ours[..., 0], Xt.grad),
-           "dL/dy on the grid": (ours[..., 1], Yt.grad)}, brief=True)
+ours = np.array([[gradient(L, x, y) for x in grid] for y in grid])
+theirs = np.array([[gradient_from_torch(L, x, y) for x in grid] for y in grid])
+print("x = grid[8] =", grid[8], " y = grid[0] =", grid[0], " gradient:", ours[0, 8])
+check_all({"dL/dx on the grid": (ours[:, :, 0], theirs[:, :, 0]),
+           "dL/dy on the grid": (ours[:, :, 1], theirs[:, :, 1])}, brief=True)
 
 # %% [markdown]
 # The plot: contour lines of $L$ (where $L$ is constant) and the gradient arrows. Every
@@ -265,15 +276,15 @@ check_all({"dL/dx on the grid": (ours[..., 0], Xt.grad),
 # everywhere, because $L$
 # grows at the same rate in $y$ everywhere. Its length, $\sqrt{4x^2 + 9}$, grows with
 # $|x|$ and is smallest, $3$, at $x = 0$. (The plot scales every arrow by the same
-# factor to fit.)
+# factor to fit. The contour lines need $L$ on a finer grid, laid out the same way.)
 
 # %%
 fine = np.linspace(-2.2, 2.2, 200)
-FX, FY = np.meshgrid(fine, fine)
+heights = np.array([[L(x, y) for x in fine] for y in fine])
 fig, ax = plt.subplots(figsize=(5.5, 5))
-contours = ax.contour(FX, FY, L(FX, FY), levels=12, cmap="viridis")
+contours = ax.contour(fine, fine, heights, levels=12, cmap="viridis")
 ax.clabel(contours, fontsize=7)
-ax.quiver(X, Y, ours[..., 0], ours[..., 1], color="crimson", angles="xy")
+ax.quiver(grid, grid, ours[:, :, 0], ours[:, :, 1], color="crimson", angles="xy")
 ax.set_xlim(-2.2, 2.2)
 ax.set_ylim(-2.2, 2.2)
 ax.set_aspect("equal")
@@ -293,45 +304,41 @@ plt.show()
 # contours, and vanish at the bottom. Walk against them: from a point $p$, step to
 # $p - 0.1\,\nabla B(p)$, and repeat. Here $x \leftarrow x - 0.1 \cdot 2x = 0.8x$ and
 # $y \leftarrow 0.6y$ at every step, so after $k$ steps from $(x_0, y_0)$ the walk is at
-# $(0.8^k x_0,\ 0.6^k y_0)$: it reaches the bottom, $y$ faster than $x$. The walk uses
-# the `gradient` helper; torch walks the same 20 steps.
+# $(0.8^k x_0,\ 0.6^k y_0)$: it reaches the bottom, $y$ faster than $x$. The function
+# `walk` takes the 20 steps with either helper: with `gradient` it is minigrad's walk,
+# with `gradient_from_torch` torch's.
 
 # %%
 def bowl(x, y):
     return x ** 2 + 2 * y ** 2
 
 
-bowl_grads = np.array([[gradient(bowl, x, y) for x, y in zip(xrow, yrow, strict=True)]
-                 for xrow, yrow in zip(X, Y, strict=True)])
-Xt = torch.tensor(X, requires_grad=True)
-Yt = torch.tensor(Y, requires_grad=True)
-bowl(Xt, Yt).sum().backward()
+def walk(gradient_fn, x, y, steps=20):
+    """The points of a walk against the gradient of bowl, from (x, y)."""
+    path = [(x, y)]
+    for _ in range(steps):
+        dx, dy = gradient_fn(bowl, x, y)
+        x, y = x - 0.1 * dx, y - 0.1 * dy
+        path.append((x, y))
+    return np.array(path)
 
-path = [np.array([-1.8, 1.6])]
-for _ in range(20):
-    path.append(path[-1] - 0.1 * np.array(gradient(bowl, *path[-1])))
-path = np.array(path)
 
-pt = torch.tensor([-1.8, 1.6], dtype=torch.float64, requires_grad=True)
-torch_path = [pt.detach().clone()]
-for _ in range(20):
-    bowl(*pt).backward()
-    with torch.no_grad():
-        pt -= 0.1 * pt.grad
-    pt.grad = None
-    torch_path.append(pt.detach().clone())
+bowl_grads = np.array([[gradient(bowl, x, y) for x in grid] for y in grid])
+bowl_grads_torch = np.array([[gradient_from_torch(bowl, x, y) for x in grid] for y in grid])
+path = walk(gradient, -1.8, 1.6)
 for k in range(0, 21, 5):
     print(f"step {k:2d}: ({path[k, 0]:+.4f}, {path[k, 1]:+.6f})")
-check_all({"gradient of B on the grid": (bowl_grads, torch.stack([Xt.grad, Yt.grad], -1)),
-           "the walk, 21 points": (path, torch.stack(torch_path)),
+check_all({"gradient of B on the grid": (bowl_grads, bowl_grads_torch),
+           "the walk, 21 points": (path, walk(gradient_from_torch, -1.8, 1.6)),
            "the walk after 20 steps": (path[-1], [0.8 ** 20 * -1.8, 0.6 ** 20 * 1.6],
                                        "formula")})
 
 # %%
+bowl_heights = np.array([[bowl(x, y) for x in fine] for y in fine])
 fig, ax = plt.subplots(figsize=(5.5, 5))
-contours = ax.contour(FX, FY, bowl(FX, FY), levels=12, cmap="viridis")
+contours = ax.contour(fine, fine, bowl_heights, levels=12, cmap="viridis")
 ax.clabel(contours, fontsize=7)
-ax.quiver(X, Y, bowl_grads[..., 0], bowl_grads[..., 1], color="crimson", angles="xy")
+ax.quiver(grid, grid, bowl_grads[:, :, 0], bowl_grads[:, :, 1], color="crimson", angles="xy")
 ax.plot(path[:, 0], path[:, 1], "o-", color="black", markersize=3, label="walk against ∇B")
 ax.plot(0, 0, "*", color="gold", markersize=14, markeredgecolor="black", label="minimum")
 ax.set_xlim(-2.2, 2.2)
@@ -345,8 +352,9 @@ plt.show()
 
 # %% [markdown]
 # The walk does not head straight for the minimum: it first mostly drops in $y$, where
-# the bowl is steeper, then crawls along $x$. Each step is steepest descent *at that
-# point*, and the arrows cross the contours at right angles, not towards the centre.
+# the bowl is steeper, then crawls along $x$. Each step goes the steepest way down *at
+# that point* (section 4 shows why minus the gradient is that way), and the arrows cross
+# the contours at right angles, not towards the centre.
 # Chapter 10 turns this walk into training.
 
 # %% [markdown]
@@ -373,7 +381,9 @@ slices_widget(L, x=2.0, y=4.0)
 # So, to first order (for *small* steps, where this approximation holds), of all steps
 # of a given length the one along the gradient increases $L$ the most, and the one
 # against it decreases $L$ the most. That is why training takes small steps *against*
-# the gradient (chapter 10). Here is a step of length $0.01$ each way from $(2, 4)$:
+# the gradient (chapter 10). Here is a step of length $0.01$ each way from $(2, 4)$. In
+# numpy, `np.linalg.norm(g)` is the length of the vector `g`, here
+# $\sqrt{4^2 + 3^2} = 5$, and `g @ step` is the dot product of `g` and `step`:
 
 # %%
 g = np.array(gradient(L, 2.0, 4.0))
@@ -399,9 +409,11 @@ check_all({"uphill change - g . s": (uphill - g @ step, step[0] ** 2),
 # %% [markdown]
 # The gradient describes the function to first order, as the derivative did in chapter
 # 01: the gap shrinks like the square of the step. That is also why "along the gradient
-# increases $L$ the most" is a statement about *small* steps. The first-order change of a
-# step of length $r$ at angle $\theta$ from the gradient is $|g|\,r\cos\theta$, largest at
-# $\theta = 0$; for a larger step the second-order part can favour another direction.
+# increases $L$ the most" is a statement about *small* steps. The dot product of two
+# vectors is the product of their lengths times the cosine of the angle between them, so
+# the first-order change of a step of length $r$ at angle $\theta$ from the gradient is
+# $|g|\,r\cos\theta$, largest at $\theta = 0$; for a larger step the second-order part
+# can favour another direction.
 #
 # The widget takes a step of length $r$ (slider on a log scale) at angle $\theta$ from
 # the gradient, from $(2, 4)$. The readout compares the actual change with $g \cdot s$,
@@ -769,12 +781,10 @@ with graded("Exercise 2.3", hint="take minus the gradient and divide each compon
 
 # %%
 g = np.array(gradient(bowl, 1.0, 1.0))
-pt = torch.tensor([1.0, 1.0], dtype=torch.float64, requires_grad=True)
-bowl(*pt).backward()
 to_minimum = np.array([-1.0, -1.0])
 angle = np.degrees(np.arccos(-g @ to_minimum / np.linalg.norm(g) / np.linalg.norm(to_minimum)))
 print(f"-grad B = {-g}, towards the minimum: {to_minimum}, angle between: {angle:.1f} degrees")
-check("gradient of B at (1, 1)", g, pt.grad, brief=True)
+check("gradient of B at (1, 1)", g, gradient_from_torch(bowl, 1.0, 1.0), brief=True)
 
 # %% [markdown]
 # <details><summary>Why</summary>
@@ -792,10 +802,9 @@ def saddle(x, y):
     return x * y
 
 
-xs0 = torch.zeros(2, dtype=torch.float64, requires_grad=True)
-saddle(*xs0).backward()
 print(f"f(0.1, 0.1) = {saddle(0.1, 0.1):.2f}   f(0.1, -0.1) = {saddle(0.1, -0.1):.2f}")
-check("gradient of xy at (0, 0)", gradient(saddle, 0.0, 0.0), xs0.grad, brief=True)
+check("gradient of xy at (0, 0)", gradient(saddle, 0.0, 0.0),
+      gradient_from_torch(saddle, 0.0, 0.0), brief=True)
 
 # %% [markdown]
 # <details><summary>Why</summary>
@@ -813,10 +822,12 @@ check("gradient of xy at (0, 0)", gradient(saddle, 0.0, 0.0), xs0.grad, brief=Tr
 w1, w2, b = minigrad.Value(-3.0), minigrad.Value(1.0), minigrad.Value(10.0)
 o = (w1 * x1 + w2 * x2 + b).tanh()
 o.backward()
-wt = torch.tensor([-3.0, 1.0], dtype=torch.float64, requires_grad=True)
-torch.tanh(wt[0] * x1 + wt[1] * x2 + 10.0).backward()
+w1t = torch.tensor(-3.0, dtype=torch.float64, requires_grad=True)
+w2t = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
+bt = torch.tensor(10.0, dtype=torch.float64, requires_grad=True)
+torch.tanh(w1t * x1 + w2t * x2 + bt).backward()
 print(f"o = {o.data:.4f}   do/dw1 = {w1.grad:.5f}")
-check("do/dw1 with b = 10", w1.grad, wt.grad[0], brief=True)
+check("do/dw1 with b = 10", w1.grad, w1t.grad, brief=True)
 
 # %% [markdown]
 # <details><summary>Why</summary>

@@ -72,9 +72,13 @@ check_all({"chain rule": (by_chain_rule(3.0), x.grad), "numeric": (numeric, x.gr
 # ## 2. The computational graph
 #
 # `minigrad.Value` records the same computation as a graph: each value remembers the
-# values it was made from (its *parents*) and the operation that made it. Labels are
-# only for reading; the drawing shows each value as a box *name | data | grad* and each
-# operation as a circle. Before `backward()` every `grad` is zero.
+# values it was made from (its *parents*) and the operation that made it. The drawing
+# shows each value as a box *name | data | grad* (the inputs light blue, the output
+# green) and each operation as a circle. The name is the value's label, which is only
+# for reading; a value without one is named `v0`, `v1`, ... in each drawing, counted
+# from the inputs. Here `v0` is the constant `1`: `+` turns the number into a `Value`
+# of its own. The exponent of `** 2` is part of the operation, not a box. Before
+# `backward()` every `grad` is zero.
 
 # %%
 xm = minigrad.Value(3.0, label="x")
@@ -85,17 +89,18 @@ zm.label = "z"
 draw_graph(zm)
 
 # %% [markdown]
-# How `+` records this, in the package: it makes its output with the parents
-# `(self, other)`, the op's name for the drawing, and the function that gives its local
-# gradients. Every operation of `Value` has this shape.
+# How `+` records this, in the package: `_lift` wraps the number `1` in a `Value` (the
+# box `v0`), then `+` makes its output with the parents `(self, other)`, the op's name
+# for the drawing, and the function that gives its local gradients. Every operation of
+# `Value` has this shape.
 
 # %%
 show_source(minigrad.Value.__add__)
 
 # %% [markdown]
-# (The box `v0` is the constant `1`, made into a `Value` by `+`.) The graph is what the
-# chain rule runs on. `backward()` fills in the gradients, $\frac{dz}{d\,\text{node}}$
-# for every node: $1$ for $z$ itself, $2y = 8$ for $y$, and $8 \cdot 1 = 8$ for $x$.
+# The graph is what the chain rule runs on. `backward()` fills in the gradients,
+# $\frac{dz}{d\,\text{node}}$ for every node: $1$ for $z$ itself, $2y = 8$ for $y$, and
+# $8 \cdot 1 = 8$ for $x$ (and $8$ for the constant `v0` too, which nothing reads).
 
 # %%
 xm = minigrad.Value(3.0, label="x")
@@ -214,6 +219,7 @@ draw_side_by_side(zm, z, {"x": x})
 
 # %%
 def number(v):
+    """The plain number in a Value, or in a one-number tensor (its .item())."""
     return v.data if isinstance(v, minigrad.Value) else v.item()
 
 
@@ -238,7 +244,9 @@ check_all(traced)
 # Each node also knows its *local* gradients, the derivative of the node with respect
 # to each parent, computed from the numbers stored in the graph. For $z = y^2$ it is
 # $2y = 8$; for $y = x + 1$ it is $1$ for both parents. Chapter 04 is about these.
-# Torch gives the same local gradients for each operation on its own:
+# Torch gives the same local gradients for each operation on its own.
+# `torch.autograd.grad(output, inputs)` is `backward()` that returns the gradients of
+# `output` with respect to `inputs` instead of adding them into their `.grad`:
 
 # %%
 print("z.local_grads():", zm.local_grads(), " y.local_grads():", ym.local_grads())
@@ -264,14 +272,17 @@ a = p * q
 a.label = "a"
 b = a.tanh()
 b.label = "b"
-out = a * b + p
+ab = a * b
+ab.label = "a*b"
+out = ab + p
 out.label = "out"
-[node.label for node in backward_order(out) if node.label]
+[node.label for node in backward_order(out)]
 
 # %% [markdown]
-# `b` comes before `a`, because `b` uses `a`; `a` comes before `p` and `q`. The standard
-# way to find such an order is a depth-first walk that appends a node after all its
-# parents, then reverses the list. micrograd writes it recursively:
+# `a*b` comes before `b` and `a`, which it uses; `b` comes before `a`, because `b` uses
+# `a`; `a` comes before `p` and `q`. The standard way to find such an order is a
+# depth-first walk that appends a node after all its parents, then reverses the list.
+# micrograd writes it recursively:
 
 # %%
 def topo_v1(root):
@@ -289,7 +300,7 @@ def topo_v1(root):
     return order
 
 
-[node.label for node in reversed(topo_v1(out)) if node.label]
+[node.label for node in reversed(topo_v1(out))]
 
 # %% [markdown]
 # Each node is visited once, so the work grows with the size of the graph, unlike the
@@ -312,7 +323,8 @@ except RecursionError as error:  # its traceback is one frame of build, repeated
 # %% [markdown]
 # The package's `backward_order` is the same walk with an explicit stack instead of the
 # call stack: a node is pushed once to visit its parents, and once more to be appended
-# after them. It has no depth limit:
+# after them; at the end the list is reversed, so the output comes first, as `backward`
+# visits the nodes. It has no depth limit:
 
 # %%
 show_source(backward_order)
@@ -347,8 +359,8 @@ show_source(minigrad.Value.backward)
 # This is *reverse-mode* automatic differentiation: one forward pass records the
 # graph, one backward pass from the output gives the derivative of that one output
 # with respect to *every* node at once. (Forward mode, the other way, carries
-# derivatives along with the values, one input at a time; chapter 06 shows why reverse
-# mode is the one for training, where one loss depends on many parameters.)
+# derivatives along with the values, one input at a time, chapter 14; chapter 06 shows
+# why reverse mode is the one for training, where one loss depends on many parameters.)
 #
 # Two details. Intermediate gradients are reset to zero first, so calling `backward()`
 # twice does not pass stale numbers on; the leaves' gradients are not reset but added
@@ -359,7 +371,11 @@ show_source(minigrad.Value.backward)
 p, q = minigrad.Value(2.0, label="p"), minigrad.Value(-1.0, label="q")
 a = p * q
 a.label = "a"
-out = a * a.tanh() + p
+t = a.tanh()
+t.label = "tanh(a)"
+a_t = a * t
+a_t.label = "a*tanh(a)"
+out = a_t + p
 out.label = "out"
 out.backward()
 pt = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)
@@ -420,10 +436,11 @@ check("x.grad after two passes through x + 1", xm.grad, xt.grad, brief=True)
 # are. This is the "cheap gradient" principle (Baur and Strassen; Griewank): in a model
 # that counts arithmetic operations, the forward and the backward pass *together* cost
 # at most about 4 to 5 times the forward pass alone. Measured on a chain of 2,000 tanh
-# steps, best of three runs (timings vary from machine to machine). On single numbers the
-# time goes to bookkeeping rather than arithmetic (minigrad's forward makes a Python
-# object per operation; torch dispatches every operation in both directions), so each
-# library's ratio differs, but it stays a small constant:
+# steps, best of three runs (timings vary from machine to machine). With single numbers
+# most of the time goes to bookkeeping, not to arithmetic (minigrad makes a Python object
+# for every operation of the forward pass; torch pays a fixed overhead for every
+# operation in each pass), so the two libraries' ratios differ, but each is a small
+# constant:
 
 # %% tags=nbval-ignore-output
 def tanh_chain(x, w, steps=2_000):
@@ -478,7 +495,8 @@ check("values kept, 1000 steps", len(backward_order(
 #
 # The same machinery handles any composition. Here
 # $s = \sigma\big(\log(x^2 + 1) \cdot e^{-x}\big)$, seven operations (`**`, `+`, `log`,
-# the `-` of $-x$, `exp`, `*`, `sigmoid`), five deep from $x$ to $s$, at $x = 0.7$:
+# the `-` of $-x$, `exp`, `*`, `sigmoid`), five deep from $x$ to $s$, at $x = 0.7$;
+# $\sigma(t) = 1 / (1 + e^{-t})$ is the sigmoid:
 
 # %%
 def s(x):

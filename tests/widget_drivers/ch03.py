@@ -11,10 +11,10 @@ def topo_sort(page, cell, index):
     assert "step 0 of 13" in before and "start: the stack holds the output out" in before
     cell.locator("button.minigrad-ch03-topo-step").click()
     wait_for_change(page, index, before)
-    wait_for_text(page, index, "step 1 of 13", "stack (top on the right): [out✓, v0, p]")
+    wait_for_text(page, index, "step 1 of 13", "stack (top on the right): [out✓, a*b, p]")
     after = output_text(cell)
     assert "step 1 of 13" in after and "pop out (first visit)" in after
-    assert "stack (top on the right): [out✓, v0, p]" in after
+    assert "stack (top on the right): [out✓, a*b, p]" in after
     cell.locator("button.minigrad-ch03-topo-step").click()
     wait_for_change(page, index, after)
     wait_for_text(page, index, "step 2 of 13", "visited: {out, p}")
