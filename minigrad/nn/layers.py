@@ -46,8 +46,17 @@ class Linear(Module):
 
 
 class ReLU(Module):
-    def forward(self, x):
-        return relu(x)
+    """``relu``; ``inplace=True`` overwrites the input (``relu_``), as torch's."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):  # noqa: A002 - torch's name
+        return input.relu_() if self.inplace else relu(input)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
 
 
 class Tanh(Module):
