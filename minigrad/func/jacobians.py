@@ -6,8 +6,8 @@ row by row (one backward pass per output element), ``jacfwd`` column by column (
 forward pass per input element, nested levels for ``jacfwd(jacfwd(f))``), and ``hessian``
 is ``jacfwd(jacrev(f))``. As ``torch.func``, ``f`` may return several tensors (a tuple,
 a dict): the result keeps that structure outside, one Jacobian per argnum inside, so
-``hessian(f, argnums=(0, 1))`` is a tuple of tuples of blocks. Inside ``vmap`` both give per-sample Jacobians
-(``batched_transforms``).
+``hessian(f, argnums=(0, 1))`` is a tuple of tuples of blocks. Inside ``vmap`` both give
+per-sample Jacobians (``batched_transforms``).
 """
 
 import numpy as np
