@@ -68,3 +68,31 @@ def test_has_aux_with_a_tuple_output(transform):
 def test_an_output_that_does_not_depend_on_the_input_is_zeros(transform):
     _both(lambda lib: getattr(lib.func, transform)(lambda x, y: (x * 2, y * 3),
                                                    argnums=(0, 1))(*_xy(lib)))
+
+
+def _params_loss(p, x, unused):
+    return ((p["w"] @ x + p["b"]).tanh() ** 2).sum() * x.sum()
+
+
+def _weights(lib):
+    rng = np.random.default_rng(4)
+    return ({"w": lib.tensor(rng.standard_normal((2, 3)), dtype=lib.float64),
+             "b": lib.tensor(rng.standard_normal(2), dtype=lib.float64)},
+            lib.tensor(rng.standard_normal(3), dtype=lib.float64),
+            lib.tensor(rng.standard_normal(2), dtype=lib.float64))
+
+
+@pytest.mark.parametrize("argnums", [0, (0, 1), (0, 1, 2), (2,)])
+def test_grad_and_value_regroups_dicts_and_unused_inputs_as_torch(argnums):
+    _both(lambda lib: lib.func.grad_and_value(_params_loss, argnums=argnums)(*_weights(lib)))
+
+
+@pytest.mark.parametrize("argnums", [0, (0, 1)])
+def test_grad_and_value_inside_vmap_as_torch(argnums):
+    def run(lib):
+        p, _, unused = _weights(lib)
+        xs = lib.tensor(np.random.default_rng(6).standard_normal((4, 3)), dtype=lib.float64)
+        per_sample = lib.func.grad_and_value(_params_loss, argnums=argnums)
+        return lib.func.vmap(per_sample, in_dims=(None, 0, None))(p, xs, unused)
+
+    _both(run)
