@@ -91,7 +91,7 @@ def _slow_mode_report(func, inputs, outputs, i, k, eps, atol, rtol):
             "analytical jacobians in slow mode:\n\n"
             f"Numerical:\n {n}\nAnalytical:\n{a}\n\n"
             f"The max per-element difference (slow mode) is: "
-            f"{np.abs(n - a).max(initial=0)!r}.\n")
+            f"{float(np.abs(n - a).max(initial=0))!r}.\n")
     return (text + FAST_FAIL_SLOW_OK_MSG if slow_ok else text), slow_ok
 
 
