@@ -317,3 +317,15 @@ def test_fast_mode_is_keyword_only_with_default_false():
             p = inspect.signature(getattr(lib.autograd, check)).parameters["fast_mode"]
             assert p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is False
 
+
+
+def test_the_slow_mode_recompute_says_when_slow_mode_passes():
+    """torch's FAST_FAIL_SLOW_OK_MSG, when the pair's full Jacobians agree."""
+    from minigrad.autograd.gradcheck_fast import _slow_mode_report
+
+    (x,) = _inputs(minigrad, [(3,)])
+    right, wrong = sin_fn(minigrad), sin_fn(minigrad, "sign")
+    text, ok = _slow_mode_report(right, (x,), (right(x),), 0, 0, 1e-6, 1e-5, 1e-3)
+    assert ok and "Fast gradcheck failed but element-wise differences are small" in text
+    text, ok = _slow_mode_report(wrong, (x,), (wrong(x),), 0, 0, 1e-6, 1e-5, 1e-3)
+    assert not ok and "element-wise differences are small" not in text
