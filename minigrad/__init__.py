@@ -75,6 +75,7 @@ from minigrad.ops.toplevel import (
     dot,
     equal,
     exp,
+    floor_divide,
     isclose,
     log,
     log_softmax,
@@ -88,7 +89,9 @@ from minigrad.ops.toplevel import (
     norm,
     permute,
     relu,
+    relu_,
     reshape,
+    round,  # noqa: A004 - torch's name
     sigmoid,
     sign,
     sin,
@@ -143,4 +146,5 @@ __all__ = ["check", "check_all", "show_source",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
-           "softmax", "log_softmax", "min", "set_printoptions", "nan", "inf", "pi", "e"]
+           "softmax", "log_softmax", "min", "floor_divide", "round", "relu_",
+           "set_printoptions", "nan", "inf", "pi", "e"]

@@ -22,7 +22,7 @@ from minigrad.autograd import forward_ad
 from minigrad.autograd.function import Function, constant
 from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.dtypes import result_type, torch_name
-from minigrad.ops import arithmetic
+from minigrad.ops import activations, arithmetic, rounding
 from minigrad.ops.checks import alpha_operand, check_overlap
 
 __all__ = ["InplaceMethods", "LEAF_INPLACE"]
@@ -86,6 +86,19 @@ class InplaceMethods:
 
     def div_(self, other):
         return self._inplace(arithmetic.div, other, np.divide, true_divide=True)
+
+    def floor_divide_(self, other):
+        return self._inplace(rounding.floor_divide, other, _floor_divide)
+
+    def __ifloordiv__(self, other):
+        return self.floor_divide_(other)
+
+    def relu_(self):
+        """``relu`` in place, recorded as ``ReluBackward0`` (which saves its output: the
+        tensor itself, so a later in-place change of it is caught in backward)."""
+        if self._data.dtype.kind == "b":
+            activations.relu(self)  # torch's error for bools
+        return self._inplace(_relu, None, _relu_numpy, cast=True)
 
     # ``w -= lr * w.grad`` changes w in place, as in torch (not ``w = w - ...``).
     def __iadd__(self, other):
@@ -162,3 +175,17 @@ def _fill_zero(data, other, out, casting=None):
 
 def _fill(data, value, out, casting=None):
     np.copyto(out, value, casting="unsafe")
+
+
+def _floor_divide(data, other, out, casting=None):
+    rounding.check_floor_divide(data, other)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.floor_divide(data, other, out=out, casting=casting)
+
+
+def _relu(tensor, _):
+    return activations.relu(tensor)
+
+
+def _relu_numpy(data, _, out, casting=None):
+    np.copyto(out, np.where(data < 0, np.zeros((), data.dtype), data))

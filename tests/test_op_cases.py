@@ -150,5 +150,7 @@ def test_every_function_has_a_jvp_and_a_case():
         covered |= _nodes([y])
         if case.second:
             covered |= _nodes(second_order(mg, case)[0])
-    missing = sorted(c.__qualname__ for c in functions - covered)
+    # torch has no derivative for floor_divide: its node refuses backward and jvp, as
+    # torch's (test_floor_round_relu.py), so no case can run it
+    missing = sorted(c.__qualname__ for c in functions - covered if c.__name__ != "FloorDivide")
     assert missing == []

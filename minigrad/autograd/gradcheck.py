@@ -25,6 +25,9 @@ computed with ``autograd.grad(..., create_graph=True)`` and handed to :func:`gra
 finite differences of the gradient against the gradient of the gradient. ``v`` (the
 ``grad_outputs``) is random unless given, from a seeded generator (torch draws new
 ones each call), and is checked as an input too.
+
+``fast_mode=True`` (both checks) projects each Jacobian on random vectors instead,
+:math:`v^\top J u`, as torch's: see ``gradcheck_fast.py``.
 """
 
 import warnings
@@ -107,9 +110,20 @@ def _fix(inputs, checked):
             "stops at the first mismatch, so run it again once that one is fixed.")
 
 
+def not_reentrant(nondet_tol):
+    """torch's error for two backward passes that disagree (both modes)."""
+    return GradcheckError(
+        "Backward is not reentrant, i.e., running backward with same input and "
+        "grad_output multiple times gives different values, although analytical "
+        f"gradient matches numerical gradient.The tolerance for nondeterminism "
+        f"was {nondet_tol}.\nFix: make backward a function of its inputs alone "
+        "(no state kept between calls, no random order), or pass nondet_tol.")
+
+
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
-              raise_exception=True):
-    """True if ``func``'s backward matches finite differences for every input."""
+              raise_exception=True, fast_mode=False):
+    """True if ``func``'s backward matches finite differences for every input
+    (``fast_mode``: one random projection per pair, ``gradcheck_fast.py``)."""
     inputs = tuple(inputs) if isinstance(inputs, tuple | list) else (inputs,)
     checked = [i for i, t in enumerate(inputs) if getattr(t, "requires_grad", False)]
     if not checked:
@@ -123,34 +137,11 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
                 "precision floating point or complex. Fix: pass dtype=minigrad.float64.",
                 UserWarning, stacklevel=2)
     outputs = _outputs(func, inputs)
-    numerical = {i: numerical_jacobian(func, inputs, i, eps) for i in checked}
-    ends = np.cumsum([0] + [o._data.size for o in outputs])
     differentiable = [k for k, o in enumerate(outputs) if getattr(o, "requires_grad", False)]
+    check = fast_gradcheck if fast_mode else _slow_gradcheck
     try:
-        for out_number, k in enumerate(differentiable):
-            first = _backward_jacobians(outputs[k], inputs, checked)
-            second = _backward_jacobians(outputs[k], inputs, checked)
-            if any(np.abs(first[i] - second[i]).max(initial=0) > nondet_tol for i in checked):
-                raise GradcheckError(
-                    "Backward is not reentrant, i.e., running backward with same input and "
-                    "grad_output multiple times gives different values, although analytical "
-                    f"gradient matches numerical gradient.The tolerance for nondeterminism "
-                    f"was {nondet_tol}.\nFix: make backward a function of its inputs alone "
-                    "(no state kept between calls, no random order), or pass nondet_tol.")
-            for in_number, i in enumerate(checked):
-                n = numerical[i][:, ends[k]:ends[k + 1]]
-                a = first[i]
-                bad = ~(np.abs(a - n) <= atol + rtol * np.abs(n))
-                if not bad.any():
-                    continue
-                j, e = (int(v) for v in np.argwhere(bad)[0])
-                element = tuple(int(v) for v in np.unravel_index(j, inputs[i]._data.shape))
-                raise GradcheckError(
-                    f"Jacobian mismatch for output {out_number} with respect to input "
-                    f"{in_number},\nnumerical:{n}\nanalytical:{a}\n"
-                    f"First difference: input {in_number} element {element}, output "
-                    f"{out_number} element {e}: numerical {float(n[j, e])!r}, analytical "
-                    f"{float(a[j, e])!r}. " + _fix(inputs, checked))
+        check(func, inputs, checked, outputs, differentiable, eps, atol, rtol, nondet_tol)
+        _backward_mul_by_grad_output([outputs[k] for k in differentiable], inputs, checked)
     except GradcheckError:
         if raise_exception:
             raise
@@ -158,8 +149,47 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, nondet_tol=0.0,
     return True
 
 
+def _backward_mul_by_grad_output(outputs, inputs, checked):
+    """torch's last check: zero ``grad_outputs`` must give zero gradients."""
+    if not outputs:
+        return
+    zeros = [make(np.zeros_like(o._data), None) for o in outputs]
+    grads = autograd.grad(outputs, [inputs[i] for i in checked], zeros, retain_graph=True,
+                          allow_unused=True)
+    if any(g is not None and (g._data != 0).any() for g in grads):
+        raise GradcheckError("backward not multiplied by grad_output. Fix: every gradient "
+                             "backward returns must be scaled by grad_output (a term added "
+                             "without it is not a derivative).")
+
+
+def _slow_gradcheck(func, inputs, checked, outputs, differentiable, eps, atol, rtol,
+                    nondet_tol):
+    """Every element of every Jacobian, numerical against analytical."""
+    numerical = {i: numerical_jacobian(func, inputs, i, eps) for i in checked}
+    ends = np.cumsum([0] + [o._data.size for o in outputs])
+    for out_number, k in enumerate(differentiable):
+        first = _backward_jacobians(outputs[k], inputs, checked)
+        second = _backward_jacobians(outputs[k], inputs, checked)
+        if any(np.abs(first[i] - second[i]).max(initial=0) > nondet_tol for i in checked):
+            raise not_reentrant(nondet_tol)
+        for in_number, i in enumerate(checked):
+            n = numerical[i][:, ends[k]:ends[k + 1]]
+            a = first[i]
+            bad = ~(np.abs(a - n) <= atol + rtol * np.abs(n))
+            if not bad.any():
+                continue
+            j, e = (int(v) for v in np.argwhere(bad)[0])
+            element = tuple(int(v) for v in np.unravel_index(j, inputs[i]._data.shape))
+            raise GradcheckError(
+                f"Jacobian mismatch for output {out_number} with respect to input "
+                f"{in_number},\nnumerical:{n}\nanalytical:{a}\n"
+                f"First difference: input {in_number} element {element}, output "
+                f"{out_number} element {e}: numerical {float(n[j, e])!r}, analytical "
+                f"{float(a[j, e])!r}. " + _fix(inputs, checked))
+
+
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  raise_exception=True, seed=0):
+                  raise_exception=True, nondet_tol=0.0, seed=0, fast_mode=False):
     """True if the gradients of ``func``'s gradients match finite differences."""
     inputs = tuple(inputs) if isinstance(inputs, tuple | list) else (inputs,)
     differentiable = [t for t in inputs if getattr(t, "requires_grad", False)]
@@ -188,4 +218,9 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
         return tuple(g for g in grads if g is not None and g.requires_grad)
 
     return gradcheck(first_derivatives, inputs + tuple(grad_outputs), eps=eps, atol=atol,
-                     rtol=rtol, raise_exception=raise_exception)
+                     rtol=rtol, raise_exception=raise_exception, nondet_tol=nondet_tol,
+                     fast_mode=fast_mode)
+
+
+# Last: it takes the helpers above.
+from minigrad.autograd.gradcheck_fast import fast_gradcheck  # noqa: E402

@@ -23,8 +23,8 @@ from minigrad import autograd, tensors
 from minigrad._functorch import batched
 from minigrad.autograd.grad_mode import enable_grad
 
-__all__ = ["active", "batched_grad_and_value", "batched_jacrev", "batched_vjp", "batched_jvp",
-           "outermost"]
+__all__ = ["active", "regroup", "batched_grad_and_value", "batched_jacrev", "batched_vjp",
+           "batched_jvp", "outermost"]
 
 
 RUNNING = [0]  # how many of this module's transforms are running their function
@@ -172,18 +172,24 @@ def batched_grad_and_value(func, args, kwargs, single, nums, flatten, unflatten,
     with enable_grad():
         grads = autograd.grad(po.sum(), flat, allow_unused=True) if po.requires_grad \
             else [None] * len(flat)
-    grads = iter(grads)
-    results = []
-    for group, spec in zip(leaves, specs, strict=True):
-        items = []
-        for leaf in group:
-            g = next(grads)
-            g = tensors.make(np.zeros_like(leaf._data) if g is None else g._data, None)
-            items.append(batched.from_physical(g, levels))
-        results.append(unflatten(items, spec))
+
+    def item(g, leaf):
+        g = tensors.make(np.zeros_like(leaf._data) if g is None else g._data, None)
+        return batched.from_physical(g, levels)
+
+    grad = regroup(grads, leaves, specs, unflatten, single, item)
     value = batched.from_physical(tensors.make(po._data, None), out_levels)
-    grad = results[0] if single else tuple(results)
     return (grad, (value, aux)) if has_aux else (grad, value)
+
+
+def regroup(grads, groups, specs, unflatten, single, item):
+    """``grad_and_value``'s flat gradients back into the arguments' structures, each made
+    by ``item(g, x)`` (``g`` None for an input the output does not use): one structure,
+    or a tuple of them."""
+    grads = iter(grads)
+    results = [unflatten([item(next(grads), x) for x in group], spec)
+               for group, spec in zip(groups, specs, strict=True)]
+    return results[0] if single else tuple(results)
 
 
 def batched_jacrev(func, args, kwargs, single, nums, flatten, unflatten):

@@ -4,8 +4,10 @@ r"""Jacobians and Hessians as functions: ``jacrev``, ``jacfwd``, ``hessian``, as
 The Jacobian of ``f: R^n -> R^m`` has shape ``f(x).shape + x.shape``: ``jacrev`` builds it
 row by row (one backward pass per output element), ``jacfwd`` column by column (one
 forward pass per input element, nested levels for ``jacfwd(jacfwd(f))``), and ``hessian``
-is ``jacfwd(jacrev(f))``. Inside ``vmap`` both give per-sample Jacobians
-(``batched_transforms``).
+is ``jacfwd(jacrev(f))``. As ``torch.func``, ``f`` may return several tensors (a tuple,
+a dict): the result keeps that structure outside, one Jacobian per argnum inside, so
+``hessian(f, argnums=(0, 1))`` is a tuple of tuples of blocks. Inside ``vmap`` both give
+per-sample Jacobians (``batched_transforms``).
 """
 
 import numpy as np
@@ -72,7 +74,13 @@ def _jacrev(func, argnums, args, kwargs):
         xs[i] = _leaf(args[i])
     wanted = [xs[i] for i in nums]
     with enable_grad(), transform_depth.transform():
-        out = func(*xs, **kwargs)
+        tree = func(*xs, **kwargs)
+    outs, spec = _flatten(tree)
+    return _unflatten([_jacrev_rows(out, wanted, nested, single) for out in outs], spec)
+
+
+def _jacrev_rows(out, wanted, nested, single):
+    """One output's Jacobians (one per input in ``wanted``), row by row."""
     rows = [[] for _ in wanted]
     for k in range(out._data.size):
         onehot = np.zeros(out._data.size, dtype=out._data.dtype)
@@ -141,11 +149,10 @@ def _jacfwd(func, argnums, args, kwargs):
     single, nums = _argnums(argnums, len(args))
     _check_floating([args[i] for i in nums], "jacfwd(f)(*args)")
     nested = forward_ad.LEVEL[0] is not None  # jacfwd(jacfwd(f)): columns keep tangents
-    jacobians = []
+    per_input, spec, shapes = [], None, None
     for i in nums:
         x = args[i]
-        columns = []
-        out_shape = None
+        columns = []  # per column: one flat tangent per output leaf
         for j in range(x._data.size):
             onehot = np.zeros(x._data.size, dtype=x._data.dtype)
             onehot[j] = 1
@@ -155,23 +162,37 @@ def _jacfwd(func, argnums, args, kwargs):
             with forward_ad.transform_level(), transform_depth.transform():
                 duals = [forward_ad.make_dual(a, t) if t is not None else a
                          for a, t in zip(args, tangents, strict=True)]
-                out = func(*duals, **kwargs)
-                _, tangent = forward_ad.unpack_dual(out)
-                if nested:
-                    column = (make(np.zeros_like(out._data), None) if tangent is None
-                              else tangent)
-                else:
-                    column = np.zeros_like(out._data) if tangent is None else tangent._data
-            out_shape = out._data.shape
-            columns.append(column.reshape(-1))
-        shape = tuple(out_shape or ()) + x._data.shape
-        if nested and columns:
-            from minigrad.ops.joining import stack
-            jacobians.append(stack(columns, -1).reshape(shape))
-            continue
-        data = (np.stack(columns, axis=-1) if columns else np.zeros((0,)))
-        jacobians.append(make(data.reshape(shape), None))
-    return jacobians[0] if single else tuple(jacobians)
+                outs, spec = _flatten(func(*duals, **kwargs))
+                columns.append([_column(out, nested) for out in outs])
+            shapes = [out._data.shape for out in outs]
+        if shapes is None:  # no element to perturb: shapes from a plain run
+            with transform_depth.transform():
+                outs, spec = _flatten(func(*args, **kwargs))
+            shapes = [out._data.shape for out in outs]
+        per_input.append([_join([c[k] for c in columns], shape + x._data.shape, nested)
+                          for k, shape in enumerate(shapes)])
+    leaves = [per_input[0][k] if single else tuple(p[k] for p in per_input)
+              for k in range(len(shapes))]
+    return _unflatten(leaves, spec)
+
+
+def _column(out, nested):
+    """``out``'s tangent, flat (zeros where it has none); a tensor when ``nested``."""
+    _, tangent = forward_ad.unpack_dual(out)
+    if nested:
+        column = make(np.zeros_like(out._data), None) if tangent is None else tangent
+    else:
+        column = np.zeros_like(out._data) if tangent is None else tangent._data
+    return column.reshape(-1)
+
+
+def _join(columns, shape, nested):
+    """Columns side by side, shaped output + input."""
+    if nested and columns:
+        from minigrad.ops.joining import stack
+        return stack(columns, -1).reshape(shape)
+    data = np.stack(columns, axis=-1) if columns else np.zeros((0,))
+    return make(data.reshape(shape), None)
 
 
 def hessian(func, argnums=0):

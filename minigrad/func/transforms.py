@@ -153,16 +153,9 @@ def grad_and_value(func, argnums=0, has_aux=False):
             flat = [x for group in groups for x in group]
             grads = autograd.grad(out, flat, create_graph=nested, allow_unused=True) \
                 if out._requires_grad else [None] * len(flat)
-        grads = iter(grads)
-        results = []
-        for group, spec in zip(groups, specs, strict=True):
-            items = []
-            for x in group:
-                g = next(grads)
-                items.append(_result(g, nested) if g is not None else
-                             make(np.zeros_like(x._data), None))
-            results.append(_unflatten(items, spec))
-        grad = results[0] if single else tuple(results)
+        grad = batched_transforms.regroup(
+            grads, groups, specs, _unflatten, single,
+            lambda g, x: make(np.zeros_like(x._data), None) if g is None else _result(g, nested))
         value = _result(out, nested)
         return (grad, (value, aux)) if has_aux else (grad, value)
 

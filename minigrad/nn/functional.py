@@ -17,8 +17,15 @@ from minigrad.ops import dropout as _dropout
 from minigrad.ops.checks import tensor_arguments
 from minigrad.ops.losses import mse_loss
 
+
 # A number where a tensor belongs: torch's TypeError (ops/checks.py).
-relu = tensor_arguments("relu", "input")(activations.relu)
+@tensor_arguments("relu", "input")
+def relu(input, inplace=False):  # noqa: A002 - torch's name
+    """``relu(input)``; ``inplace=True``: ``input.relu_()`` (refused on a leaf that
+    requires grad, as torch)."""
+    return input.relu_() if inplace else activations.relu(input)
+
+
 dropout = tensor_arguments("dropout", "input")(_dropout.dropout)
 linear = tensor_arguments("linear", "input", "weight", "bias?")(functional_layers.linear)
 cross_entropy = tensor_arguments("cross_entropy_loss", "input", "target~")(

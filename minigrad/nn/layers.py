@@ -37,8 +37,8 @@ class Linear(Module):
         else:
             self.register_parameter("bias", None)
 
-    def forward(self, x):
-        return linear(x, self.weight, self.bias)
+    def forward(self, input):  # noqa: A002 - torch's name
+        return linear(input, self.weight, self.bias)
 
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
@@ -46,18 +46,27 @@ class Linear(Module):
 
 
 class ReLU(Module):
-    def forward(self, x):
-        return relu(x)
+    """``relu``; ``inplace=True`` overwrites the input (``relu_``), as torch's."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):  # noqa: A002 - torch's name
+        return input.relu_() if self.inplace else relu(input)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
 
 
 class Tanh(Module):
-    def forward(self, x):
-        return x.tanh()
+    def forward(self, input):  # noqa: A002 - torch's name
+        return input.tanh()
 
 
 class Sigmoid(Module):
-    def forward(self, x):
-        return x.sigmoid()
+    def forward(self, input):  # noqa: A002 - torch's name
+        return input.sigmoid()
 
 
 class Dropout(Module):
@@ -70,8 +79,8 @@ class Dropout(Module):
         self.p = p
         self.inplace = inplace
 
-    def forward(self, x):
-        return dropout(x, self.p, self.training, self.inplace)
+    def forward(self, input):  # noqa: A002 - torch's name
+        return dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
@@ -85,10 +94,10 @@ class Sequential(Module):
         for i, module in enumerate(modules):
             setattr(self, str(i), module)
 
-    def forward(self, x):
+    def forward(self, input):  # noqa: A002 - torch's name
         for module in self._modules.values():
-            x = module(x)
-        return x
+            input = module(input)  # noqa: A001 - torch's name
+        return input
 
     def __getitem__(self, i):
         return list(self._modules.values())[i]

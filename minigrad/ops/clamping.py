@@ -64,8 +64,7 @@ class Clamp(Function):
     @staticmethod
     def differentiable_jvp(ctx, tangent, *bounds):  # nested forward levels: on tensors
         a, *limits = ctx.inputs
-        low, high = (limits + [None, None])[:2] if type(ctx) is not ClampMax else (None,
-                                                                                  limits[0])
+        low, high = _pair(ctx, limits[0]) if isinstance(ctx, _OneBound) else limits
         return Where.apply(_inside(a._data, low, high), tangent, 0.0, a._data.dtype)
 
     @staticmethod
@@ -74,32 +73,21 @@ class Clamp(Function):
         return np.where(_inside(a, low, high), tangent, 0)
 
 
-class ClampMin(Clamp):
-    backward_name = None  # ClampMinBackward0, as torch
+def _pair(ctx, bound):
+    """(low, high) of a one-bound node: ``clamp_min``'s bound is the low one."""
+    return (bound, None) if ctx.low_side else (None, bound)
+
+
+class _OneBound:
+    """What ``clamp_min`` and ``clamp_max`` share: ``Clamp`` with one bound, the input's
+    gradient only (a mixin, so it is not a node of its own)."""
+
+    backward_name = None  # ClampMinBackward0 / ClampMaxBackward0, as torch
+    low_side = True
 
     @staticmethod
-    def forward(ctx, a, low):
-        return Clamp.forward(ctx, a, low, None)
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return Clamp.backward(ctx, grad_output)[:2]
-
-    @staticmethod
-    def differentiable_backward(ctx, grad_output):
-        return Clamp.differentiable_backward(ctx, grad_output)[:2]
-
-    @staticmethod
-    def jvp(ctx, tangent, t_low):
-        return np.where(_inside(ctx.inputs[0], ctx.inputs[1], None), tangent, 0)
-
-
-class ClampMax(Clamp):
-    backward_name = None  # ClampMaxBackward0
-
-    @staticmethod
-    def forward(ctx, a, high):
-        return Clamp.forward(ctx, a, None, high)
+    def forward(ctx, a, bound):
+        return Clamp.forward(ctx, a, *_pair(ctx, bound))
 
     @staticmethod
     def backward(ctx, grad_output):
@@ -110,8 +98,16 @@ class ClampMax(Clamp):
         return Clamp.differentiable_backward(ctx, grad_output)[:2]
 
     @staticmethod
-    def jvp(ctx, tangent, t_high):
-        return np.where(_inside(ctx.inputs[0], None, ctx.inputs[1]), tangent, 0)
+    def jvp(ctx, tangent, t_bound):
+        return np.where(_inside(ctx.inputs[0], *_pair(ctx, ctx.inputs[1])), tangent, 0)
+
+
+class ClampMin(_OneBound, Clamp):
+    low_side = True
+
+
+class ClampMax(_OneBound, Clamp):
+    low_side = False
 
 
 def _is_tensor(bound):

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from minigrad.autograd.function import constant
-from minigrad.ops import activations, arithmetic, indexing, matmul, reductions
+from minigrad.ops import activations, arithmetic, indexing, matmul, reductions, rounding
 from minigrad.ops import shape as shape_ops
 from minigrad.ops.checks import alpha_operand
 from minigrad.ops.variance import var as reductions_var
@@ -91,6 +91,21 @@ class TensorMethods:
         if isinstance(other, TensorMethods):
             return arithmetic.div(other, self)
         return arithmetic.rdiv(self, other)
+
+    def __floordiv__(self, other):
+        return rounding.floor_divide(self, _operand(other, "//"))
+
+    def __rfloordiv__(self, other):
+        other = _operand(other, "//")
+        if isinstance(other, TensorMethods):
+            return rounding.floor_divide(other, self)
+        return rounding.rfloordiv(self, other)
+
+    def floor_divide(self, other):
+        return self // other
+
+    def round(self, decimals=None):  # noqa: A003 - torch's name
+        return rounding.round(self, decimals)
 
     def __pow__(self, exponent):
         return arithmetic.pow(self, _operand(exponent, "**"))

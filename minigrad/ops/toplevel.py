@@ -12,6 +12,7 @@ from minigrad.ops import (
     norms,
     pointwise,
     reductions,
+    rounding,
     selection,
     trig,
 )
@@ -24,7 +25,7 @@ __all__ = ["mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid"
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
-           "softmax", "log_softmax", "min"]
+           "softmax", "log_softmax", "min", "floor_divide", "round", "relu_"]
 
 _one = ("input",)
 mm = tensor_arguments("mm", "input", "mat2")(matmul.mm)
@@ -34,7 +35,20 @@ log = tensor_arguments("log", *_one)(activations.log)
 tanh = tensor_arguments("tanh", *_one)(activations.tanh)
 sigmoid = tensor_arguments("sigmoid", *_one)(activations.sigmoid)
 relu = tensor_arguments("relu", *_one)(activations.relu)
+round = tensor_arguments("round", *_one)(rounding.round)  # noqa: A001 - torch's name
 transpose = tensor_arguments("transpose", *_one)(shape_ops.transpose)
+
+
+@tensor_arguments("floor_divide", *_one)
+def floor_divide(input, other):  # noqa: A002 - torch's name
+    return input // other
+
+
+@tensor_arguments("relu_", *_one)
+def relu_(input):  # noqa: A002 - torch's name
+    return input.relu_()
+
+
 unsqueeze = tensor_arguments("unsqueeze", *_one)(shape_ops.unsqueeze)
 squeeze = tensor_arguments("squeeze", *_one)(shape_ops.squeeze)
 
