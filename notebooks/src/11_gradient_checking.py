@@ -649,8 +649,12 @@ check("v.(J u) against the right (v^T J) u", v @ Ju, (v * b0) @ u_a, rtol=1e-8, 
 # A wrong Jacobian slips through only if its error happens to be nearly orthogonal
 # to the projection, $v^\top (J_{\text{wrong}} - J) u \approx 0$, which random $u$ and
 # $v$ make unlikely (though not impossible); the price is a less complete check for a
-# far cheaper one, on functions with many inputs. minigrad's `gradcheck` has no
-# `fast_mode`: it always builds the full Jacobians.
+# far cheaper one, on functions with many inputs. minigrad's `gradcheck` takes the same
+# `fast_mode=True` (its $u$ and $v$ come from its own random draws, so its two numbers
+# differ from torch's) and refuses the swapped backward with the same message:
+
+# %% tags=raises-exception
+minigrad.autograd.gradcheck(BadMul.apply, (p_m, q_m), fast_mode=True)
 
 # %% [markdown]
 # One warning about what gradcheck can miss: with $a = b$ the swapped gradients are
