@@ -860,6 +860,7 @@ from torch.optim import sgd as torch_sgd
 
 import minigrad
 from minigrad.course.grading import graded
+from minigrad.course.raised import raised
 
 with graded("Exercise 10.1", hint="compare one parameter with its value before the "
             "step: by how much did it move, and is it still the same leaf?") as g:
@@ -878,7 +879,13 @@ with graded("Exercise 10.1", hint="compare one parameter with its value before t
         for p, gr in zip(params, grads, strict=True):
             p.grad = None if gr is None else minigrad.tensor(gr.numpy().copy(),
                                                              dtype=minigrad.float64)
-        g.call(sgd_step, list(params), lr, forbid=steps_off)
+        g.call(sgd_step, list(params), lr, forbid=steps_off, mistakes={
+            "none-grad-used": ("your step multiplied a missing gradient: which parameters "
+                               "have nothing in .grad, and what does optim.SGD do with them?",
+                               raised(TypeError, "'NoneType'")),
+            "step-recorded": ("autograd refused your in-place change of a leaf: was "
+                              "recording off while you changed it?",
+                              raised(RuntimeError, "leaf Variable that requires grad"))})
         label = f"shapes {shapes}, lr={lr}"
         g.require(f"{label}: still leaves that require grad",
                   all(type(p) is minigrad.Tensor and p.is_leaf and p.requires_grad

@@ -24,13 +24,13 @@ def sgd_step(params, lr):
 def sgd_step(params, lr):
     for p in params:
         p.data -= lr * p.grad
-"""),
+""", mistake="none-grad-used"),
         Wrong("-= on the parameter while recording", "slip", """
 def sgd_step(params, lr):
     for p in params:
         if p.grad is not None:
             p -= lr * p.grad
-"""),
+""", mistake="step-recorded"),
         Wrong("the gradient cleared after the step", "slip", """
 def sgd_step(params, lr):
     for p in params:
@@ -38,11 +38,12 @@ def sgd_step(params, lr):
             p.data -= lr * p.grad
             p.grad = None
 """, mistake="grad-cleared"),
+        # A hidden example has no gradient for its second parameter: this one multiplies it.
         Wrong("the worked example's first two parameters, by position", "hardcoded", """
 def sgd_step(params, lr):
     for p in params[:2]:
         p.data -= lr * p.grad
-"""),
+""", mistake="none-grad-used"),
         Wrong("ignores lr: the worked example's 0.2", "ignores", """
 def sgd_step(params, lr):
     for p in params:
