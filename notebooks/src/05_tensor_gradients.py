@@ -572,6 +572,7 @@ import torch
 import minigrad.course.grading
 from minigrad.course.grading import graded
 from minigrad.course.mistakes import matches
+from minigrad.course.raised import raised
 
 with graded("Exercise 5.3", hint="s_i scales the c entries of row i only; sum what they "
             "send back along that row, and keep the shape (r, 1) of s") as g:
@@ -582,8 +583,13 @@ with graded("Exercise 5.3", hint="s_i scales the c entries of row i only; sum wh
             raise minigrad.course.grading.Forbidden(f"torch ({getattr(func, '__name__', func)})")
 
     def check_row_scale(M, s):
+        r, c = M.shape
         with NoTorch():
-            got = g.call(row_scale_grad, M.copy(), s.copy(), forbid="autograd")
+            got = g.call(row_scale_grad, M.copy(), s.copy(), forbid="autograd", mistakes={
+                "summed-over-rows": ("your column of sums does not line up with s: how "
+                                     "many sums should there be, one per row of M or one "
+                                     "per column?", raised(ValueError, f"({r},1) ({c},1)",
+                                                           f"({c},1) ({r},1)"))})
         squares = (M ** 2).sum(1, keepdims=True)
         g.require(f"M {M.shape}: dL/ds has the shape of s, {s.shape}",
                   np.shape(got) == s.shape,
@@ -608,7 +614,10 @@ with graded("Exercise 5.3", hint="s_i scales the c entries of row i only; sum wh
                                  2 * squares),
             "square-of-sum": ("your gradient squares the row's sum: which is squared in the "
                               "loss, each entry or the row?",
-                              2 * s * M.sum(1, keepdims=True) ** 2)})
+                              2 * s * M.sum(1, keepdims=True) ** 2),
+            "summed-over-rows": ("your sums run down the columns: which entries of M does "
+                                 "s_i scale?",
+                                 lambda: 2 * s * (M ** 2).sum(0)[:, None] if r == c else None)})
 
     check_row_scale(np.arange(1.0, 13.0).reshape(3, 4), np.array([[0.5], [-1.0], [2.0]]))
     ### BEGIN HIDDEN TESTS

@@ -680,6 +680,7 @@ import torch
 
 import minigrad
 from minigrad.course.grading import graded
+from minigrad.course.raised import raised
 
 with graded("Exercise 6.2", hint="every machine starts its backward pass from the "
             "gradient of L with respect to its own output; only the machine after it "
@@ -755,7 +756,11 @@ with graded("Exercise 6.2", hint="every machine starts its backward pass from th
         arrays["target"] = rng.standard_normal((batch, sizes[-1]))
         stages, params = make_stages(minigrad, arrays, acts, loss)
         got = g.call(pipeline_backward, stages, minigrad.tensor(arrays["x"].copy()),
-                     forbid=["torch.autograd", "minigrad.func"])
+                     forbid=["torch.autograd", "minigrad.func"], mistakes={
+                         "received-without-grad": (
+                             "a stage's backward got no upstream gradient: does the tensor "
+                             "each machine receives keep a .grad for the one before it?",
+                             raised(RuntimeError, "implicitly created only for scalar"))})
         g.require(f"{name}: one gradient per boundary", type(got) in (tuple, list)
                   and len(got) == len(stages) - 1,
                   f"return a list of {len(stages) - 1} gradients, one per stage but the last")
@@ -769,6 +774,15 @@ with graded("Exercise 6.2", hint="every machine starts its backward pass from th
         for k, (y_t, mine) in enumerate(zip(sent_t, got, strict=True)):
             g.check(f"{name}: dL/dy{k + 1}", mine, y_t.grad, rtol=1e-10, atol=1e-12,
                     mistakes=boundary_mistakes(arrays, acts, loss, sent_t, k))
+        reached = [w.grad is not None for w, _ in params]
+        if not all(reached):
+            g.require(f"{name}: every stage's weight.grad", False,
+                      "a .grad is None until backward() reaches that tensor", mistakes={
+                          "earlier-stages-skipped": (
+                              "only the last two machines ran their backward pass: which "
+                              "machines are still waiting for a gradient?",
+                              len(reached) > 2 and reached[-2:] == [True, True]
+                              and not any(reached[:-2]))})
         for k, ((w, b), (w_t, b_t)) in enumerate(zip(params, params_t, strict=True)):
             g.check(f"{name}: stage {k} weight.grad", w.grad, w_t.grad, rtol=1e-10,
                     atol=1e-12)
@@ -822,6 +836,7 @@ import torch
 import minigrad
 from minigrad.course.grading import graded
 from minigrad.autograd.gradcheck import analytical_jacobian
+from minigrad.course.raised import raised  # noqa: F811 - a test cell imports what it uses
 
 with graded("Exercise 6.3", hint="compute y = f(x) once, then one "
             "minigrad.autograd.grad call per output, with a one-hot vector of y's "
@@ -831,7 +846,10 @@ with graded("Exercise 6.3", hint="compute y = f(x) once, then one "
     def check_jacobian(f, f_torch, x0, name, outputs):
         before = g.calls.get(grad_fn, 0)
         got = g.call(jacobian, f, x0.copy(), count=[grad_fn],
-                     forbid=["torch.autograd", analytical_jacobian])
+                     forbid=["torch.autograd", analytical_jacobian], mistakes={
+                         "graph-freed": ("your second grad call found the graph gone: what "
+                                         "does a grad call do to the graph, unless told?",
+                                         raised(RuntimeError, "a second time"))})
         g.require(f"{name}: one minigrad.autograd.grad call per output",
                   g.calls[grad_fn] - before == outputs,
                   f"call minigrad.autograd.grad {outputs} times, once per output")

@@ -814,6 +814,7 @@ import torch
 
 import minigrad
 from minigrad.course.grading import graded
+from minigrad.course.raised import raised
 
 with graded("Exercise 9.2", hint="compare p.grad with c / ||p||: along which path from L "
             "back to p should backward() not go?") as g:
@@ -823,7 +824,11 @@ with graded("Exercise 9.2", hint="compare p.grad with c / ||p||: along which pat
         c = minigrad.tensor(np.array(c_values, dtype=np.float64))
         before = g.calls.get("minigrad.autograd", 0)
         loss = g.call(normalised_backward, p, c, forbid="torch.autograd",
-                      count="minigrad.autograd")
+                      count="minigrad.autograd", mistakes={
+                          "p-detached": ("backward() found nothing to go back through: "
+                                         "which part of L should stay out of the graph, "
+                                         "and which must stay in?",
+                                         raised(RuntimeError, "does not require grad"))})
         calls = g.calls["minigrad.autograd"] - before
         g.require(f"{label}: one backward()", calls == 1,
                   f"call backward() on L once (it was called {calls} times)")
@@ -910,14 +915,39 @@ def train_frozen(model, frozen, batches, lr):
     ### END SOLUTION
 
 # %% test=ex09-freeze-test points=2
+import copy
+
 import numpy as np  # noqa: F811 - a test cell imports what it uses
 import torch
 
 import minigrad
 from minigrad.course.grading import graded
+from minigrad.course.mistakes import matches
 
 with graded("Exercise 9.3", hint="for each parameter, ask at every step whether "
             "backward reaches it and whether the optimizer moves it") as g:
+    def trained_as(theirs, start, frozen_at, data, lr, how):
+        """Losses and parameters of torch's model trained with a common mistake (how)."""
+        model = copy.deepcopy(theirs)
+        model.load_state_dict(start)
+        frozen = [p for i in frozen_at for p in model[i].parameters()]
+        for p in model.parameters():
+            p.requires_grad_(how == "frozen-late" or all(p is not q for q in frozen))
+        optimizer = torch.optim.SGD([p for p in model.parameters() if p.requires_grad],
+                                    lr=lr, momentum=0.9)
+        losses = []
+        for x, y in data:
+            if how != "grads-pile-up":
+                optimizer.zero_grad()
+            loss = ((model(x) - y) ** 2).mean()
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+            for p in frozen if how == "frozen-late" else []:
+                p.requires_grad_(False)
+                p.grad = None
+        return losses, {k: v.detach() for k, v in model.named_parameters()}
+
     def check_frozen(sizes, frozen_at, batch_sizes, lr, seed):
         torch.manual_seed(seed)
         modules_t = []
@@ -949,6 +979,19 @@ with graded("Exercise 9.3", hint="for each parameter, ask at every step whether 
             optimizer_t.step()
             reference.append(loss_t.item())
         after = theirs.state_dict()
+        runs = {}
+
+        def mistaken(how):
+            if how not in runs:
+                runs[how] = trained_as(theirs, start, frozen_at, data, lr, how)
+            return runs[how]
+
+        def moved_once(yours, name):
+            """torch's first step on a frozen parameter; at the check's tolerance 0, the
+            mistake is told at the rounding of two libraries."""
+            late = mistaken("frozen-late")[1][name]
+            return yours if matches(yours, late, rtol=1e-9, atol=1e-12) else late
+
         for name, p in ours.named_parameters():
             if int(name.split(".")[0]) in frozen_at:
                 moved = not np.array_equal(p.detach().numpy(), start[name].numpy())
@@ -974,8 +1017,15 @@ with graded("Exercise 9.3", hint="for each parameter, ask at every step whether 
                                                   p.requires_grad and p.grad is None
                                                   and not moved)})
                 g.check(f"{label}: {name} unchanged", p, start[name], rtol=0, atol=0,
-                        against="its value before")
-        g.check(f"{label}: the losses", losses, reference, rtol=1e-10, atol=1e-12)
+                        against="its value before", mistakes={
+                            "frozen-late": ("your frozen parameter moved in the first step "
+                                            "only: when does your freeze take effect?",
+                                            lambda p=p, name=name: moved_once(
+                                                p.detach().numpy(), name))})
+        g.check(f"{label}: the losses", losses, reference, rtol=1e-10, atol=1e-12, mistakes={
+            "grads-pile-up": ("your losses part from torch's after a few steps: what does "
+                              ".grad hold when each step's backward() begins?",
+                              lambda: mistaken("grads-pile-up")[0])})
         for name, p in ours.named_parameters():
             if int(name.split(".")[0]) not in frozen_at:
                 g.check(f"{label}: {name} trained", p, after[name], rtol=1e-10, atol=1e-12)

@@ -860,6 +860,7 @@ from torch.optim import sgd as torch_sgd
 
 import minigrad
 from minigrad.course.grading import graded
+from minigrad.course.raised import raised
 
 with graded("Exercise 10.1", hint="compare one parameter with its value before the "
             "step: by how much did it move, and is it still the same leaf?") as g:
@@ -878,7 +879,13 @@ with graded("Exercise 10.1", hint="compare one parameter with its value before t
         for p, gr in zip(params, grads, strict=True):
             p.grad = None if gr is None else minigrad.tensor(gr.numpy().copy(),
                                                              dtype=minigrad.float64)
-        g.call(sgd_step, list(params), lr, forbid=steps_off)
+        g.call(sgd_step, list(params), lr, forbid=steps_off, mistakes={
+            "none-grad-used": ("your step multiplied a missing gradient: which parameters "
+                               "have nothing in .grad, and what does optim.SGD do with them?",
+                               raised(TypeError, "'NoneType'")),
+            "step-recorded": ("autograd refused your in-place change of a leaf: was "
+                              "recording off while you changed it?",
+                              raised(RuntimeError, "leaf Variable that requires grad"))})
         label = f"shapes {shapes}, lr={lr}"
         g.require(f"{label}: still leaves that require grad",
                   all(type(p) is minigrad.Tensor and p.is_leaf and p.requires_grad
@@ -986,16 +993,52 @@ with graded("Exercise 10.2", hint="follow one parameter through the first steps 
     def run_momentum_sgd(params, lr, momentum, plan):
         """MomentumSGD over the steps of plan (the gradients to put in .grad, or None)."""
         optimizer = MomentumSGD((p for p in params), lr, momentum)
-        path, cleared = [], []
+        path, cleared, zeroed = [], [], []
         for step_grads in plan:
             optimizer.zero_grad()
             cleared.append(all(p.grad is None for p in params))
+            zeroed.append(all(p.grad is None or not p.grad.numpy().any() for p in params))
             for p, gr in zip(params, step_grads, strict=True):
                 if gr is not None:
                     p.grad = minigrad.tensor(gr.copy(), dtype=minigrad.float64)
             optimizer.step()
             path.append(np.concatenate([p.detach().numpy().ravel() for p in params]))
-        return np.array(path), cleared
+        return np.array(path), cleared, zeroed
+
+    def path_of(values, plan, lr, momentum, how="torch"):
+        """Every parameter after each step: torch's SGD, or a common mistake's by hand."""
+        if how == "torch":
+            theirs = [v.clone().requires_grad_() for v in values]
+            optimizer = torch.optim.SGD(theirs, lr=lr, momentum=momentum)
+        params = [v.numpy().copy() for v in values]
+        buffers = [np.zeros(p.shape) if how == "old-buffer" else None for p in params]
+        path = []
+        for step_grads in plan:
+            if how == "torch":
+                optimizer.zero_grad()
+            for i, gr in enumerate(step_grads):
+                if gr is None:
+                    continue
+                if how == "torch":
+                    theirs[i].grad = torch.tensor(gr)
+                    continue
+                b = buffers[i]
+                if how == "old-buffer":  # the step along the buffer before its update
+                    params[i] = params[i] - lr * b
+                    buffers[i] = momentum * b + gr
+                    continue
+                if b is None:
+                    buffers[i] = gr.copy()
+                elif how == "dampened":
+                    buffers[i] = momentum * b + (1 - momentum) * gr
+                else:
+                    buffers[i] = momentum * b + gr
+                params[i] = params[i] - lr * (gr if how == "gradient-step" else buffers[i])
+            if how == "torch":
+                optimizer.step()
+                params = [t.detach().numpy() for t in theirs]
+            path.append(np.concatenate([p.ravel() for p in params]))
+        return np.array(path)
 
     def check_momentum(shapes, lr, momentum, steps, missing, seed):
         """missing: {(step, parameter)} without a gradient at that step."""
@@ -1006,22 +1049,38 @@ with graded("Exercise 10.2", hint="follow one parameter through the first steps 
                  for i, s in enumerate(shapes)] for k in range(steps)]
         params = [minigrad.tensor(v.numpy().copy(), dtype=minigrad.float64, requires_grad=True)
                   for v in values]
-        path, cleared = g.call(run_momentum_sgd, params, lr, momentum, plan, forbid=steps_off)
+        path, cleared, zeroed = g.call(run_momentum_sgd, params, lr, momentum, plan,
+                                       forbid=steps_off)
         label = f"shapes {shapes}, lr={lr}, momentum={momentum}"
+        start = np.concatenate([v.numpy().ravel() for v in values])
         g.require(f"{label}: zero_grad() sets .grad to None", all(cleared),
-                  "zero_grad() sets every parameter's .grad to None")
-        theirs = [v.clone().requires_grad_() for v in values]
-        optimizer = torch.optim.SGD(theirs, lr=lr, momentum=momentum)
-        path_t = []
-        for step_grads in plan:
-            optimizer.zero_grad()
-            for t, gr in zip(theirs, step_grads, strict=True):
-                if gr is not None:
-                    t.grad = torch.tensor(gr)
-            optimizer.step()
-            path_t.append(np.concatenate([t.detach().numpy().ravel() for t in theirs]))
+                  "zero_grad() sets every parameter's .grad to None", mistakes={
+                      "params-used-up": ("no parameter ever moved: how many times can you "
+                                         "walk the params you were given?",
+                                         all(np.array_equal(row, start) for row in path)),
+                      "grad-zeroed": ("your zero_grad() leaves tensors of zeros in .grad: "
+                                      "what does torch's leave there?", all(zeroed))})
+
+        def mistake(how, lr=lr, momentum=momentum):
+            return lambda: path_of(values, plan, lr, momentum, how)
+
         g.check(f"{label}: every parameter after each of {steps} steps", path,
-                np.array(path_t), rtol=1e-12)
+                path_of(values, plan, lr, momentum), rtol=1e-12, mistakes={
+                    "dampened": ("your buffer grows more slowly than torch's: what weight "
+                                 "does torch's sum form give the new gradient?",
+                                 mistake("dampened")),
+                    "gradient-step": ("your parameters move as plain SGD's: what does the "
+                                      "step multiply by lr?", mistake("gradient-step")),
+                    "old-buffer": ("your first step does not move the parameters: does the "
+                                   "step use the buffer before or after it takes in the "
+                                   "new gradient?", mistake("old-buffer")),
+                    "ignores-momentum": ("your path is torch's with momentum 0.8: which "
+                                         "momentum is given?", mistake("torch", momentum=0.8)),
+                    "ignores-lr": ("your path is torch's with lr 0.05: which lr is given?",
+                                   mistake("torch", lr=0.05)),
+                    "example-numbers": ("your path is torch's with the worked example's lr "
+                                        "0.05 and momentum 0.8: which ones are given?",
+                                        mistake("torch", lr=0.05, momentum=0.8))})
 
     check_momentum([(2, 3), (2,)], lr=0.05, momentum=0.8, steps=5, missing=set(), seed=102)
     ### BEGIN HIDDEN TESTS
@@ -1118,10 +1177,48 @@ with graded("Exercise 10.3", hint="compare your loss with the mean squared error
             loss_t.backward()
             seen_t.append((loss_t.item(), [p.detach().clone() for p in theirs.parameters()]))
             optimizer.step()
+        runs = {}
+
+        def trained(how, name):
+            """A parameter after plain SGD on the loss a common mistake writes (torch)."""
+            if how not in runs:
+                _, net_t = nets(sizes, seed)
+                optimizer = torch.optim.SGD(net_t.parameters(), lr=lr)
+                for _ in range(steps):
+                    optimizer.zero_grad()
+                    err = (net_t(inputs_t) - targets_t) ** 2
+                    loss = err.sum() / 32 if how == "example-rows" else err.mean()
+                    for key, q in net_t.named_parameters():
+                        square = (q ** 2).mean() if how == "mean-not-sum" else (q ** 2).sum()
+                        loss = loss + {"twice-lam": lam, "no-gradient": 0.0,
+                                       "weights-only": lam / 2 * key.endswith("weight"),
+                                       "first-layer-only": lam / 2 * key.startswith("0."),
+                                       "ignores-lam": 0.3 / 2}.get(how, lam / 2) * square
+                    loss.backward()
+                    optimizer.step()
+                runs[how] = dict(net_t.named_parameters())
+            return runs[how][name].detach()
+
+        nudges = {
+            "twice-lam": "your parameters shrink twice as fast as torch's: what is the "
+                         "derivative of your term?",
+            "no-gradient": "your parameters move as without any decay: does your term "
+                           "reach the parameters' gradients?",
+            "weights-only": "your biases do not decay: which parameters does torch's "
+                            "weight decay apply to?",
+            "mean-not-sum": "your decay is weaker on the parameters with more entries: "
+                            "does your term add up every entry?",
+            "ignores-lam": "your decay is torch's with lam = 0.3: which lam is given?",
+            "first-layer-only": "only your first layer decays: which parameters does "
+                                "net.parameters() give?",
+            "example-rows": "your mean squared error weighs rows as if there were 32: how "
+                            "many rows are there?"}
         for (name, p), (_, q) in zip(ours.named_parameters(), theirs.named_parameters(),
                                      strict=True):
             g.check(f"{label}: {name} after {steps} steps", p, q.detach(), rtol=1e-10,
-                    atol=1e-13)
+                    atol=1e-13, mistakes={how: (nudge, lambda how=how, name=name:
+                                                trained(how, name))
+                                          for how, nudge in nudges.items()})
         return losses, seen_t
 
     check_decay([3, 1], n_rows=32, lam=0.3, lr=0.1, steps=4, seed=104)

@@ -705,6 +705,7 @@ import torch
 import minigrad
 from minigrad.course.grading import graded
 from minigrad.autograd.gradcheck import numerical_jacobian
+from minigrad.course.mistakes import matches
 
 with graded("Exercise 11.1", hint="work one element out by hand from section 2's "
             "formula and compare: the step, the divisor, the element moved, and x "
@@ -718,10 +719,44 @@ with graded("Exercise 11.1", hint="work one element out by hand from section 2's
         x = minigrad.tensor(np.array(x0, dtype=np.float64))
         got = g.call(numerical_grad, fn, x, forbid=["autograd", numerical_jacobian],
                      **kwargs)
+        eps = kwargs.get("eps", 1e-6)
         g.require(f"x unchanged (shape {tuple(np.shape(x0))})",
                   type(x) is minigrad.Tensor and np.array_equal(x.detach().numpy(), x0),
-                  "put every element of x back as it was (or do not change x at all)")
+                  "put every element of x back as it was (or do not change x at all)",
+                  mistakes={"not-put-back": (
+                      "every element of your x ends eps below where it started: where "
+                      "is each element when you move on to the next?",
+                      lambda: matches(x.detach().numpy(), np.asarray(x0) - eps))})
         return got
+
+    def differences(fn, x0, eps=1e-6):
+        """What the common mistakes give for fn at x0 (computed as they compute it)."""
+        shape, flat = np.shape(x0), np.array(x0, dtype=np.float64).ravel()
+
+        def at(z):
+            return fn(minigrad.tensor(z.reshape(shape))).item()
+
+        def each(slope):
+            return lambda: np.array([slope(np.eye(flat.size)[j] * eps)
+                                     for j in range(flat.size)]).reshape(shape)
+
+        def rows():
+            bumps = np.zeros((shape[0], *shape))
+            for j in range(shape[0]):
+                bumps[j][j] = eps
+            return np.array([(at(flat + b.ravel()) - at(flat - b.ravel())) / (2 * eps)
+                             for b in bumps])
+
+        return {
+            "one-sided": ("your slope leans to one side of x: is x in the middle of the "
+                          "two points you evaluate?",
+                          each(lambda e: (at(flat + e) - at(flat)) / eps)),
+            "half-step": ("your slope is twice torch's: which distance separates the two "
+                          "points you evaluate?",
+                          each(lambda e: (at(flat + e) - at(flat - e)) / eps)),
+            "rows-moved": ("your answer has one number per row of x: which element does "
+                           "x[j] pick out when x has two dimensions?",
+                           rows if len(shape) > 1 else None)}
 
     rng = np.random.default_rng(111)
     # The worked example: a 2 x 3 tensor, the default step.
@@ -729,13 +764,13 @@ with graded("Exercise 11.1", hint="work one element out by hand from section 2's
     tanh_sq = lambda t: (t.tanh() * t ** 2).sum()  # noqa: E731
     got = numerical_at(tanh_sq, w0)
     g.check("numerical_grad(sum(tanh(w) w**2)), w 2x3", got, torch_grad(tanh_sq, w0),
-            rtol=1e-6, atol=1e-8)
+            rtol=1e-6, atol=1e-8, mistakes=differences(tanh_sq, w0))
     # A quadratic: its central difference is exact for any step; a one-sided one is not.
     quad = lambda t: (1.5 * t * t - t).sum() + t.sum() ** 2  # noqa: E731
     v0 = rng.standard_normal((3, 2))
     got = numerical_at(quad, v0, eps=0.5)
     g.check("numerical_grad(quadratic, eps=0.5), x 3x2", got, torch_grad(quad, v0),
-            rtol=1e-9, atol=1e-12)
+            rtol=1e-9, atol=1e-12, mistakes=differences(quad, v0, 0.5))
     ### BEGIN HIDDEN TESTS
     # The step must be the eps given: for c * x**3 the central difference is
     # c * (3 x^2 + eps^2) exactly.
@@ -745,18 +780,20 @@ with graded("Exercise 11.1", hint="work one element out by hand from section 2's
         got = numerical_at(cube, x0, eps=eps)
         g.check(f"numerical_grad(sum(x**3 / 2), eps={eps}), shape {shape}", got,
                 0.5 * (3 * x0 ** 2 + eps ** 2), rtol=1e-7, atol=1e-9,
-                against="(3x^2 + eps^2) / 2")
+                against="(3x^2 + eps^2) / 2", mistakes=differences(cube, x0, eps))
     # Other functions, shapes (1-D, 3-D, a single number) and the default step.
     means = lambda t: (t * t * t - t).mean() + (t.exp() * 0.1).sum()  # noqa: E731
     for shape in [(5,), (2, 3, 2), (1, 4), ()]:
         x0 = rng.standard_normal(shape)
         got = numerical_at(means, x0)
         g.check(f"numerical_grad(mean(x**3 - x) + sum(exp(x)) / 10), shape {shape}", got,
-                torch_grad(means, x0), rtol=1e-6, atol=1e-8)
+                torch_grad(means, x0), rtol=1e-6, atol=1e-8,
+                mistakes=differences(means, x0))
     q0 = rng.standard_normal((4, 3))
     got = numerical_at(quad, q0, eps=2.0)
     ref = torch_grad(quad, q0)
-    g.check("numerical_grad(quadratic, eps=2), x 4x3", got, ref, rtol=1e-9, atol=1e-12)
+    g.check("numerical_grad(quadratic, eps=2), x 4x3", got, ref, rtol=1e-9, atol=1e-12,
+            mistakes=differences(quad, q0, 2.0))
     ### END HIDDEN TESTS
 
 # %% [markdown]
@@ -798,6 +835,8 @@ def wrong_backwards(functions):
     ### END SOLUTION
 
 # %% test=ex11-find-bugs-test points=2
+import numpy as np
+
 import minigrad
 from minigrad.course.grading import graded
 
@@ -815,9 +854,65 @@ with graded("Exercise 11.2", hint="run your own gradcheck by hand on one Functio
         return type(name, (minigrad.autograd.Function,),
                     {"forward": staticmethod(fwd), "backward": staticmethod(bwd)})
 
+    def refused(functions, make_inputs):
+        """The sorted names gradcheck refuses (or whose backward raises) at such inputs."""
+        rng = np.random.default_rng(11)
+        names = []
+        for name, (cls, shapes) in functions.items():
+            try:
+                ok = minigrad.autograd.gradcheck(cls.apply, make_inputs(rng, shapes),
+                                                 raise_exception=False)
+            except Exception:  # noqa: BLE001 - a backward that raises is wrong
+                ok = False
+            if not ok:
+                names.append(name)
+        return sorted(names)
+
+    def alike(rng, shapes):  # one random tensor per shape, shared by equal shapes
+        same = {}
+        return [same.setdefault(tuple(s), minigrad.tensor(rng.standard_normal(s),
+                                                          requires_grad=True)) for s in shapes]
+
+    def first_only(rng, shapes):  # only the first input requires grad
+        return [minigrad.tensor(rng.standard_normal(s), requires_grad=i == 0)
+                for i, s in enumerate(shapes)]
+
+    # inputs the common mistakes make, and what gradcheck then says
+    MAKERS = {
+        "special-inputs": ("your search missed bugs that vanish at inputs of ones: where "
+                           "does x**2 have the slope 2?",
+                           lambda rng, shapes: [minigrad.ones(s, dtype=minigrad.float64,
+                                                              requires_grad=True)
+                                                for s in shapes]),
+        "positive-inputs": ("your search missed a bug that hides at positive inputs: what "
+                            "sign do your inputs have?",
+                            lambda rng, shapes: [minigrad.tensor(rng.random(s),
+                                                                 requires_grad=True)
+                                                 for s in shapes]),
+        "later-input-unchecked": ("the bug you missed is in a later input's gradient only: "
+                                  "does gradcheck compare that gradient, at inputs that "
+                                  "differ from each other?", (alike, first_only)),
+        "float32-inputs": ("you called every Function wrong, the correct ones too: in "
+                           "which dtype does gradcheck's docstring ask for the inputs?",
+                           lambda rng, shapes: [minigrad.tensor(rng.standard_normal(s),
+                                                                dtype=minigrad.float32,
+                                                                requires_grad=True)
+                                                for s in shapes]),
+        "ignores-shapes": ("you called correct backwards wrong: do your inputs have the "
+                           "shapes each Function is given with?",
+                           lambda rng, shapes: [minigrad.tensor(rng.standard_normal(3),
+                                                                requires_grad=True)
+                                                for s in shapes]),
+    }
+    CAUGHT = {"check-raised": ("gradcheck refused one Function and your search stopped: "
+                               "what does gradcheck do on a refusal unless told not to?",
+                               minigrad.autograd.GradcheckError),
+              "backward-raised": ("one Function's backward raised and your search stopped: "
+                                  "what should such an error count as?", RuntimeError)}
+
     def check_batch(label, cases, truly_wrong):
         functions = {name: (function(name, f, b), shapes) for name, (f, b, shapes) in cases.items()}
-        got = g.call(wrong_backwards, functions, forbid="torch.autograd")
+        got = g.call(wrong_backwards, functions, forbid="torch.autograd", mistakes=CAUGHT)
         g.require(f"{label}: a list of names", type(got) is list
                   and all(type(name) is str for name in got),
                   f"return a list of the names (strings), not a {type(got).__name__}")
@@ -831,8 +926,18 @@ with graded("Exercise 11.2", hint="run your own gradcheck by hand on one Functio
         if false_alarms:
             nudges.append(f"{len(false_alarms)} correct backward(s) were called wrong: "
                           "is gradcheck run as its docstring asks?")
+        mistakes = {how: (nudge, lambda makes=makes: any(
+                        got == refused(functions, make)
+                        for make in (makes if isinstance(makes, tuple) else (makes,))))
+                    for how, (nudge, makes) in MAKERS.items()}
+        mistakes["inverted"] = ("you returned the Functions gradcheck accepts: which ones "
+                                "does the exercise ask for?",
+                                sorted(set(cases) - set(truly_wrong)) == got)
+        mistakes["worked-answer"] = ("your list is the worked batch's answer: does it "
+                                     "depend on the Functions you are given?",
+                                     got == ["CubeAbs", "MatMulNoT", "Mul", "Square"])
         g.require(f"{label}: the wrong backwards", not nudges and got == sorted(truly_wrong),
-                  "; ".join(nudges) or "return each name once, sorted")
+                  "; ".join(nudges) or "return each name once, sorted", mistakes=mistakes)
         g.check(f"{label}: wrong (1) or not (0), for each Function",
                 [int(name in got) for name in cases], [int(name in truly_wrong) for name in cases],
                 against="the batch")
@@ -954,11 +1059,32 @@ with graded("Exercise 11.3", hint="compare your gradient with gradcheck's numeri
     def check_normalize(x0, up, label):
         up_given = up.copy()
         got = g.call(your_backward, x0.copy(), up_given, forbid="autograd")
+        norm = np.sqrt((x0 * x0).sum())
+        unit = x0 / norm
         g.require(f"{label}: grad_output unchanged", np.array_equal(up_given, up),
-                  "return a new array; do not change grad_output in place")
+                  "return a new array; do not change grad_output in place", mistakes={
+                      "changed-in-place": ("your backward wrote its projection into "
+                                           "grad_output: who else holds that array?",
+                                           lambda: np.allclose(
+                                               up_given, up - unit * (up * unit).sum(),
+                                               rtol=1e-12, atol=1e-15))})
         x_t = torch.tensor(x0, requires_grad=True)
         (ref,) = torch.autograd.grad(x_t / x_t.norm(), x_t, torch.tensor(up))
-        g.check(f"{label}: Normalize.backward", got, ref, rtol=1e-10, atol=1e-13)
+        ones = np.ones_like(up)
+        g.check(f"{label}: Normalize.backward", got, ref, rtol=1e-10, atol=1e-13, mistakes={
+            "norm-constant": ("your gradient is grad_output / ||x||, the broken one's: "
+                              "through which path does x also change ||x||?", up / norm),
+            "sign-flipped": ("your correction has the wrong sign: does moving x along u "
+                             "change u?", (up + unit * (up * unit).sum()) / norm),
+            "no-sum": ("your correction for entry i uses grad_output[i] alone: does u_j "
+                       "depend on x_i for j != i?", (up - unit * (up * unit)) / norm),
+            "x-for-u": ("your correction is off by powers of ||x||: is the vector you "
+                        "project on of length 1?", (up - x0 * (up * x0).sum()) / norm),
+            "norm-left-out": ("your gradient is ||x|| times torch's: how does u scale "
+                              "with ||x||?", up - unit * (up * unit).sum()),
+            "ignores-grad-output": ("your gradient is the one for an upstream gradient "
+                                    "of ones: what does backward do with grad_output?",
+                                    (ones - unit * (ones * unit).sum()) / norm)})
         got = g.call(through_minigrad, x0, up, forbid="torch.autograd")
         g.check(f"{label}: x.grad through minigrad", got, ref, rtol=1e-10, atol=1e-13)
 

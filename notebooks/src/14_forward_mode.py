@@ -540,6 +540,58 @@ with graded("Exercise 14.1", hint="the product's tangent is a' b + a b' (eps**2 
 
     through_mydual.__name__ = "MyDual"
 
+    class MistakenDual:
+        """A dual number whose product or tanh has one common mistake (how)."""
+
+        def __init__(self, how, primal, tangent=0.0):
+            self.how, self.primal, self.tangent = how, float(primal), float(tangent)
+
+        def _dual(self, other):
+            return other if isinstance(other, MistakenDual) else MistakenDual(self.how, other)
+
+        def __add__(self, other):
+            other = self._dual(other)
+            return MistakenDual(self.how, self.primal + other.primal,
+                                self.tangent + other.tangent)
+
+        __radd__ = __add__
+
+        def __mul__(self, other):
+            other = self._dual(other)
+            a, da, b, db = self.primal, self.tangent, other.primal, other.tangent
+            tangent = {"tangent-product": lambda: da * db, "tangent-sum": lambda: da + db,
+                       "eps-squared-kept": lambda: da * b + a * db + da * db,
+                       "other-tangent-ignored": lambda: da * b}.get(
+                           self.how, lambda: da * b + a * db)()
+            return MistakenDual(self.how, a * b, tangent)
+
+        def __rmul__(self, other):
+            return self * other
+
+        def tanh(self):
+            a, da, t = self.primal, self.tangent, math.tanh(self.primal)
+            return MistakenDual(self.how, a if self.how == "primal-unchanged" else t, {
+                "slope-at-input": lambda: (1 - a ** 2) * da,
+                "tanh-of-tangent": lambda: math.tanh(da),
+                "incoming-tangent-ignored": lambda: 1 - t * t}.get(
+                    self.how, lambda: (1 - t * t) * da)())
+
+    DUAL_MISTAKES = {  # tanh's first: at tanh(x * x + 1) two can give one value
+        "slope-at-input": "your tanh's slope is 1 - a**2: is the square taken of the input "
+                          "or of tanh(a)?",
+        "tanh-of-tangent": "your tanh's tangent is tanh of the tangent: is a tangent "
+                           "transformed by the function, or scaled by its slope?",
+        "primal-unchanged": "your tanh's primal is its input: what is the value of tanh(a)?",
+        "incoming-tangent-ignored": "your tanh's tangent is its slope alone: what does the "
+                                    "chain rule multiply it by?",
+        "tangent-product": "your product's tangent is a' b': expand (a + a' eps)(b + b' eps) "
+                           "with eps**2 = 0: which terms are left?",
+        "tangent-sum": "your product's tangent is a' + b': what does the product rule give?",
+        "eps-squared-kept": "your product's tangent has one term too many: what is eps**2?",
+        "other-tangent-ignored": "your product's tangent misses the other factor's tangent: "
+                                 "what if both factors move?",
+    }
+
     def check_dual(name, f, *pairs):
         got = g.call(through_mydual, f, *pairs,
                      forbid=["autograd", "forward_ad", Dual.__mul__, Dual.tanh])
@@ -547,8 +599,17 @@ with graded("Exercise 14.1", hint="the product's tangent is a' b + a b' (eps**2 
             duals = [fwAD.make_dual(torch.tensor(p, dtype=torch.float64),
                                     torch.tensor(t, dtype=torch.float64)) for p, t in pairs]
             primal, tangent = fwAD.unpack_dual(f(*duals))
-        g.check(f"{name}: primal", got[0], primal, rtol=1e-12)
-        g.check(f"{name}: tangent", got[1], tangent, rtol=1e-12, atol=1e-15)
+
+        def mistakes(part):
+            def value(how):
+                out = f(*(MistakenDual(how, p, t) for p, t in pairs))
+                return (out.primal, out.tangent)[part]
+            return {how: (nudge, lambda how=how: value(how))
+                    for how, nudge in DUAL_MISTAKES.items()}
+
+        g.check(f"{name}: primal", got[0], primal, rtol=1e-12, mistakes=mistakes(0))
+        g.check(f"{name}: tangent", got[1], tangent, rtol=1e-12, atol=1e-15,
+                mistakes=mistakes(1))
 
     check_dual("x * x at 3, tangent 1", lambda x: x * x, (3.0, 1.0))
     check_dual("a * b at (2, 5), tangents (1, -0.5)", lambda a, b: a * b, (2.0, 1.0),
@@ -615,11 +676,26 @@ with graded("Exercise 14.2", hint="if the numbers are right but transposed, look
         got = g.call(jacobian_by_columns, f, x0.copy(), count=[make_dual],
                      forbid=["autograd", "torch.forward_ad", "minigrad.jacobian",
                              "torch.jacobian"])
-        g.require(f"{name}: one forward pass per input", g.calls[make_dual] - before == len(x0),
+        passes = g.calls[make_dual] - before
+        g.require(f"{name}: one forward pass per input", passes == len(x0),
                   f"make {len(x0)} dual inputs (one minigrad.func.jvp per input), "
-                  f"not {g.calls[make_dual] - before}")
-        g.check(f"{name}: Jacobian", got, torch.func.jacfwd(f_torch)(torch.tensor(x0)),
-                rtol=1e-12, atol=1e-15)
+                  f"not {passes}", mistakes={
+                      "one-pass": ("you made one dual input for all the columns: which "
+                                   "tangent gives exactly column j, and how many are there?",
+                                   passes == 1 < len(x0))})
+        J = torch.func.jacfwd(f_torch)(torch.tensor(x0)).numpy()
+        g.check(f"{name}: Jacobian", got, J, rtol=1e-12, atol=1e-15, mistakes={
+            "transposed": ("your Jacobian is torch's transposed: is column j of yours the "
+                           "pass with tangent e_j?", J.T),
+            "values-stacked": ("your columns are f(x0): which of the two results of a "
+                               "forward pass is J e_j?",
+                               lambda: np.stack([f_torch(torch.tensor(x0)).numpy()] * len(x0),
+                                                axis=1)),
+            "tangent-scaled": ("your column j is x0[j] times torch's: what should tangent "
+                               "j hold at position j?", J * x0),
+            "ignores-x0": ("your Jacobian is the one at x = ones: at which point is it "
+                           "asked?", lambda: torch.func.jacfwd(f_torch)(
+                               torch.ones(len(x0), dtype=torch.float64)).numpy())})
 
     A = np.array([[1.0, -0.5, 0.2], [0.3, 0.8, -1.0], [0.0, 0.5, 0.5], [-0.7, 0.1, 0.4]])
     check_columns("tanh(A x), 3 -> 4", lambda t: (minigrad.tensor(A) @ t).tanh(),
@@ -691,10 +767,17 @@ with graded("Exercise 14.3", hint="if the pass count is off, count your grad cal
         before = g.calls.get("minigrad.autograd", 0)
         got = g.call(jvp_by_double_vjp, f, x0.copy(), v.copy(), count="minigrad.autograd",
                      forbid=["forward_ad", "minigrad.func", "torch.autograd", "torch.func"])
-        g.require(f"{name}: two backward passes", g.calls["minigrad.autograd"] - before == 2,
-                  f"run exactly two backward passes, not {g.calls['minigrad.autograd'] - before}")
+        passes = g.calls["minigrad.autograd"] - before
+        g.require(f"{name}: two backward passes", passes == 2,
+                  f"run exactly two backward passes, not {passes}", mistakes={
+                      "one-vjp": ("you ran one backward pass: which product does one pass "
+                                  "with v give, J v or J^T v?", passes == 1)})
         _, reference = torch.func.jvp(f_torch, (torch.tensor(x0),), (torch.tensor(v),))
-        g.check(f"{name}: J v", got, reference, rtol=1e-12, atol=1e-15)
+        g.check(f"{name}: J v", got, reference, rtol=1e-12, atol=1e-15, mistakes={
+            "ones-for-v": ("your J v is J times a vector of ones: where does v enter your "
+                           "second pass?", lambda: torch.func.jvp(
+                               f_torch, (torch.tensor(x0),),
+                               (torch.ones(len(x0), dtype=torch.float64),))[1])})
 
     check_jvp("the tutorial's x**2 at (1, 2, 3), v = ones", lambda t: t ** 2,
               lambda t: t ** 2, np.array([1.0, 2.0, 3.0]), np.ones(3))

@@ -161,7 +161,7 @@ def row_scale_grad(M, s):
         Wrong("the sum over axis 0, stood up as a column", "slip", """
 def row_scale_grad(M, s):
     return 2 * s * (M ** 2).sum(0)[:, None]
-"""),
+""", mistake="summed-over-rows"),
         Wrong("ignores s: the factors taken as ones", "ignores", """
 def row_scale_grad(M, s):
     return 2 * (M ** 2).sum(1, keepdims=True) * np.ones_like(s)

@@ -72,7 +72,7 @@ def pipeline_backward(stages, x):
     outputs[-1].backward()
     outputs[-2].backward(leaves[-2].grad)
     return [leaf.grad.data for leaf in leaves[:-1]]
-"""),
+""", mistake="earlier-stages-skipped"),
         Wrong("each earlier stage's backward from ones, as for a sum", "slip", """
 import minigrad
 def pipeline_backward(stages, x):
@@ -112,7 +112,7 @@ def pipeline_backward(stages, x):
     for k in reversed(range(len(stages) - 1)):
         outputs[k].backward(leaves[k].grad)
     return [leaf.grad.data for leaf in leaves[:-1]]
-"""),
+""", mistake="received-without-grad"),
         Wrong("the stages' backward in forward order", "slip", """
 import minigrad
 def pipeline_backward(stages, x):
@@ -268,7 +268,7 @@ def jacobian(f, x0):
     eye = np.eye(y.shape[0])
     return np.stack([minigrad.autograd.grad(y, x, minigrad.tensor(eye[i]))[0].numpy()
                      for i in range(y.shape[0])])
-"""),
+""", mistake="graph-freed"),
         Wrong("one-hot vectors sized by the input, not the output", "ignores", """
 import numpy as np
 import minigrad

@@ -94,7 +94,7 @@ def normalised_backward(p, c):
     loss = (p.detach() / norm * c).sum()
     loss.backward()
     return loss
-"""),
+""", mistake="p-detached"),
         Wrong("the root mean square as the norm", "slip", """
 def normalised_backward(p, c):
     norm = ((p.detach() ** 2).mean()) ** 0.5
@@ -197,7 +197,7 @@ def train_frozen(model, frozen, batches, lr):
         opt.step()
         losses.append(loss.item())
     return losses
-"""),
+""", mistake="grads-pile-up"),
         Wrong("frozen only after the first step has moved them", "slip", """
 import minigrad
 def train_frozen(model, frozen, batches, lr):
@@ -214,7 +214,7 @@ def train_frozen(model, frozen, batches, lr):
                 p.requires_grad_(False)
                 p.grad = None
     return losses
-"""),
+""", mistake="frozen-late"),
         Wrong("unfrozen again at the end, to leave the model as it came", "slip", """
 import minigrad
 def train_frozen(model, frozen, batches, lr):

@@ -24,13 +24,13 @@ def sgd_step(params, lr):
 def sgd_step(params, lr):
     for p in params:
         p.data -= lr * p.grad
-"""),
+""", mistake="none-grad-used"),
         Wrong("-= on the parameter while recording", "slip", """
 def sgd_step(params, lr):
     for p in params:
         if p.grad is not None:
             p -= lr * p.grad
-"""),
+""", mistake="step-recorded"),
         Wrong("the gradient cleared after the step", "slip", """
 def sgd_step(params, lr):
     for p in params:
@@ -38,11 +38,12 @@ def sgd_step(params, lr):
             p.data -= lr * p.grad
             p.grad = None
 """, mistake="grad-cleared"),
+        # A hidden example has no gradient for its second parameter: this one multiplies it.
         Wrong("the worked example's first two parameters, by position", "hardcoded", """
 def sgd_step(params, lr):
     for p in params[:2]:
         p.data -= lr * p.grad
-"""),
+""", mistake="none-grad-used"),
         Wrong("ignores lr: the worked example's 0.2", "ignores", """
 def sgd_step(params, lr):
     for p in params:
@@ -89,7 +90,7 @@ class MomentumSGD:
             g = param.grad
             self.buffers[i] = g.clone() if self.buffers[i] is None else 0.8 * self.buffers[i] + g
             param.data -= 0.05 * self.buffers[i]
-"""),
+""", mistake="example-numbers"),
         Wrong("a dampened buffer: mu b + (1 - mu) g", "slip", """
 class MomentumSGD:
     def __init__(self, params, lr, momentum):
@@ -108,7 +109,7 @@ class MomentumSGD:
             else:
                 self.buffers[i] = self.momentum * self.buffers[i] + (1 - self.momentum) * g
             p.data -= self.lr * self.buffers[i]
-"""),
+""", mistake="dampened"),
         Wrong("the step along the gradient, not the buffer", "slip", """
 class MomentumSGD:
     def __init__(self, params, lr, momentum):
@@ -125,7 +126,7 @@ class MomentumSGD:
             b = self.buffers[i]
             self.buffers[i] = g.clone() if b is None else self.momentum * b + g
             p.data -= self.lr * g
-"""),
+""", mistake="gradient-step"),
         Wrong("the step along the old buffer, updated afterwards", "slip", """
 import numpy as np
 class MomentumSGD:
@@ -141,7 +142,7 @@ class MomentumSGD:
                 continue
             p.data -= self.lr * self.buffers[i]
             self.buffers[i] = self.momentum * self.buffers[i] + p.grad
-"""),
+""", mistake="old-buffer"),
         Wrong("one buffer shared by all the parameters", "slip", """
 class MomentumSGD:
     def __init__(self, params, lr, momentum):
@@ -175,7 +176,7 @@ class MomentumSGD:
             b = self.buffers[i]
             self.buffers[i] = g.clone() if b is None else self.momentum * b + g
             p.data -= self.lr * self.buffers[i]
-"""),
+""", mistake="grad-zeroed"),
         Wrong("the parameters kept as the iterator they came in", "slip", """
 class MomentumSGD:
     def __init__(self, params, lr, momentum):
@@ -192,7 +193,7 @@ class MomentumSGD:
             b = self.buffers.get(id(p))
             self.buffers[id(p)] = b = g.clone() if b is None else self.momentum * b + g
             p.data -= self.lr * b
-"""),
+""", mistake="params-used-up"),
         Wrong("ignores momentum: the worked example's 0.8", "ignores", """
 class MomentumSGD:
     def __init__(self, params, lr, momentum):
@@ -209,7 +210,7 @@ class MomentumSGD:
             b = self.buffers[i]
             self.buffers[i] = g.clone() if b is None else self.momentum * b + g
             p.data -= self.lr * self.buffers[i]
-"""),
+""", mistake="ignores-momentum"),
         Wrong("ignores lr: the worked example's 0.05", "ignores", """
 class MomentumSGD:
     def __init__(self, params, lr, momentum):
@@ -226,7 +227,7 @@ class MomentumSGD:
             b = self.buffers[i]
             self.buffers[i] = g.clone() if b is None else self.momentum * b + g
             p.data -= self.lr * self.buffers[i]
-"""),
+""", mistake="ignores-lr"),
         Wrong("minigrad.optim.SGD with momentum inside", "bypass", """
 import minigrad
 class MomentumSGD:
@@ -269,7 +270,7 @@ def loss_with_decay(net, inputs, targets, lam):
     for p in net.parameters():
         total = total + lam * (p ** 2).sum()
     return total
-"""),
+""", mistake="twice-lam"),
         Wrong("the weights only, not the biases", "slip", f"""
 def loss_with_decay(net, inputs, targets, lam):
     total = {_MSE}
@@ -277,42 +278,42 @@ def loss_with_decay(net, inputs, targets, lam):
         if name.endswith("weight"):
             total = total + lam / 2 * (p ** 2).sum()
     return total
-"""),
+""", mistake="weights-only"),
         Wrong("the penalty from the arrays: right value, no gradient", "slip", f"""
 def loss_with_decay(net, inputs, targets, lam):
     total = {_MSE}
     for p in net.parameters():
         total = total + lam / 2 * float((p.detach().numpy() ** 2).sum())
     return total
-"""),
+""", mistake="no-gradient"),
         Wrong("the mean of the squares, not their sum", "slip", f"""
 def loss_with_decay(net, inputs, targets, lam):
     total = {_MSE}
     for p in net.parameters():
         total = total + lam / 2 * (p ** 2).mean()
     return total
-"""),
+""", mistake="mean-not-sum"),
         Wrong("the worked example's 32 rows hard-coded in the mean", "hardcoded", """
 def loss_with_decay(net, inputs, targets, lam):
     total = ((net(inputs) - targets) ** 2).sum() / 32
     for p in net.parameters():
         total = total + lam / 2 * (p ** 2).sum()
     return total
-"""),
+""", mistake="example-rows"),
         Wrong("ignores lam: the worked example's 0.3", "ignores", f"""
 def loss_with_decay(net, inputs, targets, lam):
     total = {_MSE}
     for p in net.parameters():
         total = total + 0.3 / 2 * (p ** 2).sum()
     return total
-"""),
+""", mistake="ignores-lam"),
         Wrong("the penalty on the first layer only", "ignores", f"""
 def loss_with_decay(net, inputs, targets, lam):
     total = {_MSE}
     for p in net[0].parameters():
         total = total + lam / 2 * (p ** 2).sum()
     return total
-"""),
+""", mistake="first-layer-only"),
         Wrong("the penalty's gradient pushed by its own backward()", "bypass", f"""
 def loss_with_decay(net, inputs, targets, lam):
     penalty = 0.0

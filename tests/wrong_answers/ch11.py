@@ -13,7 +13,7 @@ def numerical_grad(fn, x, eps=1e-6):
         bump[j] = eps
         grad[j] = (fn(x + minigrad.tensor(bump.reshape(tuple(x.shape)))).item() - base) / eps
     return grad.reshape(tuple(x.shape))
-"""),
+""", mistake="one-sided"),
         Wrong("divides by eps, not 2 eps", "slip", """
 def numerical_grad(fn, x, eps=1e-6):
     grad = np.zeros(x.numel())
@@ -23,7 +23,7 @@ def numerical_grad(fn, x, eps=1e-6):
         bump = minigrad.tensor(bump.reshape(tuple(x.shape)))
         grad[j] = (fn(x + bump).item() - fn(x - bump).item()) / eps
     return grad.reshape(tuple(x.shape))
-"""),
+""", mistake="half-step"),
         Wrong("only 1-D: one element per row", "slip", """
 def numerical_grad(fn, x, eps=1e-6):
     grad = np.zeros(len(x))
@@ -33,7 +33,7 @@ def numerical_grad(fn, x, eps=1e-6):
         bump = minigrad.tensor(bump)
         grad[j] = (fn(x + bump).item() - fn(x - bump).item()) / (2 * eps)
     return grad
-"""),
+""", mistake="rows-moved"),
         Wrong("moves x in place and never puts it back", "slip", """
 def numerical_grad(fn, x, eps=1e-6):
     flat = x.detach().numpy().reshape(-1)
@@ -45,7 +45,7 @@ def numerical_grad(fn, x, eps=1e-6):
         minus = fn(x).item()
         grad[j] = (plus - minus) / (2 * eps)
     return grad.reshape(x.detach().numpy().shape)
-"""),
+""", mistake="not-put-back"),
         Wrong("ignores eps: a fixed step", "ignores", """
 def numerical_grad(fn, x, eps=1e-6):
     step = 1e-5
@@ -118,7 +118,7 @@ def wrong_backwards(functions):
         if not ok:
             wrong.append(name)
     return sorted(wrong)
-"""),
+""", mistake="special-inputs"),
         Wrong('the same random tensor for inputs of the same shape', 'slip', """
 import numpy as np
 import minigrad
@@ -138,7 +138,7 @@ def wrong_backwards(functions):
         if not ok:
             wrong.append(name)
     return sorted(wrong)
-"""),
+""", mistake="later-input-unchecked"),
         Wrong('only the first input requires grad', 'slip', """
 import numpy as np
 import minigrad
@@ -156,7 +156,7 @@ def wrong_backwards(functions):
         if not ok:
             wrong.append(name)
     return sorted(wrong)
-"""),
+""", mistake="later-input-unchecked"),
         Wrong('float32 inputs: rounding fails correct backwards', 'slip', """
 import numpy as np
 import minigrad
@@ -172,7 +172,7 @@ def wrong_backwards(functions):
         if not ok:
             wrong.append(name)
     return sorted(wrong)
-"""),
+""", mistake="float32-inputs"),
         Wrong('positive inputs only (uniform in (0, 1))', 'slip', """
 import numpy as np
 import minigrad
@@ -189,7 +189,7 @@ def wrong_backwards(functions):
         if not ok:
             wrong.append(name)
     return sorted(wrong)
-"""),
+""", mistake="positive-inputs"),
         Wrong("gradcheck's exception not caught", 'slip', """
 import numpy as np
 import minigrad
@@ -202,7 +202,7 @@ def wrong_backwards(functions):
         if not minigrad.autograd.gradcheck(cls.apply, inputs):
             wrong.append(name)
     return sorted(wrong)
-"""),
+""", mistake="check-raised"),
         Wrong('only a GradcheckError counts: a backward that raises stops the search', 'slip', """
 import numpy as np
 import minigrad
@@ -218,7 +218,7 @@ def wrong_backwards(functions):
         except GradcheckError:
             wrong.append(name)
     return sorted(wrong)
-"""),
+""", mistake="backward-raised"),
         Wrong('the ones gradcheck accepts, not the ones it refuses', 'slip', """
 import numpy as np
 import minigrad
@@ -235,11 +235,11 @@ def wrong_backwards(functions):
         if ok:
             right.append(name)
     return sorted(right)
-"""),
+""", mistake="inverted"),
         Wrong("the worked example's answer hard-coded", 'hardcoded', """
 def wrong_backwards(functions):
     return ["CubeAbs", "MatMulNoT", "Mul", "Square"]
-"""),
+""", mistake="worked-answer"),
         Wrong('ignores the shapes: every input of shape (3,)', 'ignores', """
 import numpy as np
 import minigrad
@@ -256,7 +256,9 @@ def wrong_backwards(functions):
         if not ok:
             wrong.append(name)
     return sorted(wrong)
-"""),
+""", mistake="ignores-shapes"),
+        # On the worked batch it calls every Function wrong, as float32 inputs do: by its
+        # outputs alone the check cannot tell the two apart.
         Wrong("torch's autograd on the forward, compared with the backward", 'bypass', """
 import numpy as np
 import torch
@@ -279,7 +281,7 @@ def wrong_backwards(functions):
         if not ok:
             wrong.append(name)
     return sorted(wrong)
-"""),
+""", mistake="float32-inputs"),
     ],
     "ex11-fix-backward": [
         Wrong('the planted bug kept: the norm taken as a constant', 'slip', """
@@ -295,7 +297,7 @@ class Normalize(minigrad.autograd.Function):
         norm = (x * x).sum() ** 0.5
         u = x / norm
         return grad_output / norm
-"""),
+""", mistake="norm-constant"),
         Wrong("the projection's sign flipped", 'slip', """
 class Normalize(minigrad.autograd.Function):
     @staticmethod
@@ -309,7 +311,7 @@ class Normalize(minigrad.autograd.Function):
         norm = (x * x).sum() ** 0.5
         u = x / norm
         return (grad_output + u * (grad_output * u).sum()) / norm
-"""),
+""", mistake="sign-flipped"),
         Wrong('elementwise, no sum over the entries', 'slip', """
 class Normalize(minigrad.autograd.Function):
     @staticmethod
@@ -323,7 +325,7 @@ class Normalize(minigrad.autograd.Function):
         norm = (x * x).sum() ** 0.5
         u = x / norm
         return (grad_output - u * (grad_output * u)) / norm
-"""),
+""", mistake="no-sum"),
         Wrong('x where u is due in the projection', 'slip', """
 class Normalize(minigrad.autograd.Function):
     @staticmethod
@@ -337,7 +339,7 @@ class Normalize(minigrad.autograd.Function):
         norm = (x * x).sum() ** 0.5
         u = x / norm
         return (grad_output - x * (grad_output * x).sum()) / norm
-"""),
+""", mistake="x-for-u"),
         Wrong('the division by the norm left out', 'slip', """
 class Normalize(minigrad.autograd.Function):
     @staticmethod
@@ -351,7 +353,7 @@ class Normalize(minigrad.autograd.Function):
         norm = (x * x).sum() ** 0.5
         u = x / norm
         return grad_output - u * (grad_output * u).sum()
-"""),
+""", mistake="norm-left-out"),
         Wrong('grad_output changed in place', 'slip', """
 class Normalize(minigrad.autograd.Function):
     @staticmethod
@@ -366,7 +368,7 @@ class Normalize(minigrad.autograd.Function):
         u = x / norm
         grad_output -= u * (grad_output * u).sum()
         return grad_output / norm
-"""),
+""", mistake="changed-in-place"),
         Wrong("the worked example's gradient hard-coded", 'hardcoded', """
 import numpy as np
 class Normalize(minigrad.autograd.Function):
@@ -396,7 +398,7 @@ class Normalize(minigrad.autograd.Function):
         u = x / norm
         ones = grad_output * 0 + 1
         return (ones - u * (ones * u).sum()) / norm
-"""),
+""", mistake="ignores-grad-output"),
         Wrong("minigrad's autograd inside backward", 'bypass', """
 import minigrad
 class Normalize(minigrad.autograd.Function):

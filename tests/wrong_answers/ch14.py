@@ -47,54 +47,55 @@ WRONG = {
     def __mul__(self, other):
         other = other if isinstance(other, MyDual) else MyDual(other)
         return MyDual(self.primal * other.primal, self.tangent * other.tangent)
-''')),
+'''), mistake="tangent-product"),
         Wrong("the product's tangent as the sum of the tangents", "slip", _dual(mul='''
     def __mul__(self, other):
         other = other if isinstance(other, MyDual) else MyDual(other)
         return MyDual(self.primal * other.primal, self.tangent + other.tangent)
-''')),
+'''), mistake="tangent-sum"),
         Wrong("eps**2 kept: a' b' added to the tangent", "slip", _dual(mul='''
     def __mul__(self, other):
         other = other if isinstance(other, MyDual) else MyDual(other)
         return MyDual(self.primal * other.primal, self.tangent * other.primal
                       + self.primal * other.tangent + self.tangent * other.tangent)
-''')),
+'''), mistake="eps-squared-kept"),
         Wrong("tanh's slope as 1 - x**2 (at the input, not the output)", "slip", _dual(tanh='''
     def tanh(self):
         return MyDual(math.tanh(self.primal), (1 - self.primal ** 2) * self.tangent)
-''')),
+'''), mistake="slope-at-input"),
         Wrong("tanh's tangent as the tanh of the tangent", "slip", _dual(tanh='''
     def tanh(self):
         return MyDual(math.tanh(self.primal), math.tanh(self.tangent))
-''')),
+'''), mistake="tanh-of-tangent"),
         Wrong("tanh leaves the primal as it was", "slip", _dual(tanh='''
     def tanh(self):
         t = math.tanh(self.primal)
         return MyDual(self.primal, (1 - t * t) * self.tangent)
-''')),
+'''), mistake="primal-unchanged"),
         Wrong("ignores the tangent of the other factor", "ignores", _dual(mul='''
     def __mul__(self, other):
         other = other if isinstance(other, MyDual) else MyDual(other)
         return MyDual(self.primal * other.primal, self.tangent * other.primal)
-''')),
+'''), mistake="other-tangent-ignored"),
         Wrong("ignores self.tangent in tanh: the slope alone", "ignores", _dual(tanh='''
     def tanh(self):
         t = math.tanh(self.primal)
         return MyDual(t, 1 - t * t)
-''')),
+'''), mistake="incoming-tangent-ignored"),
         Wrong("the visible tanh values looked up", "hardcoded", _dual(tanh='''
     def tanh(self):
         t = math.tanh(self.primal)
         known = {1.25: (1 - math.tanh(1.25) ** 2) * 2.0}
         return MyDual(t, known.get(self.primal, 0.0))
 ''')),
+        # Past the visible inputs it ignores the other factor's tangent, and is named so.
         Wrong("the visible products looked up", "hardcoded", _dual(mul='''
     def __mul__(self, other):
         other = other if isinstance(other, MyDual) else MyDual(other)
         known = {(3.0, 3.0): 6.0, (2.0, 5.0): 4.0, (0.5, 0.5): 2.0}
         return MyDual(self.primal * other.primal,
                       known.get((self.primal, other.primal), self.tangent * other.primal))
-''')),
+'''), mistake="other-tangent-ignored"),
         Wrong("minigrad's Dual does the work", "bypass", _dual(mul='''
     def __mul__(self, other):
         from minigrad.dual import Dual
@@ -157,7 +158,7 @@ def jacobian_by_columns(f, x0):
         _, t = minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(e),))
         cols.append(t.detach().numpy())
     return np.stack(cols)
-'''),
+''', mistake="transposed"),
         Wrong("one JVP with ones, repeated in every column", "slip", '''
 import numpy as np
 import minigrad
@@ -165,7 +166,7 @@ import minigrad.func
 def jacobian_by_columns(f, x0):
     _, t = minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(np.ones(len(x0))),))
     return np.stack([t.detach().numpy()] * len(x0), axis=1)
-'''),
+''', mistake="one-pass"),
         Wrong("the values f(x) stacked, not the tangents", "slip", '''
 import numpy as np
 import minigrad
@@ -177,7 +178,7 @@ def jacobian_by_columns(f, x0):
         y, _ = minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(e),))
         cols.append(y.detach().numpy())
     return np.stack(cols, axis=1)
-'''),
+''', mistake="values-stacked"),
         Wrong("the tangent set to x0 instead of e_j", "slip", '''
 import numpy as np
 import minigrad
@@ -189,7 +190,7 @@ def jacobian_by_columns(f, x0):
         _, t = minigrad.func.jvp(f, (minigrad.tensor(x0),), (minigrad.tensor(e),))
         cols.append(t.detach().numpy())
     return np.stack(cols, axis=1)
-'''),
+''', mistake="tangent-scaled"),
         Wrong("ignores x0: the Jacobian at ones", "ignores", '''
 import numpy as np
 import minigrad
@@ -202,7 +203,7 @@ def jacobian_by_columns(f, x0):
         _, t = minigrad.func.jvp(f, (minigrad.tensor(x),), (minigrad.tensor(e),))
         cols.append(t.detach().numpy())
     return np.stack(cols, axis=1)
-'''),
+''', mistake="ignores-x0"),
         Wrong("the visible Jacobians looked up", "hardcoded", _VISIBLE + '''
 import minigrad
 import minigrad.autograd.forward_ad as _fw
@@ -256,7 +257,7 @@ def jvp_by_double_vjp(f, x0, v):
     x = minigrad.tensor(x0, requires_grad=True)
     (g,) = minigrad.autograd.grad(f(x), x, minigrad.tensor(v))
     return g.detach().numpy()
-'''),
+''', mistake="one-vjp"),
         Wrong("the second pass with respect to x, not u", "slip", '''
 import numpy as np
 import minigrad
@@ -278,7 +279,7 @@ def jvp_by_double_vjp(f, x0, v):
     (g,) = minigrad.autograd.grad(y, x, u, create_graph=True)
     (jv,) = minigrad.autograd.grad(g.sum(), u)
     return jv.detach().numpy()
-'''),
+''', mistake="ones-for-v"),
         Wrong("ignores v: the second pass with ones", "ignores", '''
 import numpy as np
 import minigrad
@@ -289,7 +290,7 @@ def jvp_by_double_vjp(f, x0, v):
     (g,) = minigrad.autograd.grad(y, x, u, create_graph=True)
     (jv,) = minigrad.autograd.grad(g, u, minigrad.tensor(np.ones(len(x0))))
     return jv.detach().numpy()
-'''),
+''', mistake="ones-for-v"),
         Wrong("ignores x0: the trick at ones", "ignores", '''
 import numpy as np
 import minigrad
