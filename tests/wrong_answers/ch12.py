@@ -157,7 +157,7 @@ def train_fixed(model, batches, lr, lam):
         Wrong("the worked example's losses hard-coded", "hardcoded", """
 def train_fixed(model, batches, lr, lam):
     return [0.7881555291120738, 0.6334788539270877, 1.067285292374249]
-"""),
+""", mistake="never-moves"),
         Wrong('ignores lam: no penalty', 'ignores', """
 import minigrad
 def train_fixed(model, batches, lr, lam):
