@@ -1100,7 +1100,7 @@ with graded("Exercise 12.3", hint="after backward(), what does h.grad hold, and 
 # $$c = x - \bar{x}\ \text{(each column minus its mean over the rows)}, \qquad z = c\,W,
 # \qquad y = 2 \tanh(z + b) + z.$$
 #
-# It has three bugs, all in its in-place lines; only one of them raises an error.
+# It has three bugs, each one about an in-place op; only one of them raises an error.
 
 # %%
 def block_buggy(x, w, b):
@@ -1144,7 +1144,7 @@ def block_fixed(x, w, b):
     x = x - x.mean(dim=0)     # a new tensor: the caller's x stays as it was
     z = x @ w
     skip = z.clone()          # a copy: z += b must not change the skip path
-    z += b                    # safe: @ saved x and w, not z, and + saves nothing
+    z += b                    # safe: @ saved x (for w's gradient), not z; + saves nothing
     y = 2 * z.tanh()          # tanh saved its output; 2 * ... makes a new tensor
     y += skip                 # safe: a multiplication by a number saves nothing
     return y
@@ -1391,6 +1391,10 @@ check_all({"h after d.add_(1)": (changed["minigrad"][0], changed["torch"][0]),
 #   layer saved because its input requires grad). Fix: do not change a saved tensor
 #   between forward and backward; change it after backward, or use an out-of-place op
 #   or `clone()` first.
+# - Whether an in-place change is safe depends on what the ops saved: `+` and a
+#   multiplication by a number save nothing; `*` of two tensors, `**`, `sin` and `log`
+#   save their input; `exp`, `sigmoid`, `tanh`, `relu` and `sqrt` their output. A second
+#   name bound by `=`, or a `detach()`, shares the numbers: `clone()` makes a copy.
 # - `Trying to backward through the graph a second time`: the first backward freed
 #   the saved values (a graph that saved nothing runs again silently). Fix: recompute
 #   the forward pass, or `retain_graph=True`.
