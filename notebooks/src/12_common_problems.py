@@ -872,22 +872,51 @@ with graded("Exercise 12.1", hint="run your function and torch's version of the 
                   all(np.array_equal(b[0].data, x) and np.array_equal(b[1].data, y)
                       for b, (x, y) in zip(batches, data, strict=True)),
                   "leave the batches as they are")
-        optimizer_t = torch.optim.SGD(theirs.parameters(), lr=lr, momentum=0.9)
-        reference = []
-        for x, y in data:
-            optimizer_t.zero_grad()
-            x_t, y_t = torch.tensor(x), torch.tensor(y)
-            loss_t = ((theirs(x_t) - y_t) ** 2).mean() + lam / 2 * sum(
-                (p ** 2).sum() for p in theirs.parameters())
-            loss_t.backward()
-            optimizer_t.step()
-            reference.append(loss_t.item())
-        g.check(f"{label}: the losses", losses, reference, rtol=1e-10, atol=1e-12)
-        after = dict(ours.named_parameters())
-        for name, p_t in theirs.named_parameters():
-            g.check(f"{label}: {name} after the steps", after[name], p_t, rtol=1e-10,
-                    atol=1e-12)
+        runs = {}
 
+        def run(how):
+            """torch's training, right or with a common mistake: (losses, parameters)."""
+            if how not in runs:
+                model_t = twin_models(sizes, seed)[0]
+                if stale:
+                    for p in model_t.parameters():
+                        p.grad = torch.full_like(p, 100.0)
+                optimizer_t = torch.optim.SGD(model_t.parameters(), lr=lr, momentum=0.9)
+                losses_t = []
+                for x, y in data:
+                    if how in ("right", "penalty-detached"):
+                        optimizer_t.zero_grad()
+                    x_t, y_t = torch.tensor(x), torch.tensor(y)
+                    params = [p.detach() if how == "penalty-detached" else p
+                              for p in model_t.parameters()]
+                    loss_t = ((model_t(x_t) - y_t) ** 2).mean() + lam / 2 * sum(
+                        (p ** 2).sum() for p in params)
+                    loss_t.backward()
+                    if how != "never-moves":
+                        optimizer_t.step()
+                    losses_t.append(loss_t.item())
+                runs[how] = losses_t, dict(model_t.named_parameters())
+            return runs[how]
+
+        def mistakes(pick):
+            return {how: (nudge, lambda how=how: pick(run(how))) for how, nudge in MISTAKES.items()}
+
+        reference, params_t = run("right")
+        g.check(f"{label}: the losses", losses, reference, rtol=1e-10, atol=1e-12,
+                mistakes=mistakes(lambda r: r[0]))
+        after = dict(ours.named_parameters())
+        for name, p_t in params_t.items():
+            g.check(f"{label}: {name} after the steps", after[name], p_t, rtol=1e-10,
+                    atol=1e-12, mistakes=mistakes(lambda r, name=name: r[1][name]))
+
+    MISTAKES = {
+        "no-zero-grad": ("from the second step on, your losses are those of steps that add "
+                         "up every earlier gradient: where is .grad cleared?"),
+        "penalty-detached": ("your losses are those of a penalty that adds to the loss but "
+                             "sends no gradient to the parameters: is the penalty computed "
+                             "on tensors in the graph?"),
+        "never-moves": ("your model never changes: what does .grad hold when step() runs?"),
+    }
     rng = np.random.default_rng(12)
     check_training((3, 4, 2), (5, 5, 5), lr=0.1, lam=0.01, seed=12, stale=True)
     ### BEGIN HIDDEN TESTS
@@ -949,17 +978,35 @@ with graded("Exercise 12.2", hint="compare with torch.softmax on a small z, one 
         if type(out) is not minigrad.Tensor:
             raise TypeError(f"softmax_fixed returned a {type(out).__name__}, "
                             "not a minigrad.Tensor")
-        (out * minigrad.tensor(mix)).sum().backward()
-        return out.detach().numpy().copy(), z.grad.numpy().copy()
+        try:
+            (out * minigrad.tensor(mix)).sum().backward()
+        except RuntimeError as error:
+            return out.detach().numpy().copy(), None, str(error)
+        return out.detach().numpy().copy(), z.grad.numpy().copy(), None
+
+    def other_dim(z_t, out):
+        """The softmax along another dim, the one nearest to out."""
+        others = [torch.softmax(z_t, dim=d).detach().numpy() for d in range(z_t.dim())]
+        return min(others, key=lambda o: np.abs(o - out).max() if o.shape == out.shape
+                   else np.inf)
 
     def check_softmax(z0, mix, **kwargs):
-        out, grad = g.call(softmax_and_grad, z0, mix, **kwargs)
+        out, grad, error = g.call(softmax_and_grad, z0, mix, **kwargs)
+        label = f"shape {z0.shape}" + (f", dim={kwargs['dim']}" if kwargs else "")
+        g.require(f"backward, {label}", error is None, f"backward raised RuntimeError: {error}",
+                  mistakes={"in-place": ("backward refused a tensor changed in place: which "
+                                         "tensor did exp save for its backward?", lambda:
+                                         "modified by an inplace operation" in error)})
         z_t = torch.tensor(z0, requires_grad=True)
         out_t = torch.softmax(z_t, dim=kwargs.get("dim", 1))
         (grad_t,) = torch.autograd.grad((out_t * torch.tensor(mix)).sum(), z_t)
-        label = f"shape {z0.shape}" + (f", dim={kwargs['dim']}" if kwargs else "")
-        g.check(f"softmax, {label}", out, out_t, rtol=1e-12, atol=1e-15)
-        g.check(f"z.grad, {label}", grad, grad_t, rtol=1e-10, atol=1e-14)
+        g.check(f"softmax, {label}", out, out_t, rtol=1e-12, atol=1e-15, mistakes={
+            "other-dim": ("your softmax is torch's along another dim: which dim do your "
+                          "sums run along?", lambda: other_dim(z_t, out))})
+        g.check(f"z.grad, {label}", grad, grad_t, rtol=1e-10, atol=1e-14, mistakes={
+            "denominator-detached": ("your gradient is the one of e / S with the sum S held "
+                                     "fixed: does the gradient flow through the sum?",
+                                     lambda: mix * out_t.detach().numpy())})
 
     rng = np.random.default_rng(122)
     # The example above, then a 4 x 5 batch.
@@ -1019,7 +1066,10 @@ with graded("Exercise 12.3", hint="after backward(), what does h.grad hold, and 
         label = f"x {n}x{k}, w1 {k}x{m}, w2 {m}x{p}"
         g.require(f"{label}: a minigrad.Tensor", type(got) is minigrad.Tensor,
                   f"hand back the gradient h kept, a minigrad.Tensor; got "
-                  f"{type(got).__name__}")
+                  f"{type(got).__name__}", mistakes={
+                      "no-retain-grad": ("h.grad was None when you read it: which tensors "
+                                         "keep their .grad, and when must h be told to?",
+                                         got is None)})
         g.require(f"{label}: one backward()", g.calls["minigrad.autograd"] - before == 1,
                   "run backward() once, on the loss")
         w1_t = torch.tensor(w10, requires_grad=True)
@@ -1027,7 +1077,9 @@ with graded("Exercise 12.3", hint="after backward(), what does h.grad hold, and 
         h_t = (torch.tensor(x0) @ w1_t).relu()
         h_t.retain_grad()
         ((h_t @ w2_t) ** 2).sum().backward()
-        g.check(f"{label}: dL/dh", got, h_t.grad, rtol=1e-10, atol=1e-12)
+        g.check(f"{label}: dL/dh", got, h_t.grad, rtol=1e-10, atol=1e-12, mistakes={
+            "before-relu": ("yours is 0 wherever h is 0: is it the gradient of h, or of the "
+                            "input of the relu?", lambda: h_t.grad * (h_t > 0))})
         for name, mine, theirs in [("w1", w1, w1_t), ("w2", w2, w2_t)]:
             g.check(f"{label}: {name}.grad", mine.grad, theirs.grad, rtol=1e-10, atol=1e-12)
 
@@ -1037,6 +1089,206 @@ with graded("Exercise 12.3", hint="after backward(), what does h.grad hold, and 
     check_hidden(7, 2, 6, 3, seed=1232)
     check_hidden(3, 3, 3, 3, seed=1233)
     ### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Exercise 12.4: which in-place ops are safe? (2 points)
+#
+# In-place ops save memory, and a colleague used them freely in this residual block. For
+# a batch `x` ($n \times k$, one example a row, not requiring grad) and parameters `w`
+# ($k \times m$) and `b` ($m$) it is meant to compute
+#
+# $$c = x - \bar{x}\ \text{(each column minus its mean over the rows)}, \qquad z = c\,W,
+# \qquad y = 2 \tanh(z + b) + z.$$
+#
+# It has three bugs, each one about an in-place op; only one of them raises an error.
+
+# %%
+def block_buggy(x, w, b):
+    """y = 2 tanh(c W + b) + c W, c = x with each column centred (meant to be)."""
+    x -= x.mean(dim=0)        # centre each column, in place to save memory
+    z = x @ w
+    skip = z                  # the skip path: c W
+    z += b
+    y = z.tanh()
+    y *= 2
+    y += skip
+    return y
+
+# %% tags=raises-exception
+block_rng = np.random.default_rng(124)
+x_demo = minigrad.tensor(block_rng.standard_normal((4, 3)))
+w_demo = minigrad.tensor(block_rng.standard_normal((3, 2)), requires_grad=True)
+b_demo = minigrad.tensor(block_rng.standard_normal(2), requires_grad=True)
+block_buggy(x_demo, w_demo, b_demo).sum().backward()
+
+# %% [markdown]
+# Write `block_fixed(x, w, b)`: the block as it is meant to be, for any sizes, whose
+# backward runs and which leaves the caller's `x` as it was. Change only what is wrong:
+# keep an in-place op wherever it is safe. The check reads your result's version
+# counter (`y._version`, section 5), which must show at least one in-place change, as
+# the original's does. It compares `y`, and the gradients of `w` and `b`, with the same
+# block written in torch, on inputs of its own (others when you hand in).
+#
+# <details><summary>Hint</summary>
+#
+# Fixing the error is not enough: write the block in torch out of place, from the
+# formula, and compare. For each in-place line, ask two questions. Did an op save this
+# tensor for its backward (the error names one such op)? Does another name point to the
+# same numbers (a name bound by `=`, a `detach()`, the caller's own variable)?
+# </details>
+
+# %% solution=ex12-inplace-safe
+def block_fixed(x, w, b):
+    """y = 2 tanh(c W + b) + c W, c = x with each column centred; x left as it is."""
+    ### BEGIN SOLUTION
+    x = x - x.mean(dim=0)     # a new tensor: the caller's x stays as it was
+    z = x @ w
+    skip = z.clone()          # a copy: z += b must not change the skip path
+    z += b                    # safe: @ saved x (for w's gradient), not z; + saves nothing
+    y = 2 * z.tanh()          # tanh saved its output; 2 * ... makes a new tensor
+    y += skip                 # safe: a multiplication by a number saves nothing
+    return y
+    ### END SOLUTION
+
+# %% test=ex12-inplace-safe-test points=2
+import numpy as np
+import torch
+
+import minigrad
+from minigrad.course.grading import graded
+
+with graded("Exercise 12.4", hint="write the block in torch from the formula, out of "
+            "place, and compare with yours on a small x: does x change, do the values "
+            "agree, does backward run?") as g:
+    def run_block(x0, w0, b0, mix):
+        """Your block on fresh tensors: y, its version, x after the call, the gradients of
+        sum(y * mix) or the error backward raised."""
+        x = minigrad.tensor(x0.copy())
+        w = minigrad.tensor(w0.copy(), requires_grad=True)
+        b = minigrad.tensor(b0.copy(), requires_grad=True)
+        y = block_fixed(x, w, b)
+        if type(y) is not minigrad.Tensor:
+            raise TypeError(f"block_fixed returned a {type(y).__name__}, not a "
+                            "minigrad.Tensor")
+        out, version = y.detach().numpy().copy(), y._version
+        try:
+            (y * minigrad.tensor(mix)).sum().backward()
+        except RuntimeError as error:
+            return out, version, x.numpy().copy(), None, None, str(error)
+        return out, version, x.numpy().copy(), w.grad, b.grad, None
+
+    def torch_block(x0, w0, b0, mix, how="right"):
+        """The block in torch, right or with a common mistake: y and the gradients."""
+        x_t = torch.tensor(x0)
+        w_t = torch.tensor(w0, requires_grad=True)
+        b_t = torch.tensor(b0, requires_grad=True)
+        z = (x_t if how == "not-centred" else x_t - x_t.mean(dim=0)) @ w_t
+        y = 2 * torch.tanh(z + b_t) + z + (b_t if how == "alias" else 0)
+        grads = torch.autograd.grad((y * torch.tensor(mix)).sum(), (w_t, b_t))
+        return y.detach(), *grads
+
+    def check_block(n, k, m, seed):
+        rng = np.random.default_rng(seed)
+        x0, w0, b0 = (rng.standard_normal((n, k)), rng.standard_normal((k, m)),
+                      rng.standard_normal(m))
+        mix = rng.standard_normal((n, m))
+        label = f"x {n}x{k}, w {k}x{m}"
+        out, version, x_after, w_grad, b_grad, error = g.call(
+            run_block, x0, w0, b0, mix, forbid="torch.autograd")
+        g.require(f"{label}: x left as it was", np.array_equal(x_after, x0),
+                  "your block changed the caller's x", mistakes={
+                      "input-changed": ("the caller's x came back centred: which line "
+                                        "writes into the numbers the caller passed in?",
+                                        lambda: np.allclose(x_after, x0 - x0.mean(axis=0)))})
+        g.require(f"{label}: backward runs", error is None,
+                  f"backward raised RuntimeError: {error}", mistakes={
+                      "saved-changed": ("backward refused a tensor changed in place: which "
+                                        "op saved it, and which lines change it afterwards?",
+                                        lambda: "modified by an inplace operation" in error)})
+        runs = {}
+
+        def mistakes(i):
+            def run(how):
+                if how not in runs:
+                    runs[how] = torch_block(x0, w0, b0, mix, how)
+                return runs[how][i]
+            return {how: (nudge, lambda how=how: run(how)) for how, nudge in VALUES.items()}
+
+        y_t, w_grad_t, b_grad_t = torch_block(x0, w0, b0, mix)
+        g.check(f"{label}: y", out, y_t, rtol=1e-12, atol=1e-14, mistakes=mistakes(0))
+        g.check(f"{label}: w.grad", w_grad, w_grad_t, rtol=1e-10, atol=1e-12,
+                mistakes=mistakes(1))
+        g.check(f"{label}: b.grad", b_grad, b_grad_t, rtol=1e-10, atol=1e-12,
+                mistakes=mistakes(2))
+        g.require(f"{label}: y changed in place", version >= 1,
+                  f"y._version is {version}: keep the in-place ops that are safe",
+                  mistakes={"out-of-place": ("your block has no in-place op left on y: "
+                                             "which of the original's were safe?",
+                                             version == 0)})
+
+    VALUES = {
+        "alias": ("your y has b twice: what did skip hold when z += b ran?"),
+        "not-centred": ("your y is the block's on x itself: where are the columns centred?"),
+    }
+    # The example above, then other sizes.
+    check_block(4, 3, 2, seed=124)
+    ### BEGIN HIDDEN TESTS
+    check_block(6, 2, 3, seed=1241)
+    check_block(2, 5, 1, seed=1242)
+    check_block(5, 4, 4, seed=1243)
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# ### Which in-place changes are safe?
+#
+# After an op `y = f(h)`, is it safe to change `h` in place? And `y`? Guess for each op,
+# then run the cell: it tries both changes, `h.add_(1)` or `y.add_(1)`, before
+# `backward()`, in both libraries.
+
+# %%
+SAFE_OPS = {
+    "h + 1": lambda h: h + 1, "h * 2": lambda h: h * 2, "h * h": lambda h: h * h,
+    "h ** 2": lambda h: h ** 2, "h.sin()": lambda h: h.sin(), "h.log()": lambda h: h.log(),
+    "h.exp()": lambda h: h.exp(), "h.sigmoid()": lambda h: h.sigmoid(),
+    "h.tanh()": lambda h: h.tanh(), "h.relu()": lambda h: h.relu(),
+    "h.sqrt()": lambda h: h.sqrt(),
+}
+
+
+def change_then_backward(lib, op, change):
+    """y = op(h), then h or y changed in place: 'safe', or 'raises' the version error."""
+    x = lib.tensor([0.5, 1.0, 2.0], requires_grad=True)
+    h = x * 1.0                       # a non-leaf, so that it may be changed in place
+    y = op(h)
+    (h if change == "h" else y).add_(1.0)
+    try:
+        y.sum().backward()
+    except RuntimeError as error:
+        return "raises" if "modified by an inplace operation" in str(error) else str(error)
+    return "safe"
+
+
+safety = {lib.__name__: {name: [change_then_backward(lib, op, change) for change in "hy"]
+                         for name, op in SAFE_OPS.items()} for lib in (minigrad, torch)}
+print(f"{'y = ':13s} {'h.add_(1)':10s} y.add_(1)")
+for name, (after_h, after_y) in safety["minigrad"].items():
+    print(f"{name:13s} {after_h:10s} {after_y}")
+check("raises, [change h, change y], every op",
+      [[r == "raises" for r in row] for row in safety["minigrad"].values()],
+      [[r == "raises" for r in row] for row in safety["torch"].values()], brief=True)
+
+# %% [markdown]
+# <details><summary>Why</summary>
+#
+# An op saves what its derivative needs, and only that. $h + 1$ and $2h$ have the
+# derivatives $1$ and $2$: they save nothing, and both changes are safe. $h \cdot h$,
+# $h^2$, $\sin h$ and $\log h$ need their input ($2h$, $\cos h$, $1/h$): changing `h`
+# breaks backward, changing `y` does not. `exp`, `sigmoid`, `tanh`, `relu` and `sqrt`
+# write their derivative with their output ($y$, $y(1 - y)$, $1 - y^2$, $[y > 0]$,
+# $1/(2y)$), so they save `y`, and `h` may change. The version counter checks all this for you:
+# when in doubt, try it, and when an op raises, change a `clone()` or write the op out
+# of place.
+# </details>
 
 # %% [markdown]
 # ## Predict before you run
@@ -1139,6 +1391,10 @@ check_all({"h after d.add_(1)": (changed["minigrad"][0], changed["torch"][0]),
 #   layer saved because its input requires grad). Fix: do not change a saved tensor
 #   between forward and backward; change it after backward, or use an out-of-place op
 #   or `clone()` first.
+# - Whether an in-place change is safe depends on what the ops saved: `+` and a
+#   multiplication by a number save nothing; `*` of two tensors, `**`, `sin` and `log`
+#   save their input; `exp`, `sigmoid`, `tanh`, `relu` and `sqrt` their output. A second
+#   name bound by `=`, or a `detach()`, shares the numbers: `clone()` makes a copy.
 # - `Trying to backward through the graph a second time`: the first backward freed
 #   the saved values (a graph that saved nothing runs again silently). Fix: recompute
 #   the forward pass, or `retain_graph=True`.

@@ -17,7 +17,7 @@ def train_fixed(model, batches, lr, lam):
         optimizer.step()
         losses.append(loss.item())
     return losses
-"""),
+""", mistake="no-zero-grad"),
         Wrong('the penalty still computed through .data: it has no gradient', 'slip', """
 import minigrad
 def train_fixed(model, batches, lr, lam):
@@ -32,7 +32,7 @@ def train_fixed(model, batches, lr, lam):
         optimizer.step()
         losses.append(loss.item())
     return losses
-"""),
+""", mistake="penalty-detached"),
         Wrong('the penalty from detached parameters: no gradient either', 'slip', """
 import minigrad
 def train_fixed(model, batches, lr, lam):
@@ -47,7 +47,7 @@ def train_fixed(model, batches, lr, lam):
         optimizer.step()
         losses.append(loss.item())
     return losses
-"""),
+""", mistake="penalty-detached"),
         Wrong('the prediction still detached: only the penalty trains', 'slip', """
 import minigrad
 def train_fixed(model, batches, lr, lam):
@@ -77,7 +77,7 @@ def train_fixed(model, batches, lr, lam):
         optimizer.step()
         losses.append(loss.item())
     return losses
-"""),
+""", mistake="never-moves"),
         Wrong('zero_grad() after the step: the first step uses stale gradients', 'slip', """
 import minigrad
 def train_fixed(model, batches, lr, lam):
@@ -107,7 +107,7 @@ def train_fixed(model, batches, lr, lam):
         loss.backward()
         losses.append(loss.item())
     return losses
-"""),
+""", mistake="never-moves"),
         Wrong('the penalty over the weights only, not the biases', 'slip', """
 import minigrad
 def train_fixed(model, batches, lr, lam):
@@ -157,7 +157,7 @@ def train_fixed(model, batches, lr, lam):
         Wrong("the worked example's losses hard-coded", "hardcoded", """
 def train_fixed(model, batches, lr, lam):
     return [0.7881555291120738, 0.6334788539270877, 1.067285292374249]
-"""),
+""", mistake="never-moves"),
         Wrong('ignores lam: no penalty', 'ignores', """
 import minigrad
 def train_fixed(model, batches, lr, lam):
@@ -217,18 +217,18 @@ def softmax_fixed(z, dim=1):
     e = z.exp()
     e.div_(e.sum(dim=dim, keepdim=True))
     return e
-"""),
+""", mistake="in-place"),
         Wrong("still in place: /=", "slip", """
 def softmax_fixed(z, dim=1):
     e = z.exp()
     e /= e.sum(dim=dim, keepdim=True)
     return e
-"""),
+""", mistake="in-place"),
         Wrong("sums along dim 0", "slip", """
 def softmax_fixed(z, dim=1):
     e = z.exp()
     return e / e.sum(dim=0, keepdim=True)
-"""),
+""", mistake="other-dim"),
         Wrong("no keepdim", "slip", """
 def softmax_fixed(z, dim=1):
     e = z.exp()
@@ -238,12 +238,12 @@ def softmax_fixed(z, dim=1):
 def softmax_fixed(z, dim=1):
     e = z.exp()
     return e / e.sum(dim=dim, keepdim=True).detach()
-"""),
+""", mistake="denominator-detached"),
         Wrong("ignores dim: always dim 1", "ignores", """
 def softmax_fixed(z, dim=1):
     e = z.exp()
     return e / e.sum(dim=1, keepdim=True)
-"""),
+""", mistake="other-dim"),
         Wrong("only 2-D: a transpose for dim 0", "ignores", """
 def softmax_fixed(z, dim=1):
     if dim == 0:
@@ -251,7 +251,7 @@ def softmax_fixed(z, dim=1):
     e = z.exp()
     out = e / e.sum(dim=1, keepdim=True)
     return out.t() if dim == 0 else out
-"""),
+""", mistake="other-dim"),
         Wrong("the visible example hard-coded, in the graph", "hardcoded", """
 def softmax_fixed(z, dim=1):
     e = z.exp()
@@ -277,14 +277,14 @@ def hidden_grad(x, w1, w2):
     h = (x @ w1).relu()
     ((h @ w2) ** 2).sum().backward()
     return h.grad
-"""),
+""", mistake="no-retain-grad"),
         Wrong("retain_grad after backward", "slip", """
 def hidden_grad(x, w1, w2):
     h = (x @ w1).relu()
     ((h @ w2) ** 2).sum().backward()
     h.retain_grad()
     return h.grad
-"""),
+""", mistake="no-retain-grad"),
         Wrong("the gradient before the relu", "slip", """
 def hidden_grad(x, w1, w2):
     pre = x @ w1
@@ -292,7 +292,7 @@ def hidden_grad(x, w1, w2):
     h = pre.relu()
     ((h @ w2) ** 2).sum().backward()
     return pre.grad
-"""),
+""", mistake="before-relu"),
         Wrong("the loss without the square", "slip", """
 def hidden_grad(x, w1, w2):
     h = (x @ w1).relu()
@@ -345,6 +345,146 @@ def hidden_grad(x, w1, w2):
         if isinstance(value, torch.Tensor) and value.retains_grad and value.grad is not None:
             return minigrad.tensor(value.grad.numpy())
     return minigrad.zeros(*h.shape, dtype=minigrad.float64)
+"""),
+    ],
+    "ex12-inplace-safe": [
+        Wrong("tanh's output still changed in place: y *= 2", "slip", """
+def block_fixed(x, w, b):
+    x = x - x.mean(dim=0)
+    z = x @ w
+    skip = z.clone()
+    z += b
+    y = z.tanh()
+    y *= 2
+    y += skip
+    return y
+""", mistake="saved-changed"),
+        Wrong("y *= 2 made out of place, but y += skip still changes tanh's output", "slip",
+              """
+def block_fixed(x, w, b):
+    x = x - x.mean(dim=0)
+    z = x @ w
+    skip = z.clone()
+    z += b
+    y = z.tanh()
+    y += skip / 2
+    return y * 2
+""", mistake="saved-changed"),
+        Wrong("x still centred in place: the caller's x changes", "slip", """
+def block_fixed(x, w, b):
+    x -= x.mean(dim=0)
+    z = x @ w
+    skip = z.clone()
+    z += b
+    y = 2 * z.tanh()
+    y += skip
+    return y
+""", mistake="input-changed"),
+        Wrong("x centred in place through detach(): it shares x's memory", "slip", """
+def block_fixed(x, w, b):
+    x = x.detach()
+    x -= x.mean(dim=0)
+    z = x @ w
+    skip = z.clone()
+    z += b
+    y = 2 * z.tanh()
+    y += skip
+    return y
+""", mistake="input-changed"),
+        Wrong("skip still an alias of z: z += b changes it", "slip", """
+def block_fixed(x, w, b):
+    x = x - x.mean(dim=0)
+    z = x @ w
+    skip = z
+    z += b
+    y = 2 * z.tanh()
+    y += skip
+    return y
+""", mistake="alias"),
+        Wrong("skip = z.detach(): a view of z's numbers, out of the graph", "slip", """
+def block_fixed(x, w, b):
+    x = x - x.mean(dim=0)
+    z = x @ w
+    skip = z.detach()
+    z += b
+    y = 2 * z.tanh()
+    y += skip
+    return y
+""", mistake="alias"),
+        Wrong("the skip copied after the bias was added", "slip", """
+def block_fixed(x, w, b):
+    x = x - x.mean(dim=0)
+    z = x @ w
+    z += b
+    skip = z.clone()
+    y = 2 * z.tanh()
+    y += skip
+    return y
+""", mistake="alias"),
+        Wrong("the centring line deleted with the bug", "slip", """
+def block_fixed(x, w, b):
+    z = x @ w
+    skip = z.clone()
+    z += b
+    y = 2 * z.tanh()
+    y += skip
+    return y
+""", mistake="not-centred"),
+        Wrong("every op out of place: right numbers, no in-place op left", "slip", """
+def block_fixed(x, w, b):
+    x = x - x.mean(dim=0)
+    z = x @ w
+    y = 2 * (z + b).tanh() + z
+    return y
+""", mistake="out-of-place"),
+        Wrong("the skip path without its gradient (z.detach().clone())", "slip", """
+def block_fixed(x, w, b):
+    x = x - x.mean(dim=0)
+    z = x @ w
+    skip = z.detach().clone()
+    z += b
+    y = 2 * z.tanh()
+    y += skip
+    return y
+"""),
+        Wrong("the visible example's y hard-coded, in the graph", "hardcoded", """
+def block_fixed(x, w, b):
+    x = x - x.mean(dim=0)
+    z = x @ w
+    y = (z + b) * 0
+    y += minigrad.tensor(
+        [[1.5420220440163384, -1.47302543075846], [3.7591170891204033, 2.230531556467854],
+         [4.5999964375253235, -0.3428870988952176],
+         [-6.390410208261067, 2.2145803294780864]], dtype=minigrad.float64)
+    return y
+"""),
+        Wrong("ignores b: no bias", "ignores", """
+def block_fixed(x, w, b):
+    x = x - x.mean(dim=0)
+    z = x @ w
+    skip = z.clone()
+    z += b * 0
+    y = 2 * z.tanh()
+    y += skip
+    return y
+"""),
+        Wrong("numpy computes y, a new tensor out of the graph", "bypass", """
+import numpy as np
+def block_fixed(x, w, b):
+    x0, w0, b0 = x.detach().numpy(), w.detach().numpy(), b.detach().numpy()
+    z = (x0 - x0.mean(axis=0)) @ w0
+    return minigrad.tensor(2 * np.tanh(z + b0) + z, requires_grad=True)
+"""),
+        Wrong("torch computes it", "bypass", """
+import torch
+def block_fixed(x, w, b):
+    w_t = torch.tensor(w.detach().numpy(), requires_grad=True)
+    b_t = torch.tensor(b.detach().numpy(), requires_grad=True)
+    x_t = torch.tensor(x.detach().numpy())
+    z = (x_t - x_t.mean(dim=0)) @ w_t
+    y = 2 * (z + b_t).tanh()
+    y += z
+    return y
 """),
     ],
 }
