@@ -60,11 +60,11 @@
 # <td><code>one of the variables needed for gradient computation has been modified by an inplace
 # operation</code></td>
 # <td>a value saved for backward changed in place: <code>+=</code>, <code>add_</code>,
-# <code>mul_</code> (in torch also <code>relu_</code>, <code>ReLU(inplace=True)</code>),
+# <code>mul_</code>, <code>relu_</code>, <code>ReLU(inplace=True)</code>,
 # <code>step()</code> before <code>backward()</code></td>
 # <td>the versions in the message, <code>t._version</code>; <code>detect_anomaly()</code> names the
 # forward op</td>
-# <td>5, 8</td>
+# <td>5, 8, Exercise 12.4</td>
 # </tr>
 # <tr>
 # <td><code>Trying to backward through the graph a second time</code></td>
