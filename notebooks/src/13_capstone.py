@@ -1166,8 +1166,8 @@ with graded("Exercise 13.7", hint="compare the failing rows of weight.g with the
 # The first exercise of Karpathy's lecture (named in the batch-normalisation section
 # above) is a puzzle: the forward pass of a network written out one operation a line,
 # every intermediate its own named tensor, and the backward pass written the same way,
-# one gradient a line, each compared with torch's. This chapter's
-# steps fused several lines into one (log-softmax in one formula, batch normalisation in
+# one gradient a line, each compared with torch's. This chapter's steps fused several
+# lines into one (log-softmax in one formula, batch normalisation in
 # another); the puzzle takes them apart again, down to the awkward lines that the fused
 # formulas hide: the maximum subtracted from the logits, an `(n, 1)` column used across
 # every entry of its row, $1/x$ and $x^{-1/2}$, a variance with Bessel's correction
@@ -1238,9 +1238,9 @@ check_all({"bnvar": (ninja_v["bnvar"], hprebn_t.var(0, keepdim=True)),
 # logits  --> logit_maxes, norm_logits   counts --> counts_sum, probs
 # ```
 #
-# Four values have one number per row or per column and are used across it
+# Four intermediates have one number per row or per column and are used across it
 # (broadcast): `bnmeani` and `bnvar_inv` of shape `(1, H)`, `logit_maxes` and
-# `counts_sum_inv` of shape `(n, 1)`. Broadcasting copies the number to every entry of
+# `counts_sum_inv` of shape `(n, 1)` (and so is the bias `b2`, as in section 6). Broadcasting copies the number to every entry of
 # its row or column, and a copy is a use: as the bias of section 6, such a value's
 # gradient is the **sum** of the gradients of the entries it reached. The other way
 # round, a sum over a dimension gives each summed entry the gradient of the sum:
