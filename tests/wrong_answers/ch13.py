@@ -51,7 +51,7 @@ def log_softmax_grad(logits, logp):
         Wrong("log_softmax_grad: logp where its exp belongs", "slip", _NLL_GRAD + """
 def log_softmax_grad(logits, logp):
     logits.g = logp.g - logp * logp.g.sum(dim=1, keepdim=True)
-""", mistake="logp-for-softmax"),
+"""),
         Wrong("log_softmax_grad: the row sum taken along the batch", "slip", _NLL_GRAD + """
 def log_softmax_grad(logits, logp):
     logits.g = logp.g - logp.exp() * logp.g.sum(dim=0, keepdim=True)
