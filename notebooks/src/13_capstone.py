@@ -27,6 +27,8 @@
 # 5. find a wrong line of a backward from the first wrong row of the check table;
 # 6. write the two hardest steps of a hand-written backward: batch normalisation (a
 #    statistic of the whole batch) and an embedding's lookup (a row used many times).
+# 7. differentiate a forward pass line by line, through a maximum, a reciprocal, a
+#    power, broadcasts, sums and a lookup, each gradient checked against torch's.
 #
 # How the exercises work: see [Exercises](../book/exercises.md). Here they are the
 # chapter. Their checks switch autograd off (torch's and minigrad's: the gradients are
@@ -342,8 +344,14 @@ with graded("Exercise 13.1", hint="compare the failing row with the derivation o
                   "compute new tensors; do not change logp in place")
         lp_t = torch.tensor(lp0, requires_grad=True)
         loss_t = torch.nn.functional.nll_loss(lp_t, torch.tensor(labels))
-        g.check(f"{label}: nll_grad, logp.g", mine, torch.autograd.grad(loss_t, lp_t)[0],
-                rtol=1e-12, atol=1e-15)
+        ref = torch.autograd.grad(loss_t, lp_t)[0].numpy()
+        g.check(f"{label}: nll_grad, logp.g", mine, ref, rtol=1e-12, atol=1e-15, mistakes={
+            "mean-not-divided": (f"your logp.g is {len(labels)} times torch's: what does a "
+                                 "mean do to each entry's share of the loss?",
+                                 ref * len(labels)),
+            "sign-flipped": ("your logp.g has torch's size and the opposite sign: does the "
+                             "loss go up or down when the right class's log-probability "
+                             "grows?", -ref)})
         z, logp = minigrad.tensor(z0.copy()), minigrad.tensor(lp0.copy())
         logp.g = minigrad.tensor(up0.copy())
         mine = g.call(grad_of, log_softmax_grad, z, logp, forbid=routes)
@@ -353,7 +361,11 @@ with graded("Exercise 13.1", hint="compare the failing row with the derivation o
                   "compute new tensors; do not change logits in place")
         z_t = torch.tensor(z0, requires_grad=True)
         (ref,) = torch.autograd.grad(torch.log_softmax(z_t, dim=1), z_t, torch.tensor(up0))
-        g.check(f"{label}: log_softmax_grad, logits.g", mine, ref, rtol=1e-10, atol=1e-14)
+        g.check(f"{label}: log_softmax_grad, logits.g", mine, ref, rtol=1e-10, atol=1e-14,
+                mistakes={
+            "softmax-term-forgotten": ("your logits.g is logp.g unchanged: each logit moves "
+                                       "every log-probability of its row, through the "
+                                       "log of the sum; where is that part?", up0)})
 
     rng = np.random.default_rng(1310)
     check_steps(rng.standard_normal((6, 4)) * 3, np.array([0, 3, 1, 1, 2, 3]),
@@ -421,7 +433,23 @@ with graded("Exercise 13.2", hint="if only the large logits fail, see what exp m
         z_t = torch.tensor(z0, requires_grad=True)
         loss_t = torch.nn.functional.cross_entropy(z_t, torch.tensor(labels))
         (ref,) = torch.autograd.grad(loss_t, z_t)
-        g.check(f"{label}: logits.g", got, ref, rtol=1e-10, atol=1e-15)
+        ref = ref.numpy()
+
+        def no_max():  # the softmax of exp(z) / sum(exp(z)) as written, overflow and all
+            with np.errstate(all="ignore"):
+                naive = np.exp(z0) / np.exp(z0).sum(axis=1, keepdims=True)
+            return ref + (naive - torch.softmax(torch.tensor(z0), dim=1).numpy()) / len(labels)
+
+        g.check(f"{label}: logits.g", got, ref, rtol=1e-10, atol=1e-15, mistakes={
+            "mean-not-divided": (f"your logits.g is {len(labels)} times torch's: how many "
+                                 "rows does the mean share the loss between?",
+                                 ref * len(labels)),
+            "sign-flipped": ("your logits.g has torch's size and the opposite sign: should "
+                             "a step against it raise or lower the right class's logit?",
+                             -ref),
+            "no-max-subtracted": ("your logits.g is not a number where the logits are "
+                                  "large: what is exp(1000) in float64, and which number "
+                                  "may a softmax subtract from its row?", no_max)})
 
     rng = np.random.default_rng(131)
     check_ce(rng.standard_normal((6, 4)) * 3, np.array([0, 3, 1, 1, 2, 3]), "N=6, C=4")
@@ -510,7 +538,13 @@ with graded("Exercise 13.3", hint="compare each gradient's shape with its tensor
                   "set inp.g to a minigrad tensor")
         x_t = torch.tensor(x0, requires_grad=True)
         (ref,) = torch.autograd.grad(x_t.relu(), x_t, torch.tensor(up0))
-        g.check(f"{label}: relu_grad, inp.g", mine, ref, rtol=1e-12, atol=1e-15)
+        g.check(f"{label}: relu_grad, inp.g", mine, ref, rtol=1e-12, atol=1e-15, mistakes={
+            "upstream-forgotten": ("your inp.g holds only 0s and 1s: the mask is ReLU's "
+                                   "local derivative; what does the chain rule multiply it "
+                                   "by?", (x0 > 0) * 1.0),
+            "derivative-at-zero": ("your inp.g differs where inp is exactly 0: which "
+                                   "derivative does torch take there?",
+                                   np.where(x0 == 0, up0, ref.numpy()))})
 
     def check_lin(x0, w0, b0, up0, label):
         inp, w, b = (minigrad.tensor(v.copy()) for v in (x0, w0, b0))
@@ -520,10 +554,17 @@ with graded("Exercise 13.3", hint="compare each gradient's shape with its tensor
         leaves = [torch.tensor(v, requires_grad=True) for v in (x0, w0, b0)]
         refs = torch.autograd.grad(leaves[0] @ leaves[1] + leaves[2], leaves,
                                    torch.tensor(up0))
+        refs = [ref.numpy() for ref in refs]
+        mistakes = {"w.g": {"transposed": ("your w.g has the shape of torch's nn.Linear "
+                                           "weight, (out, in): which shape has w here?",
+                                           refs[1].T)},
+                    "b.g": {"bias-wrong-axis": ("your b.g has one entry per row of the "
+                                                "batch: which shape has b?", up0.sum(axis=1))}}
         for name, got, ref in zip(("inp.g", "w.g", "b.g"), mine, refs, strict=True):
             g.require(f"{label}: {name} is a minigrad.Tensor", type(got) is minigrad.Tensor,
                       f"set {name} to a minigrad tensor")
-            g.check(f"{label}: lin_grad, {name}", got, ref, rtol=1e-10, atol=1e-14)
+            g.check(f"{label}: lin_grad, {name}", got, ref, rtol=1e-10, atol=1e-14,
+                    mistakes=mistakes.get(name))
 
     rng = np.random.default_rng(1330)
     r0 = rng.standard_normal((5, 7))
@@ -545,7 +586,8 @@ with graded("Exercise 13.3", hint="compare each gradient's shape with its tensor
 # %% [markdown]
 # ### A harder step: batch normalisation
 #
-# Karpathy's "Backprop Ninja" (lecture 4 of *Neural Networks: Zero to Hero*) writes a
+# Karpathy's lecture "Building makemore Part 4: Becoming a Backprop Ninja" (the fifth of
+# *Neural Networks: Zero to Hero*) writes a
 # network's backward by hand, like this chapter, and its hardest step is a
 # batch-normalisation layer (torch's `nn.BatchNorm1d`, minigrad's too). In training it
 # normalises each column of its input $x$ of shape $(N, D)$ with the batch's own
@@ -647,10 +689,31 @@ with graded("Exercise 13.4", hint="the first failing row names the gradient that
         out_t = torch.nn.functional.batch_norm(leaves[0], None, None, leaves[1], leaves[2],
                                                training=True, eps=eps)
         refs = torch.autograd.grad(out_t, leaves, torch.tensor(up0))
+
+        def cut(mean_cut, var_cut):
+            """torch's inp.g with the mean's or the variance's path cut (detached)."""
+            x_t = torch.tensor(x0, requires_grad=True)
+            mean = x_t.mean(0).detach() if mean_cut else x_t.mean(0)
+            var = ((x_t - mean) ** 2).mean(0)
+            var = var.detach() if var_cut else var
+            y = torch.tensor(gamma0) * (x_t - mean) / (var + eps) ** 0.5 + torch.tensor(beta0)
+            return torch.autograd.grad(y, x_t, torch.tensor(up0))[0]
+
+        paths = ("list the paths from x_n to out: through x-hat directly, through the mean "
+                 "and through the variance; ")
+        mistakes = {"inp.g": {
+            "direct-path-only": ("your inp.g treats the mean and the variance as constants: "
+                                 + paths + "which ones does yours follow?",
+                                 lambda: cut(True, True)),
+            "variance-path-forgotten": ("your inp.g follows x-hat and the mean: " + paths
+                                        + "which one is missing?", lambda: cut(False, True)),
+            "mean-path-forgotten": ("your inp.g follows x-hat and the variance: " + paths
+                                    + "which one is missing?", lambda: cut(True, False))}}
         for name, got, ref in zip(("inp.g", "gamma.g", "beta.g"), mine, refs, strict=True):
             g.require(f"{label}: {name} is a minigrad.Tensor", type(got) is minigrad.Tensor,
                       f"set {name} to a minigrad tensor")
-            g.check(f"{label}: {name}", got, ref, rtol=1e-9, atol=1e-12)
+            g.check(f"{label}: {name}", got, ref, rtol=1e-9, atol=1e-12,
+                    mistakes=mistakes.get(name))
 
     rng = np.random.default_rng(1340)
     check_bn(rng.standard_normal((8, 3)) * 2 + 1, rng.standard_normal(3) + 1,
@@ -736,10 +799,21 @@ with graded("Exercise 13.5", hint="the first failing row names the first wrong s
         g.check(f"{label}: loss", loss,
                 torch.nn.functional.cross_entropy(z_t, torch.tensor(labels)),
                 rtol=1e-12, atol=1e-15)
+        mistakes = {
+            "logits": {"log-softmax-skipped": ("your logits.g is logp.g: which step of the "
+                                               "forward pass lies between them?",
+                                               refs["logp"])},
+            "l1": {"relu-skipped": ("your l1.g is a1.g: which step of the forward pass lies "
+                                    "between them?", refs["a1"])},
+            "w1": {"wrong-output-given": ("your w1.g pairs the input x with the gradient of "
+                                          "another value than the first layer's output: "
+                                          "which tensors did you hand the first layer's "
+                                          "step?", lambda: x0.T @ refs["a1"])}}
         for name in STEPS:
             g.require(f"{label}: {name}.g is a minigrad.Tensor",
                       type(grads[name]) is minigrad.Tensor, f"fill {name}.g")
-            g.check(f"{label}: {name}.g", grads[name], refs[name], rtol=1e-10, atol=1e-14)
+            g.check(f"{label}: {name}.g", grads[name], refs[name], rtol=1e-10, atol=1e-14,
+                    mistakes=mistakes.get(name))
 
     x_dig, y_dig = load_digits_split(n_train=1500, seed=0)[:2]
     check_backward(x_dig[:20], y_dig[:20], (64, 32, 10), seed=135)
@@ -807,12 +881,12 @@ with graded("Exercise 13.6", hint="if the first loss already differs, compare yo
         seen = [[float(v) for v in fn(p, x, labels, batch, lr, rng)] for _ in range(2)]
         return seen, {name: np.array(p[name].detach().numpy()) for name in p}
 
-    def torch_two_epochs(q0, x0, labels, batch, lr, seed):
+    def torch_two_epochs(q0, x0, labels, batch, lr, seed, shuffle=True):
         gen = np.random.default_rng(seed)
         leaves = {name: torch.tensor(value, requires_grad=True) for name, value in q0.items()}
         per_epoch = []
         for _ in range(2):
-            perm = gen.permutation(len(labels))
+            perm = gen.permutation(len(labels)) if shuffle else np.arange(len(labels))
             seen = []
             for first in range(0, len(labels), batch):
                 idx = perm[first:first + batch]
@@ -836,10 +910,23 @@ with graded("Exercise 13.6", hint="if the first loss already differs, compare yo
         ref_seen, ref_trained = torch_two_epochs(q0, x0, labels, batch, lr, seed)
         label = "-".join(map(str, sizes)) + f", N={len(x0)}, batch {batch}, lr {lr}"
         g.require(f"{label}: one loss per batch", [len(s) for s in seen] ==
-                  [len(s) for s in ref_seen], f"{len(ref_seen[0])} batches in an epoch")
+                  [len(s) for s in ref_seen], f"{len(ref_seen[0])} batches in an epoch",
+                  mistakes={"last-batch-dropped": (
+                      f"your epochs have {len(labels) // batch} batches: what happens to "
+                      f"the last {len(labels) % batch} rows?",
+                      [len(s) for s in seen] == [len(labels) // batch] * 2
+                      and np.allclose(seen[0], ref_seen[0][:len(seen[0])], rtol=1e-10))})
         for epoch in (0, 1):
             g.check(f"{label}: epoch {epoch + 1}, losses", seen[epoch], ref_seen[epoch],
-                    rtol=1e-10, atol=1e-14)
+                    rtol=1e-10, atol=1e-14, mistakes={
+                "no-shuffle": ("your losses are those of the rows in their stored order: "
+                               "where does each epoch's order come from?",
+                               lambda e=epoch: torch_two_epochs(q0, x0, labels, batch, lr,
+                                                                seed, shuffle=False)[0][e]),
+                "step-up": ("your losses are those of steps along the gradient: which way "
+                            "does a step go to lower the loss?",
+                            lambda e=epoch: torch_two_epochs(q0, x0, labels, batch, -lr,
+                                                             seed)[0][e])})
         for name in q0:
             g.check(f"{label}: trained {name}", trained[name], ref_trained[name],
                     rtol=1e-9, atol=1e-12)
@@ -1028,7 +1115,28 @@ with graded("Exercise 13.7", hint="compare the failing rows of weight.g with the
         padding = (list(args) + list(kwargs.values()) + [None])[0]
         out_t = torch.nn.functional.embedding(torch.tensor(idx), w_t, padding_idx=padding)
         (ref,) = torch.autograd.grad(out_t, w_t, torch.tensor(up0))
-        g.check(f"{label}: weight.g", got, ref, rtol=1e-12, atol=1e-15)
+        ref = ref.numpy()
+        w_free = torch.tensor(w0, requires_grad=True)
+        (no_padding,) = torch.autograd.grad(
+            torch.nn.functional.embedding(torch.tensor(idx), w_free), w_free, torch.tensor(up0))
+
+        def assigned():  # each row's gradient written, not added, at every lookup
+            rows = np.zeros_like(w0)
+            rows[idx.reshape(-1)] = up0.reshape(-1, w0.shape[1])
+            if padding is not None:
+                rows[padding] = 0.0
+            return rows
+
+        lookups = np.bincount(idx.reshape(-1), minlength=len(w0))
+        g.check(f"{label}: weight.g", got, ref, rtol=1e-12, atol=1e-15, mistakes={
+            "assignment-not-accumulated": ("your weight.g keeps one lookup's gradient in "
+                                           "rows that idx names twice: what does section 3 "
+                                           "say about a value used twice?", assigned),
+            "mean-of-lookups": ("your weight.g averages the lookups of each row: does a row "
+                                "looked up twice move the loss once or twice?",
+                                ref / np.maximum(lookups, 1)[:, None]),
+            "padding-row-updated": ("your weight.g moves the padding row: which gradient does "
+                                    "torch give the row of padding_idx?", no_padding.numpy())})
 
     rng = np.random.default_rng(1370)
     idx = np.array([[1, 4, 1, 6], [0, 1, 3, 4], [6, 6, 0, 1]])
@@ -1049,6 +1157,291 @@ with graded("Exercise 13.7", hint="compare the failing rows of weight.g with the
             check_emb(idx, rng.standard_normal((v, d)), rng.standard_normal(shape + (d,)),
                       label, padding)
     ### END HIDDEN TESTS
+
+# %% [markdown]
+# ## 10. Line by line: the puzzle of "Becoming a Backprop Ninja"
+#
+# The first exercise of Karpathy's lecture (named in the batch-normalisation section
+# above) is a puzzle: the forward pass of a network written out one operation a line,
+# every intermediate its own named tensor, and the backward pass written the same way,
+# one gradient a line, each compared with torch's. This chapter's steps fused several
+# lines into one (log-softmax in one formula, batch normalisation in
+# another); the puzzle takes them apart again, down to the awkward lines that the fused
+# formulas hide: the maximum subtracted from the logits, an `(n, 1)` column used across
+# every entry of its row, $1/x$ and $x^{-1/2}$, a variance with Bessel's correction
+# ($n - 1$), a mean spread back over the batch, and the lookup of each row's label.
+#
+# The network is a 64-16-10 one on the digits, with a batch-normalised tanh hidden
+# layer, as in the lecture; the names of the intermediates are his, the data and the
+# sizes this chapter's (his network also has an embedding, a bias before the batch
+# norm, and a gain and a bias after it; see [Sources](../book/sources.md)). As in the
+# lecture, the variance divides by $n - 1$, where torch's `BatchNorm1d` in training
+# mode, and Exercise 13.4, divide by $n$. The forward pass, on $n$ rows of $x$:
+
+# %%
+def ninja_forward(x, labels, p):
+    """Every intermediate of the puzzle's forward pass, by name (the loss last)."""
+    n = x.shape[0]
+    hprebn = x @ p["w1"]                               # (n, H)
+    bnmeani = hprebn.sum(0, keepdim=True) / n          # (1, H) the batch mean
+    bndiff = hprebn - bnmeani                          # (n, H)
+    bndiff2 = bndiff ** 2                              # (n, H)
+    bnvar = bndiff2.sum(0, keepdim=True) / (n - 1)     # (1, H) Bessel's correction: n - 1
+    bnvar_inv = (bnvar + 1e-5) ** -0.5                 # (1, H)
+    bnraw = bndiff * bnvar_inv                         # (n, H)
+    h = bnraw.tanh()                                   # (n, H)
+    logits = h @ p["w2"] + p["b2"]                     # (n, C)
+    logit_maxes = logits.max(1, keepdim=True).values   # (n, 1)
+    norm_logits = logits - logit_maxes                 # (n, C)
+    counts = norm_logits.exp()                         # (n, C)
+    counts_sum = counts.sum(1, keepdim=True)           # (n, 1)
+    counts_sum_inv = counts_sum ** -1                  # (n, 1)
+    probs = counts * counts_sum_inv                    # (n, C)
+    logprobs = probs.log()                             # (n, C)
+    loss = -logprobs[np.arange(n), labels].mean()      # ()
+    return {"x": x, "hprebn": hprebn, "bnmeani": bnmeani, "bndiff": bndiff,
+            "bndiff2": bndiff2, "bnvar": bnvar, "bnvar_inv": bnvar_inv, "bnraw": bnraw,
+            "h": h, "logits": logits, "logit_maxes": logit_maxes, "norm_logits": norm_logits,
+            "counts": counts, "counts_sum": counts_sum, "counts_sum_inv": counts_sum_inv,
+            "probs": probs, "logprobs": logprobs, "loss": loss}
+
+
+q0 = init_params(sizes=(64, 16, 10), seed=138)
+ninja_p0 = {"w1": q0["w1"], "w2": q0["w2"],
+            "b2": np.random.default_rng(138).standard_normal(10) * 0.1}
+ninja_p = {name: minigrad.tensor(value.copy()) for name, value in ninja_p0.items()}
+ninja_v = ninja_forward(x_train[:10], y_train[:10], ninja_p)
+for name, value in ninja_v.items():
+    print(f"{name:15} {tuple(value.shape)}")
+
+# %% [markdown]
+# Checked against torch: the variance is torch's `var` with its default correction
+# ($n - 1$), the loss torch's `cross_entropy` of the same logits.
+
+# %%
+hprebn_t = torch.tensor(x_train_np[:10]) @ torch.tensor(ninja_p0["w1"])
+bnraw_t = (hprebn_t - hprebn_t.mean(0)) / (hprebn_t.var(0) + 1e-5) ** 0.5
+logits_t = bnraw_t.tanh() @ torch.tensor(ninja_p0["w2"]) + torch.tensor(ninja_p0["b2"])
+check_all({"bnvar": (ninja_v["bnvar"], hprebn_t.var(0, keepdim=True)),
+           "logits": (ninja_v["logits"], logits_t),
+           "loss": (ninja_v["loss"], torch.nn.functional.cross_entropy(
+               logits_t, torch.tensor(y_train[:10])))}, rtol=1e-12, brief=True)
+
+# %% [markdown]
+# The picture: each line reads the values above it, and four values are read by two
+# later lines (fan-out, section 3), so their gradients have two parts that add:
+#
+# ```text
+# hprebn  --> bnmeani, bndiff        bndiff --> bndiff2, bnraw
+# logits  --> logit_maxes, norm_logits   counts --> counts_sum, probs
+# ```
+#
+# Four intermediates have one number per row or per column and are used across it
+# (broadcast): `bnmeani` and `bnvar_inv` of shape `(1, H)`, `logit_maxes` and
+# `counts_sum_inv` of shape `(n, 1)`; so is the bias `b2`. Broadcasting copies the
+# number to every entry of its row or column, and a copy is a use: as the bias of
+# section 6, such a value's gradient is the **sum** of the gradients of the entries it
+# reached. The other way
+# round, a sum over a dimension gives each summed entry the gradient of the sum:
+# **spread back**. Both on a small example, a column `c` of shape `(2, 1)` times a
+# `(2, 3)` matrix `a`, and the row sums `s` of `a`, with upstream gradients `g`:
+
+# %%
+a_bc = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=torch.float64,
+                    requires_grad=True)
+c_bc = torch.tensor([[10.0], [20.0]], dtype=torch.float64, requires_grad=True)
+g_bc = torch.tensor([[1.0, 0.0, -1.0], [0.5, 0.5, 0.5]], dtype=torch.float64)
+(c_grad,) = torch.autograd.grad(a_bc * c_bc, c_bc, g_bc)
+s_g = torch.tensor([[2.0], [-1.0]], dtype=torch.float64)
+(a_grad,) = torch.autograd.grad(a_bc.sum(1, keepdim=True), a_bc, s_g)
+print("c.grad:", c_grad.flatten().tolist(), "  a.grad of the sums:", a_grad.tolist())
+check_all({"c.grad: the sum over the row of a * g": (
+               (a_bc * g_bc).sum(1, keepdim=True), c_grad, "by hand"),
+           "a.grad: s.g spread over each row": (
+               s_g * torch.ones(2, 3, dtype=torch.float64), a_grad, "by hand")}, brief=True)
+
+# %% [markdown]
+# ### Exercise 13.8: the puzzle, line by line (4 points)
+#
+# Write `ninja_backward(v, labels, p)`: given the values `v` of `ninja_forward` (the
+# dict it returns, `v["x"]` included), the labels and the parameters `p`, return a dict
+# with the gradient of the loss with respect to every intermediate and parameter:
+# keys `"logprobs"`, `"probs"`, `"counts_sum_inv"`, `"counts_sum"`, `"counts"`,
+# `"norm_logits"`, `"logit_maxes"`, `"logits"`, `"h"`, `"w2"`, `"b2"`, `"bnraw"`,
+# `"bnvar_inv"`, `"bnvar"`, `"bndiff2"`, `"bndiff"`, `"bnmeani"`, `"hprebn"`, `"w1"`,
+# each a minigrad tensor (or numpy array) of its value's shape. Work one line of the
+# forward pass at a time, from the loss up, as the keys are listed. The check shows
+# Karpathy's comparison for every row (exact, approximate, the largest difference from
+# torch's gradient read with `retain_grad()`), then checks the rows in this order, with
+# autograd switched off while your code runs, on other batch sizes, widths and seeds
+# too: the first failing row is your first wrong line.
+#
+# <details><summary>Hint</summary>
+#
+# For each line `out = f(a, b)`, the gradient of `a` is `out`'s gradient times the
+# local derivative, of `a`'s shape: a value broadcast in the line gets a sum over the
+# broadcast dimension, a value summed in the line gets the gradient spread back, and a
+# value used by two lines gets both parts. `np.eye(C)[rows]` gives one-hot rows (for
+# the label lookup and for where each row's maximum is); `.numpy().argmax(1)` finds
+# the maximum.
+# </details>
+
+# %% solution=ex13-ninja
+def ninja_backward(v, labels, p):
+    """The gradient of the loss of ninja_forward with respect to every intermediate."""
+    ### BEGIN SOLUTION
+    n, c = v["logits"].shape
+    d = {}
+    onehot = np.zeros((n, c))
+    onehot[np.arange(n), labels] = 1.0
+    d["logprobs"] = minigrad.tensor(-onehot / n)
+    d["probs"] = d["logprobs"] / v["probs"]
+    d["counts_sum_inv"] = (v["counts"] * d["probs"]).sum(1, keepdim=True)
+    d["counts_sum"] = -v["counts_sum"] ** -2 * d["counts_sum_inv"]
+    d["counts"] = v["counts_sum_inv"] * d["probs"] + d["counts_sum"]
+    d["norm_logits"] = v["counts"] * d["counts"]
+    d["logit_maxes"] = -d["norm_logits"].sum(1, keepdim=True)
+    at_max = minigrad.tensor(np.eye(c)[v["logits"].numpy().argmax(1)])
+    d["logits"] = d["norm_logits"] + at_max * d["logit_maxes"]
+    d["h"] = d["logits"] @ p["w2"].t()
+    d["w2"] = v["h"].t() @ d["logits"]
+    d["b2"] = d["logits"].sum(0)
+    d["bnraw"] = (1 - v["h"] ** 2) * d["h"]
+    d["bnvar_inv"] = (v["bndiff"] * d["bnraw"]).sum(0, keepdim=True)
+    d["bnvar"] = -0.5 * (v["bnvar"] + 1e-5) ** -1.5 * d["bnvar_inv"]
+    d["bndiff2"] = minigrad.ones_like(v["bndiff2"]) * d["bnvar"] / (n - 1)
+    d["bndiff"] = v["bnvar_inv"] * d["bnraw"] + 2 * v["bndiff"] * d["bndiff2"]
+    d["bnmeani"] = -d["bndiff"].sum(0, keepdim=True)
+    d["hprebn"] = d["bndiff"] + d["bnmeani"] / n
+    d["w1"] = v["x"].t() @ d["hprebn"]
+    return d
+    ### END SOLUTION
+
+# %% test=ex13-ninja-test points=4
+import numpy as np
+from IPython.display import display
+
+import minigrad
+from minigrad.course.capstone import init_params, load_digits_split
+from minigrad.course.grading import graded
+from minigrad.course.ninja import EPS, ORDER, cmp_table, torch_puzzle
+
+with graded("Exercise 13.8", hint="the first failing row is the first wrong line: compare "
+            "its shape with its value's, and list every line of the forward pass that "
+            "reads that value") as g:
+    def puzzle_mistakes(name, vals, refs, variant):
+        """The values the common slips give at this row (each by torch's autograd on a
+        variant of the forward, or a factor of torch's gradient)."""
+        n = len(vals["x"])
+        found = {"sign-flipped": (f"your d{name} has torch's size and the opposite sign: "
+                                  "which derivative of this line has a minus sign?",
+                                  -refs[name])}
+        if name in ("logprobs", "hprebn"):
+            found["mean-not-divided"] = (
+                f"your d{name} is off where a mean of n = {n} numbers touched it: by how "
+                "much does each entry of a mean move it?",
+                refs[name] * n if name == "logprobs" else
+                lambda: variant("mean undivided")[name])
+        if f"{name}:wide" in refs:
+            found["broadcast-not-summed"] = (
+                f"your d{name} has the shape {refs[name + ':wide'].shape}, {name} has "
+                f"{refs[name].shape}: {name} was copied across a dimension; what happens "
+                "to the gradients of the copies?", refs[name + ":wide"])
+        cut = {"counts": "cut counts_sum", "bndiff": "cut bndiff2", "hprebn": "cut bnmeani"}
+        if name in cut:
+            found["fan-out-not-added"] = (
+                f"your d{name} has one path's part: which lines of the forward pass read "
+                f"{name}?", lambda: variant(cut[name])[name])
+        if name in ("counts_sum", "bnvar"):
+            base = vals["counts_sum"] if name == "counts_sum" else vals["bnvar"] + EPS
+            found["power-rule"] = (f"your d{name} is off by the factor {name} itself "
+                                   "(plus eps): what is the derivative of x to a power?",
+                                   refs[name] * base)
+        if name == "bndiff2":
+            found["bessel-n"] = (f"your dbndiff2 is {n - 1}/{n} of torch's: by what does "
+                                 "this variance divide?", refs[name] * (n - 1) / n)
+        if name in ("w1", "w2"):
+            found["transposed"] = (f"your d{name} has the shape {refs[name].T.shape}: "
+                                   f"which shape has {name}?", refs[name].T)
+        return found
+
+    def check_ninja(x0, labels, p0, label, show=False):
+        vals, refs = torch_puzzle(x0, labels, p0)
+        v = {name: minigrad.tensor(value.copy()) for name, value in vals.items()}
+        p = {name: minigrad.tensor(value.copy()) for name, value in p0.items()}
+        grads = g.call(ninja_backward, v, labels.copy(), p, forbid="autograd")
+        g.require(f"{label}: a dict of gradients", type(grads) is dict,
+                  "return a dict {name: gradient}")
+        missing = [name for name in ORDER if grads.get(name) is None]
+        g.require(f"{label}: every gradient", not missing, f"add {missing}")
+        if show:
+            display(cmp_table(grads, refs))
+        for name in ORDER:
+            g.check(f"{label}: d{name}", grads[name], refs[name], rtol=1e-10, atol=1e-14,
+                    mistakes=puzzle_mistakes(
+                        name, vals, refs,
+                        lambda variant: torch_puzzle(x0, labels, p0, variant)[1]))
+
+    def puzzle_params(sizes, seed):
+        q = init_params(sizes, seed)
+        return {"w1": q["w1"], "w2": q["w2"],
+                "b2": np.random.default_rng(seed).standard_normal(sizes[-1]) * 0.1}
+
+    x_dig, y_dig = load_digits_split(n_train=1500, seed=0)[:2]
+    check_ninja(x_dig[:10], y_dig[:10], puzzle_params((64, 16, 10), 138), "64-16-10, n=10",
+                show=True)
+    ### BEGIN HIDDEN TESTS
+    check_ninja(x_dig[700:732], y_dig[700:732], puzzle_params((64, 24, 10), 1381),
+                "64-24-10, n=32")
+    rng = np.random.default_rng(1382)
+    for n, sizes in [(2, (3, 4, 2)), (5, (7, 3, 6)), (9, (4, 9, 4))]:
+        check_ninja(rng.standard_normal((n, sizes[0])) * 2, rng.integers(0, sizes[-1], n),
+                    puzzle_params(sizes, n), "-".join(map(str, sizes)) + f", n={n}")
+    ### END HIDDEN TESTS
+
+# %% [markdown]
+# Two rows of the table are worth a second look.
+#
+# **`dlogit_maxes` is zero, up to rounding.** Subtracting the same number from every
+# logit of a row leaves its softmax, hence the loss, unchanged: whatever the maximum
+# is, the loss does not move when it moves. So its gradient is $0$ in exact arithmetic,
+# and the max is there only to keep `exp` in range. In floating point the row's
+# gradients $-\sum_c \text{dnorm\_logits}_c$ cancel to zero or to a few units of
+# rounding; torch's values for the ten rows of the example, and the loss with each row's
+# logits less another number than its maximum:
+
+# %%
+ninja_t = {name: torch.tensor(value, requires_grad=True) for name, value in ninja_p0.items()}
+ninja_vt = ninja_forward(torch.tensor(x_train_np[:10]), y_train[:10], ninja_t)  # torch runs it too
+ninja_vt["logit_maxes"].retain_grad()
+ninja_vt["loss"].backward()
+print("dlogit_maxes:", ninja_vt["logit_maxes"].grad.flatten().numpy())
+
+
+def loss_shifted(logits, labels, shift):
+    """The loss of the puzzle's last lines, each row's logits less shift instead of its max."""
+    counts = (logits - shift).exp()
+    probs = counts / counts.sum(1, keepdim=True)
+    return -probs.log()[np.arange(len(labels)), labels].mean()
+
+
+row_max = ninja_v["logits"].max(1, keepdim=True).values
+for shift in (row_max, 0.0, 7.0):
+    print(f"shift {'the max' if shift is row_max else shift}:",
+          f"loss {loss_shifted(ninja_v['logits'], y_train[:10], shift).item():.15f}")
+assert ninja_vt["logit_maxes"].grad.abs().max() < 1e-15
+
+# %% [markdown]
+# The same loss whatever is subtracted, up to rounding in the 15th decimal. So `dlogits` is
+# `dnorm_logits` plus a near-zero correction at each row's maximum, and dropping that
+# correction would change nothing a check at this tolerance can see; writing it keeps
+# the backward line-for-line honest.
+#
+# **The `exact` column.** A row is exact where your operations round as torch's do;
+# where they are done in another order (a sum taken before a product, say) the last
+# bits differ, and the largest difference stays at rounding's scale, far inside the
+# check's tolerance ($10^{-10}$ relative). "Exact" is too strict a test for
+# floating-point gradients; "approximate" is the one that counts.
 
 # %% [markdown]
 # ## Predict before you run
@@ -1151,6 +1544,10 @@ check("[w1, b1, w2, b2] non-zero", nonzero["minigrad"], nonzero["torch"], brief=
 # - Batch normalisation's input gradient adds three paths (through $\hat x$, the mean and
 #   the variance); an embedding's backward is a scatter that **adds** the gradients of
 #   every lookup of a row, and gives the padding row none.
+# - Line by line, every gradient has its value's shape: a value broadcast across a
+#   dimension gets a sum over it, a value summed gets its gradient spread back, a value
+#   read by two lines gets both parts, and the row maximum subtracted before `exp` gets
+#   zero up to rounding (the softmax does not see it).
 # - Trained with your backward, the network follows torch's losses step for step and
 #   reaches at least 0.97 test accuracy, where the mean squared error on one-hot rows
 #   stays far below at the same learning rate (0.838; 0.953 with a five times larger

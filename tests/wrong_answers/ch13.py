@@ -39,15 +39,15 @@ WRONG = {
         Wrong("nll_grad: the 1/N of the mean forgotten", "slip", """
 def nll_grad(logp, labels):
     logp.g = minigrad.tensor(-np.eye(logp.shape[1])[labels])
-""" + _LOG_SOFTMAX_GRAD),
+""" + _LOG_SOFTMAX_GRAD, mistake="mean-not-divided"),
         Wrong("nll_grad: the sign flipped", "slip", """
 def nll_grad(logp, labels):
     logp.g = minigrad.tensor(np.eye(logp.shape[1])[labels] / logp.shape[0])
-""" + _LOG_SOFTMAX_GRAD),
+""" + _LOG_SOFTMAX_GRAD, mistake="sign-flipped"),
         Wrong("log_softmax_grad: the softmax term forgotten", "slip", _NLL_GRAD + """
 def log_softmax_grad(logits, logp):
     logits.g = logp.g * 1.0
-"""),
+""", mistake="softmax-term-forgotten"),
         Wrong("log_softmax_grad: logp where its exp belongs", "slip", _NLL_GRAD + """
 def log_softmax_grad(logits, logp):
     logits.g = logp.g - logp * logp.g.sum(dim=1, keepdim=True)
@@ -115,7 +115,7 @@ def cross_entropy_grad(logits, labels):
     e = (logits - logits.max(dim=1, keepdim=True).values).exp()
     softmax = e / e.sum(dim=1, keepdim=True)
     logits.g = softmax - minigrad.tensor(np.eye(logits.shape[1])[labels])
-"""),
+""", mistake="mean-not-divided"),
         Wrong("softmax along the batch (dim 0)", "slip", """
 def cross_entropy_grad(logits, labels):
     e = (logits - logits.max(dim=0, keepdim=True).values).exp()
@@ -129,14 +129,14 @@ def cross_entropy_grad(logits, labels):
     softmax = e / e.sum(dim=1, keepdim=True)
     onehot = minigrad.tensor(np.eye(logits.shape[1])[labels])
     logits.g = (onehot - softmax) / logits.shape[0]
-"""),
+""", mistake="sign-flipped"),
         Wrong("no maximum subtracted: overflows for large logits", "slip", """
 def cross_entropy_grad(logits, labels):
     e = logits.exp()
     softmax = e / e.sum(dim=1, keepdim=True)
     onehot = minigrad.tensor(np.eye(logits.shape[1])[labels])
     logits.g = (softmax - onehot) / logits.shape[0]
-"""),
+""", mistake="no-max-subtracted"),
         Wrong("divided by N * C, as the mean squared error", "slip", """
 def cross_entropy_grad(logits, labels):
     e = (logits - logits.max(dim=1, keepdim=True).values).exp()
@@ -202,23 +202,23 @@ def cross_entropy_grad(logits, labels):
         Wrong("relu_grad: the mask alone, out.g forgotten", "slip", """
 def relu_grad(inp, out):
     inp.g = (inp > 0).double()
-""" + _LIN_GRAD),
+""" + _LIN_GRAD, mistake="upstream-forgotten"),
         Wrong("relu_grad: inp >= 0, the derivative 1 at zero", "slip", """
 def relu_grad(inp, out):
     inp.g = (inp >= 0).double() * out.g
-""" + _LIN_GRAD),
+""" + _LIN_GRAD, mistake="derivative-at-zero"),
         Wrong("lin_grad: w.g transposed, torch's (out, in) layout", "slip", _RELU_GRAD + """
 def lin_grad(inp, out, w, b):
     inp.g = out.g @ w.t()
     w.g = out.g.t() @ inp
     b.g = out.g.sum(0)
-"""),
+""", mistake="transposed"),
         Wrong("lin_grad: the bias summed over the wrong axis", "slip", _RELU_GRAD + """
 def lin_grad(inp, out, w, b):
     inp.g = out.g @ w.t()
     w.g = inp.t() @ out.g
     b.g = out.g.sum(1)
-"""),
+""", mistake="bias-wrong-axis"),
         Wrong("lin_grad: the bias's gradient a mean over the batch", "slip", _RELU_GRAD + """
 def lin_grad(inp, out, w, b):
     inp.g = out.g @ w.t()
@@ -277,7 +277,7 @@ def forward_and_backward(x, labels, p):
     v["l1"].g = v["a1"].g
     lin_grad(v["x"], v["l1"], p["w1"], p["b1"])
     return loss, v
-"""),
+""", mistake="relu-skipped"),
         Wrong("the log-softmax step skipped", "slip", """
 def forward_and_backward(x, labels, p):
     v = forward(x, p)
@@ -288,7 +288,7 @@ def forward_and_backward(x, labels, p):
     relu_grad(v["l1"], v["a1"])
     lin_grad(v["x"], v["l1"], p["w1"], p["b1"])
     return loss, v
-"""),
+""", mistake="log-softmax-skipped"),
         Wrong("the first layer given the second layer's output", "slip", """
 def forward_and_backward(x, labels, p):
     v = forward(x, p)
@@ -299,7 +299,7 @@ def forward_and_backward(x, labels, p):
     relu_grad(v["l1"], v["a1"])
     lin_grad(v["x"], v["a1"], p["w1"], p["b1"])
     return loss, v
-"""),
+""", mistake="wrong-output-given"),
         Wrong("ignores labels: the most likely class as the label", "ignores", """
 def forward_and_backward(x, labels, p):
     v = forward(x, p)
@@ -352,13 +352,13 @@ def train_epoch(p, x, labels, batch, lr, rng):
     order = np.arange(len(labels))
     epoch_losses = []
     for start in range(0, len(labels), batch):
-        rows = order[start:start + batch]""" + _TRAIN_STEP),
+        rows = order[start:start + batch]""" + _TRAIN_STEP, mistake="no-shuffle"),
         Wrong("the last, shorter batch dropped", "slip", """
 def train_epoch(p, x, labels, batch, lr, rng):
     order = rng.permutation(len(labels))
     epoch_losses = []
     for start in range(0, len(labels) - batch + 1, batch):
-        rows = order[start:start + batch]""" + _TRAIN_STEP),
+        rows = order[start:start + batch]""" + _TRAIN_STEP, mistake="last-batch-dropped"),
         Wrong("a step up the gradient", "slip", """
 def train_epoch(p, x, labels, batch, lr, rng):
     order = rng.permutation(len(labels))
@@ -370,7 +370,7 @@ def train_epoch(p, x, labels, batch, lr, rng):
             p[name] = p[name] + lr * p[name].g
         epoch_losses.append(loss.item())
     return epoch_losses
-"""),
+""", mistake="step-up"),
         Wrong("a new permutation for every batch", "slip", """
 def train_epoch(p, x, labels, batch, lr, rng):
     epoch_losses = []
@@ -438,7 +438,7 @@ def batchnorm_grad(inp, out, gamma, beta, eps=1e-5):
     beta.g = out.g.sum(0)
     gamma.g = (out.g * xhat).sum(0)
     inp.g = out.g * gamma / (var + eps) ** 0.5
-"""),
+""", mistake="direct-path-only"),
         Wrong("the mean's path kept, the variance's forgotten", "slip", """
 def batchnorm_grad(inp, out, gamma, beta, eps=1e-5):
     mean = inp.mean(0)
@@ -448,7 +448,7 @@ def batchnorm_grad(inp, out, gamma, beta, eps=1e-5):
     gamma.g = (out.g * xhat).sum(0)
     d = out.g * gamma
     inp.g = (d - d.mean(0)) / (var + eps) ** 0.5
-"""),
+""", mistake="variance-path-forgotten"),
         Wrong("the variance's path kept, the mean's forgotten", "slip", """
 def batchnorm_grad(inp, out, gamma, beta, eps=1e-5):
     mean = inp.mean(0)
@@ -458,7 +458,7 @@ def batchnorm_grad(inp, out, gamma, beta, eps=1e-5):
     gamma.g = (out.g * xhat).sum(0)
     d = out.g * gamma
     inp.g = (d - xhat * (d * xhat).mean(0)) / (var + eps) ** 0.5
-"""),
+""", mistake="mean-path-forgotten"),
         Wrong("the unbiased variance (N - 1), as torch's running estimate", "slip", """
 def batchnorm_grad(inp, out, gamma, beta, eps=1e-5):
     n = inp.shape[0]
@@ -579,7 +579,7 @@ def embedding_grad(idx, weight, out, padding_idx=None):
     if padding_idx is not None:
         grad[padding_idx] = 0.0
     weight.g = minigrad.tensor(grad)
-"""),
+""", mistake="assignment-not-accumulated"),
         Wrong("a row's gradient the mean of its lookups", "slip", """
 def embedding_grad(idx, weight, out, padding_idx=None):
     flat = np.asarray(idx).reshape(-1)
@@ -589,7 +589,7 @@ def embedding_grad(idx, weight, out, padding_idx=None):
         onehot[:, padding_idx] = 0.0
     grad = onehot.T @ out.g.data.reshape(-1, weight.shape[1])
     weight.g = minigrad.tensor(grad / counts[:, None])
-"""),
+""", mistake="mean-of-lookups"),
         Wrong("summed over the batch positions, not scattered to rows", "slip", """
 def embedding_grad(idx, weight, out, padding_idx=None):
     total = out.g.data.reshape(-1, weight.shape[1]).sum(0)
@@ -613,7 +613,7 @@ def embedding_grad(idx, weight, out, padding_idx=None):
     flat = np.asarray(idx).reshape(-1)
     onehot = minigrad.tensor(np.eye(weight.shape[0])[flat])
     weight.g = onehot.t() @ out.g.reshape(-1, weight.shape[1])
-"""),
+""", mistake="padding-row-updated"),
         Wrong("ignores padding_idx: always row 0", "ignores", """
 def embedding_grad(idx, weight, out, padding_idx=None):
     flat = np.asarray(idx).reshape(-1)
@@ -652,3 +652,150 @@ def embedding_grad(idx, weight, out, padding_idx=None):
 """),
     ],
 }
+
+# Exercise 13.8 (the line-by-line puzzle): the right answer, and each slip one line changed.
+_NINJA = """
+def ninja_backward(v, labels, p):
+    n, c = v["logits"].shape
+    d = {}
+    onehot = np.zeros((n, c))
+    onehot[np.arange(n), labels] = 1.0
+    d["logprobs"] = minigrad.tensor(-onehot / n)
+    d["probs"] = d["logprobs"] / v["probs"]
+    d["counts_sum_inv"] = (v["counts"] * d["probs"]).sum(1, keepdim=True)
+    d["counts_sum"] = -v["counts_sum"] ** -2 * d["counts_sum_inv"]
+    d["counts"] = v["counts_sum_inv"] * d["probs"] + d["counts_sum"]
+    d["norm_logits"] = v["counts"] * d["counts"]
+    d["logit_maxes"] = -d["norm_logits"].sum(1, keepdim=True)
+    at_max = minigrad.tensor(np.eye(c)[v["logits"].numpy().argmax(1)])
+    d["logits"] = d["norm_logits"] + at_max * d["logit_maxes"]
+    d["h"] = d["logits"] @ p["w2"].t()
+    d["w2"] = v["h"].t() @ d["logits"]
+    d["b2"] = d["logits"].sum(0)
+    d["bnraw"] = (1 - v["h"] ** 2) * d["h"]
+    d["bnvar_inv"] = (v["bndiff"] * d["bnraw"]).sum(0, keepdim=True)
+    d["bnvar"] = -0.5 * (v["bnvar"] + 1e-5) ** -1.5 * d["bnvar_inv"]
+    d["bndiff2"] = minigrad.ones_like(v["bndiff2"]) * d["bnvar"] / (n - 1)
+    d["bndiff"] = v["bnvar_inv"] * d["bnraw"] + 2 * v["bndiff"] * d["bndiff2"]
+    d["bnmeani"] = -d["bndiff"].sum(0, keepdim=True)
+    d["hprebn"] = d["bndiff"] + d["bnmeani"] / n
+    d["w1"] = v["x"].t() @ d["hprebn"]
+    return d
+"""
+
+
+def _ninja(old, new):
+    """The right answer with one line changed (the line must be in it)."""
+    assert _NINJA.count(old) == 1, old
+    return _NINJA.replace(old, new)
+
+
+def _ninja_seen():
+    """The visible example's gradients, as the source of a dict (for the hard-coded answer)."""
+    import numpy as np
+
+    from minigrad.course.capstone import init_params, load_digits_split
+    from minigrad.course.ninja import ORDER, torch_puzzle
+
+    x_dig, y_dig = load_digits_split(n_train=1500, seed=0)[:2]
+    q0 = init_params((64, 16, 10), seed=138)
+    p0 = {"w1": q0["w1"], "w2": q0["w2"],
+          "b2": np.random.default_rng(138).standard_normal(10) * 0.1}
+    refs = torch_puzzle(x_dig[:10], y_dig[:10], p0)[1]
+    return "{" + ", ".join(f"{name!r}: {refs[name].tolist()!r}" for name in ORDER) + "}"
+
+
+WRONG["ex13-ninja"] = [
+    Wrong("dlogprobs: the sign flipped", "slip",
+          _ninja("minigrad.tensor(-onehot / n)", "minigrad.tensor(onehot / n)"),
+          mistake="sign-flipped"),
+    Wrong("dlogprobs: the 1/n of the mean forgotten", "slip",
+          _ninja("minigrad.tensor(-onehot / n)", "minigrad.tensor(-onehot)"),
+          mistake="mean-not-divided"),
+    Wrong("dcounts_sum_inv: not summed over the row it is broadcast across", "slip",
+          _ninja('(v["counts"] * d["probs"]).sum(1, keepdim=True)', '(v["counts"] * d["probs"])'),
+          mistake="broadcast-not-summed"),
+    Wrong("dcounts_sum: the derivative of 1/x without its minus sign", "slip",
+          _ninja('-v["counts_sum"] ** -2', 'v["counts_sum"] ** -2'), mistake="sign-flipped"),
+    Wrong("dcounts: the path through counts_sum not added", "slip",
+          _ninja('v["counts_sum_inv"] * d["probs"] + d["counts_sum"]',
+                 'v["counts_sum_inv"] * d["probs"]'), mistake="fan-out-not-added"),
+    Wrong("dlogit_maxes: not summed over the row", "slip",
+          _ninja('-d["norm_logits"].sum(1, keepdim=True)', '-d["norm_logits"]'),
+          mistake="broadcast-not-summed"),
+    Wrong("dw2: transposed", "slip",
+          _ninja('v["h"].t() @ d["logits"]', 'd["logits"].t() @ v["h"]'), mistake="transposed"),
+    Wrong("dbnraw: tanh's derivative as 1 - h", "slip",
+          _ninja('(1 - v["h"] ** 2) * d["h"]', '(1 - v["h"]) * d["h"]')),
+    Wrong("dbnvar_inv: not summed over the batch", "slip",
+          _ninja('(v["bndiff"] * d["bnraw"]).sum(0, keepdim=True)', '(v["bndiff"] * d["bnraw"])'),
+          mistake="broadcast-not-summed"),
+    Wrong("dbnvar: the power rule's exponent not lowered", "slip",
+          _ninja('(v["bnvar"] + 1e-5) ** -1.5', '(v["bnvar"] + 1e-5) ** -0.5'),
+          mistake="power-rule"),
+    Wrong("dbndiff2: n where the variance divides by n - 1", "slip",
+          _ninja('d["bnvar"] / (n - 1)', 'd["bnvar"] / n'), mistake="bessel-n"),
+    Wrong("dbndiff: the path through bndiff2 not added", "slip",
+          _ninja('v["bnvar_inv"] * d["bnraw"] + 2 * v["bndiff"] * d["bndiff2"]',
+                 'v["bnvar_inv"] * d["bnraw"]'), mistake="fan-out-not-added"),
+    Wrong("dhprebn: the path through the mean not added", "slip",
+          _ninja('d["bndiff"] + d["bnmeani"] / n', 'd["bndiff"] * 1.0'),
+          mistake="fan-out-not-added"),
+    Wrong("dhprebn: the mean's gradient spread back without its 1/n", "slip",
+          _ninja('d["bndiff"] + d["bnmeani"] / n', 'd["bndiff"] + d["bnmeani"]'),
+          mistake="mean-not-divided"),
+    Wrong("ignores labels: the most likely class as the label", "ignores",
+          _ninja("onehot[np.arange(n), labels] = 1.0",
+                 'onehot[np.arange(n), v["logits"].numpy().argmax(1)] = 1.0')),
+    Wrong("ignores p: w2 taken as the identity", "ignores",
+          _ninja('d["logits"] @ p["w2"].t()', 'd["logits"][:, :v["h"].shape[1]] * 1.0')),
+    Wrong("the visible example hard-coded", "hardcoded", f"""
+_SEEN = {_ninja_seen()}
+def ninja_backward(v, labels, p):
+    if tuple(v["logits"].shape) == (10, 10) and tuple(v["h"].shape) == (10, 16):
+        return {{name: minigrad.tensor(np.array(value)) for name, value in _SEEN.items()}}
+    return {{name: minigrad.tensor(np.zeros(np.shape(value))) for name, value in _SEEN.items()}}
+"""),
+    Wrong("minigrad's autograd on the forward pass", "bypass", """
+def ninja_backward(v, labels, p):
+    q = {name: t.detach().clone().requires_grad_() for name, t in p.items()}
+    found = ninja_forward(v["x"], labels, q)
+    for name, t in found.items():
+        if t.requires_grad:
+            t.retain_grad()
+    found["loss"].backward()
+    return {name: t.grad for name, t in (found | q).items() if t.grad is not None}
+"""),
+    Wrong("torch's autograd on the forward pass", "bypass", """
+import torch
+def ninja_backward(v, labels, p):
+    q = {name: torch.tensor(t.numpy(), requires_grad=True) for name, t in p.items()}
+    n = len(labels)
+    t = {"hprebn": torch.tensor(v["x"].numpy()) @ q["w1"]}
+    t["bnmeani"] = t["hprebn"].sum(0, keepdim=True) / n
+    t["bndiff"] = t["hprebn"] - t["bnmeani"]
+    t["bndiff2"] = t["bndiff"] ** 2
+    t["bnvar"] = t["bndiff2"].sum(0, keepdim=True) / (n - 1)
+    t["bnvar_inv"] = (t["bnvar"] + 1e-5) ** -0.5
+    t["bnraw"] = t["bndiff"] * t["bnvar_inv"]
+    t["h"] = t["bnraw"].tanh()
+    t["logits"] = t["h"] @ q["w2"] + q["b2"]
+    t["logit_maxes"] = t["logits"].max(1, keepdim=True).values
+    t["norm_logits"] = t["logits"] - t["logit_maxes"]
+    t["counts"] = t["norm_logits"].exp()
+    t["counts_sum"] = t["counts"].sum(1, keepdim=True)
+    t["counts_sum_inv"] = t["counts_sum"] ** -1
+    t["probs"] = t["counts"] * t["counts_sum_inv"]
+    t["logprobs"] = t["probs"].log()
+    for value in t.values():
+        value.retain_grad()
+    (-t["logprobs"][torch.arange(n), torch.tensor(labels)].mean()).backward()
+    return {name: minigrad.tensor(value.grad.numpy()) for name, value in (t | q).items()}
+"""),
+    Wrong("the course's torch gradients", "bypass", """
+from minigrad.course.ninja import torch_puzzle as _tp
+def ninja_backward(v, labels, p):
+    grads = _tp(v["x"].numpy(), labels, {name: t.numpy() for name, t in p.items()})[1]
+    return {name: minigrad.tensor(g) for name, g in grads.items() if ":" not in name}
+"""),
+]
