@@ -4,7 +4,7 @@ import os
 
 from hypothesis import settings
 
-pytest_plugins = ["tests.browser_tools"]
+pytest_plugins = ["tests.browser_tools", "tests.timing"]
 
 settings.register_profile("ci", deadline=None, max_examples=25, derandomize=True)
 settings.register_profile("dev", deadline=None, max_examples=10)
