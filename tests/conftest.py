@@ -1,7 +1,10 @@
-"""Shared test settings: hypothesis profiles (CI: no deadline, few examples; fuzz: long)."""
+"""Shared test settings: hypothesis profiles (CI: no deadline, few examples; fuzz: long),
+the order of the long files, and one released course folder for the grading tests."""
 
 import os
+import shutil
 
+import pytest
 from hypothesis import settings
 
 pytest_plugins = ["tests.browser_tools", "tests.timing"]
@@ -26,3 +29,36 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: (item.path.name not in LONGEST,
                                  LONGEST.index(item.path.name) if item.path.name in LONGEST
                                  else 0))
+
+
+@pytest.fixture(scope="session")
+def released_course(tmp_path_factory):
+    """``released_course(folder, notebooks)``: an nbgrader course folder at ``folder``
+    (``instructor/classroom.py setup``: the course's config, each chapter an assignment,
+    ``generate_assignment`` done, nothing submitted) for the chapters ``notebooks``
+    (default: chapter 01). The course is generated once a test run for each list of
+    chapters, by whichever pytest worker asks first (the others wait on a lock), and
+    copied: the autograde, sandbox, exchange, grade-index and class-report tests (and any
+    new test of a graded course) pay for ``generate_assignment`` once between them."""
+    from filelock import FileLock
+
+    from tests.notebook_tools import NOTEBOOKS, load_module
+
+    # Under xdist every worker's base temp is a folder of one shared run folder.
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    classroom = load_module("instructor/classroom.py")
+
+    def make(folder, notebooks=NOTEBOOKS[:1]):
+        key = "-".join(nb.stem[:2] for nb in notebooks)
+        made = shared / f"released-course-{key}"
+        with FileLock(str(made) + ".lock"):
+            if not (made / ".done").exists():
+                shutil.rmtree(made, ignore_errors=True)
+                classroom.setup(made, notebooks)
+                (made / ".done").touch()
+        shutil.copytree(made, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".done"))
+        return folder
+
+    return make
