@@ -16,13 +16,15 @@ settings.register_profile("fuzz", deadline=None, max_examples=5000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-# The longest test files run first, longest first (pytest -n 2 --dist loadfile hands
-# each worker whole files in this order), so neither worker is left with one at the end.
+# The longest test files run first, longest first (pytest -n 4 --dist loadfile hands
+# each worker whole files in this order), so no worker is left with one at the end.
 # The wrong-answer pass and the round trip are split by chapter group for this.
-LONGEST = ("test_nbgrader_roundtrip.py", "test_nbgrader_roundtrip_2.py", "test_wrong_answers.py",
-           "test_wrong_answers_3.py", "test_wrong_answers_2.py", "test_browser_widgets.py",
-           "test_browser_widgets_2.py", "test_autograde.py", "test_python_versions.py",
-           "test_book.py", "test_browser.py", "test_workspace.py")
+LONGEST = ("test_sandbox.py", "test_browser_widgets.py", "test_browser_widgets_2.py",
+           "test_nbgrader_roundtrip_4.py", "test_nbgrader_roundtrip_3.py",
+           "test_nbgrader_roundtrip.py", "test_nbgrader_roundtrip_2.py", "test_wrong_answers.py",
+           "test_wrong_answers_3.py", "test_wrong_answers_2.py", "test_autograde.py",
+           "test_python_versions.py", "test_book.py", "test_browser.py", "test_class_report.py",
+           "test_grade_index.py", "test_exchange.py", "test_workspace.py")
 
 
 def pytest_collection_modifyitems(items):
