@@ -36,7 +36,8 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture(scope="session")
 def released_course(tmp_path_factory):
     """``released_course(folder, notebooks)``: an nbgrader course folder at ``folder``
-    (``instructor/classroom.py setup``: the course's config, each chapter an assignment,
+    (``instructor/classroom.py setup``: the course's config plus
+    ``tests.notebook_tools.BUSY_MACHINE``, each chapter an assignment,
     ``generate_assignment`` done, nothing submitted) for the chapters ``notebooks``
     (default: chapter 01). The course is generated once a test run for each list of
     chapters, by whichever pytest worker asks first (the others wait on a lock), and
@@ -44,7 +45,7 @@ def released_course(tmp_path_factory):
     new test of a graded course) pay for ``generate_assignment`` once between them."""
     from filelock import FileLock
 
-    from tests.notebook_tools import NOTEBOOKS, load_module
+    from tests.notebook_tools import BUSY_MACHINE, NOTEBOOKS, load_module
 
     # Under xdist every worker's base temp is a folder of one shared run folder.
     shared = tmp_path_factory.getbasetemp()
@@ -61,6 +62,8 @@ def released_course(tmp_path_factory):
                 classroom.setup(made, notebooks)
                 (made / ".done").touch()
         shutil.copytree(made, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".done"))
+        with (folder / "nbgrader_config.py").open("a") as f:
+            f.write(BUSY_MACHINE)
         return folder
 
     return make

@@ -9,6 +9,7 @@ import pytest
 from nbgrader.api import Gradebook
 
 from tests.notebook_tools import (
+    BUSY_MACHINE,
     NOTEBOOKS,
     load_module,
     marked_lines,
@@ -47,6 +48,8 @@ def make_course(course, notebooks):
     """The instructor's course folder (``instructor/classroom.py setup``: each chapter an
     assignment, one ``generate_assignment "*"``), graded with one ``autograde "*"``."""
     CLASSROOM.setup(course, notebooks)
+    with (course / "nbgrader_config.py").open("a") as f:
+        f.write(BUSY_MACHINE)
 
     def submit(student, source_nb, nb):
         folder = course / "submitted" / student / CLASSROOM.assignment_of(source_nb)
