@@ -24,6 +24,7 @@ submission, on this machine's cores (CPU time / cores, assuming the cores stay b
 """
 
 import argparse
+import atexit
 import importlib
 import os
 import pathlib
@@ -62,6 +63,17 @@ def _cpuacct():
 
 
 CPUACCT = _cpuacct()
+
+
+@atexit.register
+def _leave_cpuacct():
+    """Back to the root cgroup, and the benchmark's goes (once its processes have ended)."""
+    if CPUACCT is not None:
+        try:
+            pathlib.Path("/sys/fs/cgroup/cpuacct/cgroup.procs").write_text(str(os.getpid()))
+            CPUACCT.rmdir()
+        except OSError:
+            pass
 
 
 def cpu():
