@@ -9,11 +9,12 @@ TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 	JUPYTER_RUNTIME_DIR=$(CURDIR)/build/jupyter/runtime \
 	MPLCONFIGDIR=$(CURDIR)/build/mpl \
 	PYDEVD_DISABLE_FILE_VALIDATION=1
-NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
 # Whole files to each worker in tests/conftest.py's order (longest first), not xdist's
 # default order by number of tests, which left long files of few tests (the browser
-# tests, the round trip) for the end, one core working while the other waited.
-XDIST := -n 2 --dist loadfile --no-loadscope-reorder
+# tests, the round trip) for the end, one core working while the other waited. Four
+# workers on two cores: the long files spend much of their time waiting (kernels starting,
+# nbgrader, Chromium), and a third and fourth worker use the cores meanwhile.
+XDIST := -n 4 --dist loadfile --no-loadscope-reorder
 
 .PHONY: setup lab lab-instructor reset solution course test lint book fuzz notebooks \
 	figures bench bench-scalar bench-tensor bench-grading constraints test-latest clean
@@ -57,11 +58,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 # Everything: lint, the book, unit/parity/property tests, the exercise round trip, the
-# browser tests (JupyterLab and the book) and strict nbval over every chapter, in one
-# pytest run on both cores.
+# browser tests (JupyterLab and the book) and every chapter's outputs compared as strict
+# nbval compares them (in the wrong-answer pass's kernel, tests/wrong_answer_suite.py: one
+# execution a chapter for both), in one pytest run on both cores. One chapter alone:
+# .venv/bin/python -m pytest --nbval --nbval-sanitize-with tests/sanitize.cfg notebooks/01_derivatives.ipynb
 test: $(STAMP) lint book
 	mkdir -p build/jupyter build/mpl
-	$(TESTENV) $(BIN)/python -m pytest $(XDIST) tests notebooks $(NBVAL)
+	$(TESTENV) $(BIN)/python -m pytest $(XDIST) tests
 
 # The chapters as a static site in build/book/ (Jupyter Book 1; MathJax and the widgets'
 # JavaScript come from the npm registry once, into build/book-assets/). Open
@@ -108,7 +111,7 @@ test-latest: lint
 	$(LATEST)/bin/python scripts/compare_pins.py | tee build/latest-versions.txt
 	$(LATEST)/bin/python scripts/build_book.py || echo "test-latest: the book did not build"
 	mkdir -p build/jupyter build/mpl
-	$(TESTENV) $(LATEST)/bin/python -m pytest $(XDIST) tests notebooks $(NBVAL)
+	$(TESTENV) $(LATEST)/bin/python -m pytest $(XDIST) tests
 
 # Re-pin every package after a change to pyproject.toml.
 constraints: $(STAMP)

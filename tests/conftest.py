@@ -1,10 +1,13 @@
-"""Shared test settings: hypothesis profiles (CI: no deadline, few examples; fuzz: long)."""
+"""Shared test settings: hypothesis profiles (CI: no deadline, few examples; fuzz: long),
+the order of the long files, and one released course folder for the grading tests."""
 
 import os
+import shutil
 
+import pytest
 from hypothesis import settings
 
-pytest_plugins = ["tests.browser_tools"]
+pytest_plugins = ["tests.browser_tools", "tests.timing"]
 
 settings.register_profile("ci", deadline=None, max_examples=25, derandomize=True)
 settings.register_profile("dev", deadline=None, max_examples=10)
@@ -13,16 +16,56 @@ settings.register_profile("fuzz", deadline=None, max_examples=5000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-# The longest test files run first, longest first (pytest -n 2 --dist loadfile hands
-# each worker whole files in this order), so neither worker is left with one at the end.
+# The longest test files run first, longest first (pytest -n 4 --dist loadfile hands
+# each worker whole files in this order), so no worker is left with one at the end. CPU
+# seconds measured with MINIGRAD_TIMES (tests/timing.py): sandbox 136, wrong answers
+# 113/106/60, round trip 85/62/52/52, autograde 60, grade index 57.
 # The wrong-answer pass and the round trip are split by chapter group for this.
-LONGEST = ("test_nbgrader_roundtrip.py", "test_nbgrader_roundtrip_2.py", "test_wrong_answers.py",
-           "test_wrong_answers_3.py", "test_wrong_answers_2.py", "test_browser_widgets.py",
-           "test_browser_widgets_2.py", "test_autograde.py", "test_python_versions.py",
-           "test_book.py", "test_browser.py", "test_workspace.py")
+LONGEST = ("test_sandbox.py", "test_browser_widgets.py", "test_browser_widgets_2.py",
+           "test_wrong_answers.py", "test_wrong_answers_2.py", "test_nbgrader_roundtrip_2.py",
+           "test_nbgrader_roundtrip_3.py", "test_nbgrader_roundtrip.py", "test_autograde.py",
+           "test_wrong_answers_3.py", "test_grade_index.py", "test_nbgrader_roundtrip_4.py",
+           "test_python_versions.py", "test_book.py", "test_browser.py", "test_class_report.py",
+           "test_exchange.py", "test_workspace.py")
 
 
 def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: (item.path.name not in LONGEST,
                                  LONGEST.index(item.path.name) if item.path.name in LONGEST
                                  else 0))
+
+
+@pytest.fixture(scope="session")
+def released_course(tmp_path_factory):
+    """``released_course(folder, notebooks)``: an nbgrader course folder at ``folder``
+    (``instructor/classroom.py setup``: the course's config plus
+    ``tests.notebook_tools.BUSY_MACHINE``, each chapter an assignment,
+    ``generate_assignment`` done, nothing submitted) for the chapters ``notebooks``
+    (default: chapter 01). The course is generated once a test run for each list of
+    chapters, by whichever pytest worker asks first (the others wait on a lock), and
+    copied: the autograde, sandbox, exchange, grade-index and class-report tests (and any
+    new test of a graded course) pay for ``generate_assignment`` once between them."""
+    from filelock import FileLock
+
+    from tests.notebook_tools import BUSY_MACHINE, NOTEBOOKS, load_module
+
+    # Under xdist every worker's base temp is a folder of one shared run folder.
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    classroom = load_module("instructor/classroom.py")
+
+    def make(folder, notebooks=NOTEBOOKS[:1]):
+        key = "-".join(nb.stem[:2] for nb in notebooks)
+        made = shared / f"released-course-{key}"
+        with FileLock(str(made) + ".lock"):
+            if not (made / ".done").exists():
+                shutil.rmtree(made, ignore_errors=True)
+                classroom.setup(made, notebooks)
+                (made / ".done").touch()
+        shutil.copytree(made, folder, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".done"))
+        with (folder / "nbgrader_config.py").open("a") as f:
+            f.write(BUSY_MACHINE)
+        return folder
+
+    return make

@@ -1,15 +1,24 @@
 """Shared helpers for the notebook tests: where the chapters are, and the builder."""
 
 import configparser
+import copy
 import importlib.util
 import pathlib
 import re
 
+import nbformat
 from jupyter_client.manager import start_new_kernel
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 SOURCES = sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
+
+
+# Appended to the nbgrader_config.py of every course folder a test grades: on a busy
+# machine (make test runs four workers on two cores, beside other jobs) a kernel's last
+# IOPub messages can lag its reply by more than nbclient's 4 s, which fails the whole
+# submission ("Timeout waiting for IOPub output"); no grade depends on this wait.
+BUSY_MACHINE = "\nc.Execute.iopub_timeout = 60  # tests/notebook_tools.py: BUSY_MACHINE\n"
 
 
 def load_module(relative):
@@ -54,6 +63,62 @@ def output_text(outputs):
     for regex, replace in SANITIZE:
         text = regex.sub(replace, text)
     return text
+
+
+# What nbval leaves out of a comparison (nbval.plugin.IPyNbFile.skip_compare, without
+# nbdime): the tests compare as ``pytest --nbval`` does.
+NBVAL_SKIP = ("metadata", "traceback", "prompt_number", "output_type", "name", "execution_count",
+              "application/vnd.jupyter.widget-view+json", "image/png", "image/jpeg")
+
+
+def as_outputs(messages):
+    """A cell's outputs as a notebook stores them, from the ``(msg_type, content)`` pairs
+    :meth:`Kernel.run` collects."""
+    outputs = []
+    for kind, content in messages:
+        if kind == "stream":
+            outputs.append(nbformat.NotebookNode(output_type="stream", name=content["name"],
+                                                 text=content["text"]))
+        elif kind == "error":
+            outputs.append(nbformat.NotebookNode(output_type="error", **{
+                k: content[k] for k in ("ename", "evalue", "traceback")}))
+        else:
+            outputs.append(nbformat.NotebookNode(output_type=kind, data=content["data"],
+                                                 metadata=content.get("metadata", {})))
+    return outputs
+
+
+def nbval_view(outputs):
+    """What ``pytest --nbval --nbval-sanitize-with tests/sanitize.cfg`` compares of a
+    cell's outputs (``nbval.plugin.IPyNbCell.compare_outputs``): streams of one name
+    joined (``\\r`` and ``\\b`` applied), every key and MIME type but those in
+    :data:`NBVAL_SKIP`, sanitized; {key: [values in order]}. Two runs agree for nbval
+    exactly when their views are equal."""
+    from nbval.plugin import coalesce_streams
+
+    view = {}
+    for output in coalesce_streams(copy.deepcopy(list(outputs))):
+        output = dict(output)
+        if output.get("output_type") == "stream":
+            output = {output["name"]: output["text"]}
+        for key, value in output.items():
+            if key in NBVAL_SKIP:
+                continue
+            items = value.items() if key == "data" else [(key, value)]
+            for name, item in items:
+                if name not in NBVAL_SKIP:
+                    view.setdefault(name, []).append(_sanitized(item))
+    return view
+
+
+def _sanitized(value):
+    if isinstance(value, list):  # a multi-line string as nbformat may store it
+        value = "".join(value)
+    if not isinstance(value, str):
+        return value
+    for regex, replace in SANITIZE:
+        value = regex.sub(replace, value)
+    return value
 
 
 def code_cells(nb):

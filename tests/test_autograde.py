@@ -70,10 +70,9 @@ def _submissions():
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
+def course(tmp_path_factory, released_course):
     classroom = load_module("instructor/classroom.py")
-    course = tmp_path_factory.mktemp("course")
-    classroom.setup(course, [CHAPTER])
+    course = released_course(tmp_path_factory.mktemp("course"), [CHAPTER])
     with (course / "nbgrader_config.py").open("a") as f:
         f.write("\nc.Execute.timeout = 10  # the test's endless loop need not take 60 s\n")
     assignment = classroom.assignment_of(CHAPTER)

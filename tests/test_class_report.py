@@ -44,7 +44,10 @@ def _submissions():
     tampered.cells.insert(3, nbformat.v4.new_code_cell(GENERIC_CHEATS[0].source))
     return {"ch01": {"honest": nbformat.read(CH01, as_version=4),
                      "wrong": _with(CH01, "ex01-value-div", WRONG01["ex01-value-div"][0].source),
-                     "loop": _with(CH01, "ex01-error-order", "while True:\n    pass"),
+                     # An endless loop that sleeps: the report needs its "timed out", not
+                     # 10 s of a busy core (tests/test_autograde.py interrupts a busy one).
+                     "loop": _with(CH01, "ex01-error-order",
+                                   "import time\nwhile True:\n    time.sleep(0.05)"),
                      "crash": _with(CH01, "ex01-error-order", "import os\nos._exit(1)"),
                      "tampered": tampered},
             "ch04": {"honest": nbformat.read(CH04, as_version=4),
@@ -70,11 +73,10 @@ def test_summarize_counts_named_mistakes_by_frequency():
 
 
 @pytest.fixture(scope="module")
-def course(tmp_path_factory):
+def course(tmp_path_factory, released_course):
     require_chromium()
     classroom = load_module("instructor/classroom.py")
-    course = tmp_path_factory.mktemp("report_course")
-    classroom.setup(course, [CH01, CH04])
+    course = released_course(tmp_path_factory.mktemp("report_course"), [CH01, CH04])
     with (course / "nbgrader_config.py").open("a") as f:
         f.write("\nc.Execute.timeout = 10  # the endless loop need not take 60 s\n")
     for assignment, subs in _submissions().items():

@@ -17,7 +17,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from tests.notebook_tools import NOTEBOOKS, load_module, nbgrader_meta
+from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
 
 pytestmark = pytest.mark.slow
 
@@ -47,12 +47,11 @@ def _cell(nb, grade_id):
 
 
 @pytest.fixture(scope="module")
-def trip(tmp_path_factory):
+def trip(tmp_path_factory, released_course):
     root = tmp_path_factory.mktemp("exchange_trip")
     course, exchange = root / "course", root / "exchange"
     exchange.mkdir()
-    classroom = load_module("instructor/classroom.py")
-    classroom.setup(course, [CHAPTER])
+    released_course(course, [CHAPTER])
     logs = {"release": _run(["release_assignment", ASSIGNMENT], course, exchange=exchange)}
     homes = {}
     for student in STUDENTS:

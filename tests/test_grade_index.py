@@ -17,7 +17,7 @@ import pytest
 import yaml
 from nbgrader.api import Gradebook
 
-from tests.notebook_tools import NOTEBOOKS, ROOT, load_module, nbgrader_meta
+from tests.notebook_tools import NOTEBOOKS, ROOT, nbgrader_meta
 
 pytestmark = pytest.mark.slow
 
@@ -69,10 +69,10 @@ def _scores(course):
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory, released_course):
     root = tmp_path_factory.mktemp("grade_index")
     course, plain, results = root / "course", root / "plain", root / "results"
-    load_module("instructor/classroom.py").setup(course, [CHAPTER])
+    released_course(course, [CHAPTER])
     for student, nb in _submissions(course).items():
         folder = course / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)

@@ -12,12 +12,12 @@ grades, for each chapter:
   deleted -> still zero, because nbgrader grades with the original tests.
 
 The suite is in ``tests/roundtrip_suite.py``; this file grades the first group of
-chapters, ``tests/test_nbgrader_roundtrip_2.py`` the second.
+chapters, ``tests/test_nbgrader_roundtrip_2.py``, ``_3.py`` and ``_4.py`` the others.
 """
 
 import pytest
 
-from tests.notebook_tools import NOTEBOOKS
+from tests.notebook_tools import NOTEBOOKS, ROOT
 from tests.roundtrip_suite import GROUPS, chapter_tests
 
 pytestmark = pytest.mark.slow
@@ -27,3 +27,5 @@ globals().update(chapter_tests(GROUPS[0]))
 
 def test_every_chapter_is_in_one_group():
     assert sorted(n for group in GROUPS for n in group) == [p.stem[:2] for p in NOTEBOOKS]
+    files = list((ROOT / "tests").glob("test_nbgrader_roundtrip*.py"))
+    assert len(files) == len(GROUPS), "one test file a group"

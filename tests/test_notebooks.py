@@ -1,7 +1,8 @@
 """The committed chapters are built from their sources, executed, and shaped as COURSE.md says.
 
-nbval (run over notebooks/ by the test command) re-executes each chapter and compares
-outputs; it cannot tell a never-executed notebook from a good one, so these tests do.
+The wrong-answer pass (tests/wrong_answer_suite.py) re-executes each chapter and compares
+its outputs with the committed ones as nbval does; that cannot tell a never-executed
+notebook from a good one, so these tests do.
 """
 
 import re

@@ -186,14 +186,13 @@ def _left_behind():
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory, released_course):
     problem = sandbox_problem()
     if problem is not None:  # a skip here, a failure under CI (which installs bubblewrap)
         (pytest.fail if os.environ.get("CI") else pytest.skip)(
             f"no sandbox here ({problem}): apt-get install bubblewrap")
     classroom = load_module("instructor/classroom.py")
-    course = tmp_path_factory.mktemp("course").resolve()
-    classroom.setup(course, [CHAPTER])
+    course = released_course(tmp_path_factory.mktemp("course").resolve(), [CHAPTER])
     with (course / "nbgrader_config.py").open("a") as f:
         f.write("\nc.SandboxedKernelManager.file_size_limit = 16 * 2 ** 20\n")
     (course / "grades.csv").write_text("student,score\n")

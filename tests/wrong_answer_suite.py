@@ -12,7 +12,14 @@ import nbformat
 import pytest
 
 from minigrad.course.mistakes import named_mistake
-from tests.notebook_tools import NOTEBOOKS, Kernel, nbgrader_meta, output_text
+from tests.notebook_tools import (
+    NOTEBOOKS,
+    Kernel,
+    as_outputs,
+    nbgrader_meta,
+    nbval_view,
+    output_text,
+)
 from tests.wrong_answers import GENERIC_CHEATS
 
 HIDDEN = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[ \t]*(?:\n|\Z)",
@@ -93,12 +100,26 @@ def chapter_results(number):
     results = {}
     kernel = Kernel(nb_path.parent)
 
-    def twice(cell, source):
-        """Run ``source`` twice; note in results if the two runs showed different things."""
+    def as_committed(cells, messages):
+        """Note in results if a first run showed what ``cells`` show in the committed
+        chapter, as nbval compares them (the cells' outputs joined: one solution may span
+        cells)."""
+        if any("nbval-ignore-output" in c.metadata.get("tags", []) for c in cells):
+            return
+        committed = nbval_view([o for c in cells for o in c.outputs])
+        shown = nbval_view(as_outputs(messages))
+        if shown != committed:
+            results[("as committed", cells[0].id)] = (committed, shown)
+
+    def twice(cell, source, first=None):
+        """Run ``source`` twice; note in results if the two runs showed different things
+        (and, if ``first`` names the committed cells, if the first run differs from them)."""
         runs = []
         for _ in range(2):
             outputs = []
             ok, error = kernel.run(source, outputs=outputs)
+            if first is not None and not runs:
+                as_committed(first, outputs)
             runs.append(output_text(outputs))
         if runs[0] != runs[1] and "nbval-ignore-output" not in cell.metadata.get("tags", []):
             results[("run again", cell.id)] = (runs[0], runs[1])
@@ -112,7 +133,7 @@ def chapter_results(number):
             if index not in exercises:
                 if not cell.source.strip():
                     continue
-                ok, error = twice(cell, cell.source)
+                ok, error = twice(cell, cell.source, first=[cell])
                 tagged = "raises-exception" in cell.metadata.get("tags", [])
                 assert ok or tagged, f"chapter {number}, cell {cell.id}: {error}"
                 continue
@@ -121,18 +142,23 @@ def chapter_results(number):
             reference = "\n\n".join(c.source for c in solutions)
             assert kernel.run("_wa_save()")[0]
 
-            def attempt(answer, test_source):
-                ok, error = kernel.run(answer)
+            def attempt(answer, test_source, shown=(None, None)):
+                ok, error = kernel.run(answer, outputs=shown[0])
                 if ok:
-                    ok, error = kernel.run(test_source)
+                    ok, error = kernel.run(test_source, outputs=shown[1])
                 else:
                     error = "answer cell: " + error
                 restored = kernel.run("_wa_restore()")
                 assert restored[0], restored[1]
                 return ok, error
 
-            results[(grade_id, "reference")] = (attempt(reference, test.source),
+            # The reference's first run is where nbval would run it: its outputs and its
+            # test's must be the committed ones.
+            shown = ([], [])
+            results[(grade_id, "reference")] = (attempt(reference, test.source, shown),
                                                 attempt(reference, visible(test.source)))
+            as_committed(solutions, shown[0])
+            as_committed([test], shown[1])
             first = not any(key[1] == "reference" for key in results if key[0] != grade_id)
             cheats = [type(w)(w.label, w.kind, reference + "\n" + w.source)
                       for w in GENERIC_CHEATS] if first else []
@@ -192,6 +218,18 @@ def chapter_tests(numbers):
                   for (kind, cell_id), (first, second) in chapter_results(number).items()
                   if kind == "run again"]
         assert not differ, "run twice, these cells differ:\n" + "\n".join(differ)
+
+    @pytest.mark.parametrize("number", numbers)
+    def test_every_cell_shows_what_the_committed_chapter_shows(number):
+        """What ``pytest --nbval`` checked, in the same kernel pass: every code cell's
+        first run (an exercise's reference and test before any wrong answer) shows the
+        committed outputs, compared and sanitized as nbval compares them
+        (``tests/sanitize.cfg``; cells tagged ``nbval-ignore-output`` are not compared)."""
+        differ = [f"cell {cell_id}:\n  committed: {str(committed)[:400]}\n"
+                  f"  this run:  {str(shown)[:400]}"
+                  for (kind, cell_id), (committed, shown) in chapter_results(number).items()
+                  if kind == "as committed"]
+        assert not differ, "run top to bottom, these cells differ:\n" + "\n".join(differ)
 
     @pytest.mark.parametrize("number", numbers)
     def test_every_exercise_has_four_kinds_of_wrong_answers(number):
