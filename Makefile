@@ -15,6 +15,7 @@ TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 # workers on two cores: the long files spend much of their time waiting (kernels starting,
 # nbgrader, Chromium), and a third and fourth worker use the cores meanwhile.
 XDIST := -n 4 --dist loadfile --no-loadscope-reorder
+NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
 
 .PHONY: setup lab lab-instructor reset solution course test lint book fuzz notebooks \
 	figures bench bench-scalar bench-tensor bench-grading constraints test-latest clean
@@ -58,13 +59,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 # Everything: lint, the book, unit/parity/property tests, the exercise round trip, the
-# browser tests (JupyterLab and the book) and every chapter's outputs compared as strict
-# nbval compares them (in the wrong-answer pass's kernel, tests/wrong_answer_suite.py: one
-# execution a chapter for both), in one pytest run on both cores. One chapter alone:
-# .venv/bin/python -m pytest --nbval --nbval-sanitize-with tests/sanitize.cfg notebooks/01_derivatives.ipynb
+# browser tests (JupyterLab and the book) and strict nbval over every chapter (plus the
+# same comparison in the wrong-answer pass's kernel, under the integrity guard as nbgrader
+# runs it: tests/wrong_answer_suite.py), in one pytest run on both cores.
 test: $(STAMP) lint book
 	mkdir -p build/jupyter build/mpl
-	$(TESTENV) $(BIN)/python -m pytest $(XDIST) tests
+	$(TESTENV) $(BIN)/python -m pytest $(XDIST) tests notebooks $(NBVAL)
 
 # The chapters as a static site in build/book/ (Jupyter Book 1; MathJax and the widgets'
 # JavaScript come from the npm registry once, into build/book-assets/). Open
@@ -111,7 +111,7 @@ test-latest: lint
 	$(LATEST)/bin/python scripts/compare_pins.py | tee build/latest-versions.txt
 	$(LATEST)/bin/python scripts/build_book.py || echo "test-latest: the book did not build"
 	mkdir -p build/jupyter build/mpl
-	$(TESTENV) $(LATEST)/bin/python -m pytest $(XDIST) tests
+	$(TESTENV) $(LATEST)/bin/python -m pytest $(XDIST) tests notebooks $(NBVAL)
 
 # Re-pin every package after a change to pyproject.toml.
 constraints: $(STAMP)

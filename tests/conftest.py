@@ -1,6 +1,8 @@
 """Shared test settings: hypothesis profiles (CI: no deadline, few examples; fuzz: long),
 the order of the long files, and one released course folder for the grading tests."""
 
+import contextlib
+import fcntl
 import os
 import shutil
 
@@ -35,6 +37,17 @@ def pytest_collection_modifyitems(items):
                                  else 0))
 
 
+@contextlib.contextmanager
+def _locked(path):
+    """An exclusive lock on the file ``path`` between processes (the xdist workers)."""
+    with open(path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def released_course(tmp_path_factory):
     """``released_course(folder, notebooks)``: an nbgrader course folder at ``folder``
@@ -45,8 +58,6 @@ def released_course(tmp_path_factory):
     chapters, by whichever pytest worker asks first (the others wait on a lock), and
     copied: the autograde, sandbox, exchange, grade-index and class-report tests (and any
     new test of a graded course) pay for ``generate_assignment`` once between them."""
-    from filelock import FileLock
-
     from tests.notebook_tools import BUSY_MACHINE, NOTEBOOKS, load_module
 
     # Under xdist every worker's base temp is a folder of one shared run folder.
@@ -58,7 +69,7 @@ def released_course(tmp_path_factory):
     def make(folder, notebooks=NOTEBOOKS[:1]):
         key = "-".join(nb.stem[:2] for nb in notebooks)
         made = shared / f"released-course-{key}"
-        with FileLock(str(made) + ".lock"):
+        with _locked(str(made) + ".lock"):
             if not (made / ".done").exists():
                 shutil.rmtree(made, ignore_errors=True)
                 classroom.setup(made, notebooks)
