@@ -138,13 +138,13 @@ def judge(stdin=None, stdout=None):
     grading._display = _display  # before the first check takes integrity's fingerprint
     channel = _Channel(stdin or sys.stdin, stdout or sys.stdout)
     setup = loads(channel.stdin.readline())
-    results = {}
+    results = []
     for exercise in setup["exercises"]:
-        ready = channel.ask({"op": "start", "grade_id": exercise["grade_id"]})
+        ready = channel.ask({"op": "start", "index": exercise["index"]})
         if ready.get("op") != "ready":
-            results[exercise["grade_id"]] = [_error_output(RuntimeError(
+            results.append([_error_output(RuntimeError(
                 "your solution could not be run on its own: "
-                + str(ready.get("message", "its process stopped"))))]
+                + str(ready.get("message", "its process stopped"))))])
             channel.ask({"op": "finish"})
             continue
         namespace = {"__name__": "__main__"}
@@ -155,7 +155,7 @@ def judge(stdin=None, stdout=None):
                 reply = channel.ask({"op": "value", "name": name})
                 if reply.get("op") == "result":
                     namespace[name] = decode(reply["value"])
-        results[exercise["grade_id"]] = run_test(exercise["source"], namespace)
+        results.append(run_test(exercise["source"], namespace))
         channel.ask({"op": "finish"})
     from minigrad.course.verdicts_learner import cpu_seconds
 

@@ -16,11 +16,17 @@ import math
 
 import numpy as np
 
-__all__ = ["encode", "decode", "dumps", "loads", "WireError", "MAX_LINE"]
+__all__ = ["encode", "decode", "dumps", "loads", "Ref", "WireError", "MAX_LINE"]
 
 MAX_LINE = 64 * 1024 ** 2  # bytes of one message
 _KINDS = "biufc"  # bool, int, uint, float, complex: the dtypes that cross
 _LIMIT = 10_000_000  # elements of one array
+
+
+class Ref:
+    """A callable of the other side, handed back: crosses as its reference."""
+
+    _ref, __name__ = 0, "f"
 
 
 class WireError(TypeError):
@@ -54,13 +60,17 @@ def encode(x, refs=None):
         return _array(x)
     if isinstance(x, np.generic) and type(x).__module__ == "numpy":
         return {"t": "np", "v": _array(np.asarray(x))}
-    if type(x) is Tensor:
+    if type(x) is Tensor:  # its numbers, and the gradients it carries (grad, the course's g)
+        extra = {k: encode(getattr(x, k)) for k in ("grad", "g")
+                 if type(getattr(x, k, None)) in (Tensor, np.ndarray)}
         return {"t": "Tensor", "v": _array(np.asarray(x.data)),
-                "requires_grad": bool(x.requires_grad)}
+                "requires_grad": bool(x.requires_grad), **extra}
     if type(x) is Value:
         return {"t": "Value", "v": encode(x.data), "grad": encode(x.grad)}
     if type(x).__module__ == "torch" and type(x).__name__ in ("Tensor", "Parameter"):
         return _array(x.detach().cpu().numpy())
+    if isinstance(x, Ref):
+        return {"t": "fn", "ref": x._ref, "name": x.__name__}
     if refs is not None and callable(x):
         refs.append(x)
         return {"t": "fn", "ref": len(refs) - 1, "name": str(getattr(x, "__name__", "f"))}
@@ -102,7 +112,14 @@ def decode(d, fn=None):
     if t == "Tensor":
         import minigrad
 
-        return minigrad.tensor(_decode_array(d["v"]), requires_grad=bool(d["requires_grad"]))
+        t = minigrad.tensor(_decode_array(d["v"]), requires_grad=bool(d["requires_grad"]))
+        for key in ("grad", "g"):
+            if key in d:
+                value = decode(d[key])
+                if type(value) is not type(t):
+                    raise WireError(f"a tensor's {key} is a tensor")
+                setattr(t, key, value)
+        return t
     if t == "Value":
         from minigrad.value import Value
 
