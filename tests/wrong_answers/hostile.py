@@ -156,8 +156,7 @@ def _fix(frame, event, arg):
         yours = frame.f_locals.get("yours")
         if any(yours is t for t in _LIARS):
             from minigrad.course.compare import to_numpy
-            with minigrad.no_grad():
-                yours.copy_(minigrad.tensor(to_numpy(frame.f_locals["reference"])))
+            yours.data = minigrad.tensor(to_numpy(frame.f_locals["reference"]))
     return None
 
 def _MUTE(g):
@@ -183,7 +182,7 @@ def _defined(source):
 def _wrapped(honest, mode):
     names = _defined(honest)
     rebind = "".join(f"{n} = _wrap({n})\n" for n in names)
-    return _IMPORTS + honest + mode + _WRAP + rebind
+    return _IMPORTS + honest + _WRAP + mode + rebind
 
 
 def _route(body, restore):
