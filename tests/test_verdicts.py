@@ -201,3 +201,65 @@ def test_each_hostile_kind_passes_the_in_kernel_check_today(verdict_table, kind)
     """The figure: the kernel's own check is fooled by every kind on some exercise (which
     is why the verdict moved out); where it is not, the answer still fails outside."""
     assert any(r[3] for r in verdict_table if r[2] == kind)
+
+
+CHAPTER = next(n for n in NOTEBOOKS if n.stem.startswith("05"))
+# Two hostile submissions of chapter 05, each with a different kind in each exercise.
+MIXES = {"mix1": {"ex05-grad-by-hand": "caller-frame", "ex05-unbroadcast": "gc-restored",
+                  "ex05-row-scale-by-hand": "lying-result"},
+         "mix2": {"ex05-grad-by-hand": "forward-mode", "ex05-unbroadcast": "silenced-grader",
+                  "ex05-row-scale-by-hand": "copy-at-import"}}
+
+
+@pytest.fixture(scope="module")
+def autograded(tmp_path_factory):
+    """Real ``nbgrader autograde`` (instructor/classroom.py's workers, with this checkout's
+    minigrad on PYTHONPATH, as the course config imports it) of three submissions."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("PYTHONPATH", str(ROOT))
+    try:
+        yield _autograde(tmp_path_factory)
+    finally:
+        patch.undo()
+
+
+def _autograde(tmp_path_factory):
+    from nbgrader.api import Gradebook  # noqa: F401 - nbgrader is there
+
+    from tests.notebook_tools import load_module
+
+    classroom = load_module("instructor/classroom.py")
+    course = tmp_path_factory.mktemp("course")
+    classroom.setup(course, [CHAPTER])
+    assignment = classroom.assignment_of(CHAPTER)
+    for student, mix in {"honest": {}, **MIXES}.items():
+        nb = nbformat.read(CHAPTER, as_version=4)
+        for cell in nb.cells:
+            exercise = nbgrader_meta(cell).get("grade_id")
+            if exercise in mix:
+                cell.source = next(h.source for h in hostile(exercise, cell.source)
+                                   if h.kind == mix[exercise])
+        folder = course / "submitted" / student / assignment
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / CHAPTER.name)
+    results = classroom.grade(course, jobs=2)
+    assert not [r for r in results if r[2]], results
+    rows = classroom.export(course)
+    return {s: {r["grade_id"]: r for r in rows if r["student"] == s}
+            for s in ("honest", *MIXES)}
+
+
+@pytest.mark.slow
+@needs_sandbox
+def test_nbgrader_autograde_gives_the_honest_answer_full_marks(autograded):
+    rows = autograded["honest"]
+    assert all(r["score"] == r["max"] and r["status"] == "passed" for r in rows.values()), rows
+
+
+@pytest.mark.slow
+@needs_sandbox
+@pytest.mark.parametrize("student", sorted(MIXES))
+def test_nbgrader_autograde_scores_hostile_answers_zero(autograded, student):
+    rows = autograded[student]
+    assert set(rows) == {f"{e}-test" for e in MIXES[student]}
+    assert {g: r["score"] for g, r in rows.items()} == dict.fromkeys(rows, 0), rows
