@@ -1,4 +1,4 @@
-r"""Verdicts the learner's code cannot reach (issue 19, item 2; chapters 01-07 so far).
+r"""Verdicts the learner's code cannot reach (issue 19, item 2; 16 exercises of chapters 01-13).
 
 Under ``nbgrader autograde`` the submission still runs in its sandboxed kernel (its
 outputs are the learner's feedback); then :class:`minigrad.course.nbgrader_plugins.Verdicts`
