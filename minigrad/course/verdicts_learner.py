@@ -14,6 +14,7 @@ written back. The exercise's test, its references and its pass/fail never come h
 
 import gc
 import importlib.abc
+import importlib.util
 import os
 import shutil
 import sys
@@ -26,15 +27,34 @@ __all__ = ["serve", "forbid", "Blocker"]
 ALLOWED = ("numpy", "minigrad")
 
 
-class Blocker(importlib.abc.MetaPathFinder):
-    """Refuses every module outside the standard library and ``ALLOWED``."""
+class Blocker(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Every module outside the standard library and ``ALLOWED`` imports as an empty
+    stand-in whose every use raises :class:`Forbidden` (an ``import torch`` at the top of
+    a solution cell does not stop the cell; using torch fails the call that uses it)."""
 
     def find_spec(self, name, path=None, target=None):
         top = name.partition(".")[0]
         if top in sys.stdlib_module_names or top in ALLOWED or top.startswith("_"):
             return None
-        raise ModuleNotFoundError(f"No module named {name!r} (this exercise is graded "
-                                  "without it)", name=name)
+        return importlib.util.spec_from_loader(name, self, is_package=True)
+
+    def create_module(self, spec):
+        import types
+
+        module = types.ModuleType(spec.name)
+        module.__path__ = []
+
+        def absent(attr):
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            raise Forbidden(f"{spec.name}.{attr} (not available while this exercise is "
+                            "graded)")
+
+        module.__getattr__ = absent
+        return module
+
+    def exec_module(self, module):
+        pass
 
 
 def _raiser(label):
