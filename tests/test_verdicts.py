@@ -57,6 +57,15 @@ def test_plain_data_crosses_and_nothing_else():
             decode(forged)
 
 
+def test_every_route_switched_off_in_the_learner_process_exists():
+    from minigrad.course.grading import _resolve
+
+    for grade_id, specs in verdicts.EXERCISES.items():
+        assert grade_id.endswith("-test")
+        for spec in specs:
+            assert callable(_resolve(spec)), spec
+
+
 PROBE = r'''
 def probe():
     import gc, importlib.util, os, sys

@@ -1,4 +1,4 @@
-r"""Verdicts the learner's code cannot reach (issue 19, item 2; 16 exercises of chapters 01-13).
+r"""Verdicts the learner's code cannot reach (issue 19, item 2; 18 exercises of chapters 01-16).
 
 Under ``nbgrader autograde`` the submission still runs in its sandboxed kernel (its
 outputs are the learner's feedback); then :class:`minigrad.course.nbgrader_plugins.Verdicts`
@@ -51,6 +51,7 @@ EXERCISES = {
     "ex05-row-scale-by-hand-test": BY_HAND,
     "ex06-weighted-sum-test": BY_HAND,
     "ex07-two-layer-backward-test": [*BY_HAND, *LINEAR_BACKWARDS],
+    "ex07-mae-grad-test": BY_HAND,
     "ex07-seq-grads-test": [*BY_HAND, *LINEAR_BACKWARDS],
     "ex11-numerical-grad-test": [*BY_HAND, "minigrad.autograd.gradcheck:numerical_jacobian"],
     "ex13-loss-steps-grad-test": [*BY_HAND, *CROSS_ENTROPY],
@@ -58,6 +59,8 @@ EXERCISES = {
     "ex13-layer-grads-test": BY_HAND,
     "ex13-batchnorm-test": BY_HAND,
     "ex13-embedding-test": BY_HAND,
+    "ex16-checkpoint-plan-test": ["minigrad.course.checkpoint_plan:measure_plan",
+                                  "minigrad.course.graph_memory:saved_bytes"],
 }
 TIME_LIMIT = 60  # seconds of one exercise's learner process, as a kernel cell's
 BOOT = r"""
@@ -95,7 +98,8 @@ class _Process:
                *bwrap_args(shutil.which(bwrap) or bwrap, None, self.runtime, package_dir,
                            256 * 1024 ** 2), sys.executable, *argv]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"},
+                                     stderr=None if os.environ.get("MINIGRAD_VERDICT_DEBUG")
+                                     else subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"},
                                      start_new_session=True)
         self.buffer = b""
 
