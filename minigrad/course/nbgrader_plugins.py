@@ -163,8 +163,10 @@ class RestoreCells(OverwriteCells):
 
 class Verdicts(NbGraderPreprocessor):
     """Re-decide the exercises of :data:`minigrad.course.verdicts.EXERCISES` outside the
-    kernel (after :class:`GuardedExecute`): a test cell the judge fails gets the judge's
-    outputs (an error: 0 points); one it passes keeps the kernel's (which may still fail)."""
+    kernel (after :class:`GuardedExecute`): a test cell the kernel passed and the judge
+    fails gets the judge's outputs (an error: 0 points); otherwise the kernel's stay (a
+    failure there, tampering, a crash or a timeout, keeps its own record). Each exercise's
+    learner process gets ``Execute.timeout`` seconds (60 unless configured)."""
 
     bwrap = Unicode("bwrap", help="bubblewrap's binary, which sandboxes both verdict "
                     "processes.").tag(config=True)
@@ -178,8 +180,10 @@ class Verdicts(NbGraderPreprocessor):
                 continue
             if utils.is_solution(cell):
                 solutions.append(cell.source)
-            if utils.is_grade(cell) and cell.metadata.nbgrader.get("grade_id") in \
-                    verdicts.EXERCISES:
+            failed = any(o.get("output_type") == "error" for o in cell.get("outputs", []))
+            if utils.is_grade(cell) and not failed and \
+                    cell.metadata.nbgrader.get("grade_id") in verdicts.EXERCISES:
+                # (a test the kernel failed keeps that record: tampering, crash, timeout)
                 exercises.append((cell.metadata.nbgrader["grade_id"], cell.source,
                                   list(solutions)))
                 cells.append(cell)
@@ -190,7 +194,9 @@ class Verdicts(NbGraderPreprocessor):
             self.log.warning("verdicts left to the kernel (no sandbox: %s)", problem)
             return nb, resources
         before = verdicts.COST["cpu"]
-        results = verdicts.decide(exercises, self.bwrap)
+        limit = self.config.Execute.get("timeout", None) if "Execute" in self.config else None
+        results = verdicts.decide(exercises, self.bwrap,
+                                  limit if isinstance(limit, int) and limit > 0 else 60)
         self.log.info("verdicts of %d exercises outside the kernel: %.2f CPU s",
                       len(exercises), verdicts.COST["cpu"] - before)
         if results is None:

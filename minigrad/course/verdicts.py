@@ -165,10 +165,11 @@ def _learner(bwrap, forbid, cells):
     return process
 
 
-def decide(exercises, bwrap="bwrap"):
+def decide(exercises, bwrap="bwrap", time_limit=TIME_LIMIT):
     """``exercises``: [(grade_id, test source, [solution cell sources])]; the judge's
     outputs of each test cell ([nbformat output dicts]; None for an exercise not in
-    :data:`EXERCISES`), in order, or None when the judge itself failed."""
+    :data:`EXERCISES`), in order, or None when the judge itself failed. ``time_limit``:
+    seconds one exercise's learner process may take (its solution cells and calls)."""
     chosen = [i for i, e in enumerate(exercises) if e[0] in EXERCISES]
     if not chosen:
         return [None] * len(exercises)
@@ -195,7 +196,7 @@ def decide(exercises, bwrap="bwrap"):
             if op == "start" and message.get("index") in chosen:
                 grade_id, _, cells = exercises[message["index"]]
                 learner = _learner(bwrap, EXERCISES[grade_id], cells)
-                deadline = time.monotonic() + TIME_LIMIT
+                deadline = time.monotonic() + time_limit
                 reply = learner.receive(deadline) or _stopped("your solution cells did "
                                                               "not finish")
             elif op == "finish":
@@ -211,7 +212,7 @@ def decide(exercises, bwrap="bwrap"):
                 if reply is None:
                     learner.close(grace=0)
                     learner = None
-                    reply = _stopped(f"your code stopped or ran past {TIME_LIMIT} s "
+                    reply = _stopped(f"your code stopped or ran past {time_limit} s "
                                      "(or answered something that is not plain data)")
             if not judge.send(reply):
                 return None
