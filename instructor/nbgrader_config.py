@@ -12,7 +12,7 @@ from nbgrader.preprocessors import (
     SaveAutoGrades,
 )
 
-from minigrad.course.nbgrader_plugins import GuardedExecute, RestoreCells
+from minigrad.course.nbgrader_plugins import GuardedExecute, RestoreCells, Verdicts
 
 c = get_config()  # noqa: F821 - nbgrader provides get_config
 
@@ -27,11 +27,14 @@ c.CourseDirectory.course_id = "minigrad"
 # The sandbox's limits, if a chapter ever needs more:
 # c.SandboxedKernelManager.memory_limit = 6 * 2 ** 30  # RLIMIT_AS, bytes
 # c.SandboxedKernelManager.max_processes = 128         # tasks: cgroup pids.max or RLIMIT_NPROC
+# Verdicts then re-decides the exercises of minigrad/course/verdicts.py outside the kernel:
+# the solution cells alone in a sandboxed process where the forbidden routes do not exist,
+# the test in another that runs no learner code; only plain data crosses between them.
 c.OverwriteCells.add_missing_cells = False
 c.Autograde.sanitize_preprocessors = [
     ClearOutput, DeduplicateIds, OverwriteKernelspec, RestoreCells, CheckCellMetadata]
 c.Autograde.autograde_preprocessors = [
-    GuardedExecute, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
+    GuardedExecute, Verdicts, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
     AssignLatePenalties, CheckCellMetadata]
 # The slowest legitimate cell of any chapter takes under 2 s: 60 s stops an endless loop.
 c.Execute.timeout = 60

@@ -15,6 +15,9 @@
   cells of an exercise the student deleted, in their place, so the submission is graded
   (nbgrader 0.9.6's ``add_missing_cells`` raises KeyError when a whole exercise is gone).
 
+- :class:`Verdicts` (after GuardedExecute): re-decides the exercises it covers outside the
+  kernel, where the submission's code cannot reach the verdict (:mod:`minigrad.course.verdicts`).
+
 GuardedExecute starts every kernel in a bubblewrap sandbox
 (:class:`minigrad.course.sandbox.SandboxedKernelManager`): the submission cannot see the
 course folder, the solutions or the other students, has no network and capped resources.
@@ -25,7 +28,7 @@ unless the instructor passes ``--GuardedExecute.allow_unsandboxed=True``.
 from nbclient.exceptions import DeadKernelError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 from nbgrader import utils
-from nbgrader.preprocessors import Execute, OverwriteCells
+from nbgrader.preprocessors import Execute, NbGraderPreprocessor, OverwriteCells
 from traitlets import Bool, Integer, Unicode
 
 from minigrad.course.sandbox import (
@@ -35,7 +38,7 @@ from minigrad.course.sandbox import (
     sandbox_problem,
 )
 
-__all__ = ["GuardedExecute", "RestoreCells", "MISSING", "NOT_RUN"]
+__all__ = ["GuardedExecute", "RestoreCells", "Verdicts", "MISSING", "NOT_RUN"]
 
 INSTALL = ("import minigrad.course.integrity as _minigrad_integrity\n"
            "_minigrad_integrity.install()")
@@ -156,3 +159,61 @@ class RestoreCells(OverwriteCells):
         new.metadata["editable"] = not cell.locked
         new.metadata["deletable"] = False
         return new
+
+
+class Verdicts(NbGraderPreprocessor):
+    """Re-decide the exercises of :data:`minigrad.course.verdicts.EXERCISES` outside the
+    kernel (after :class:`GuardedExecute`): a test cell the kernel passed and the judge
+    fails gets the judge's outputs (an error: 0 points); otherwise the kernel's stay (a
+    failure there, tampering, a crash or a timeout, keeps its own record). Each exercise's
+    learner process gets ``Execute.timeout`` seconds (60 unless configured)."""
+
+    bwrap = Unicode("bwrap", help="bubblewrap's binary, which sandboxes both verdict "
+                    "processes.").tag(config=True)
+
+    def preprocess(self, nb, resources):
+        from minigrad.course import verdicts
+
+        solutions, exercises, cells = [], [], []
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            if utils.is_solution(cell):
+                solutions.append(cell.source)
+            failed = any(o.get("output_type") == "error" for o in cell.get("outputs", []))
+            if utils.is_grade(cell) and not failed and \
+                    cell.metadata.nbgrader.get("grade_id") in verdicts.EXERCISES:
+                # (a test the kernel failed keeps that record: tampering, crash, timeout)
+                exercises.append((cell.metadata.nbgrader["grade_id"], cell.source,
+                                  list(solutions)))
+                cells.append(cell)
+        if not exercises:
+            return nb, resources
+        problem = sandbox_problem(self.bwrap)
+        if problem is not None:
+            self.log.warning("verdicts left to the kernel (no sandbox: %s)", problem)
+            return nb, resources
+        before = verdicts.COST["cpu"]
+        limit = self.config.Execute.get("timeout", None) if "Execute" in self.config else None
+        results = verdicts.decide(exercises, self.bwrap,
+                                  limit if isinstance(limit, int) and limit > 0 else 60)
+        self.log.info("verdicts of %d exercises outside the kernel: %.2f CPU s",
+                      len(exercises), verdicts.COST["cpu"] - before)
+        if results is None:
+            self.log.error("the verdict processes failed: every re-decided exercise scores 0")
+            results = [[dict(output_type="error", ename="VerdictFailed",
+                             evalue="the grader could not decide this exercise",
+                             traceback=["VerdictFailed: the grader could not decide this "
+                                        "exercise; ask your instructor to grade it again."])]
+                       ] * len(cells)
+        for cell, outputs in zip(cells, results, strict=True):
+            outputs = outputs or []
+            if any(o.get("output_type") == "error" for o in outputs):
+                cell["outputs"] = [new_output(**_plain(o)) for o in outputs]
+        return nb, resources
+
+
+def _plain(output):
+    """An nbformat output's fields from the judge's dict (only the known ones)."""
+    keep = {"output_type", "name", "text", "data", "metadata", "ename", "evalue", "traceback"}
+    return {k: v for k, v in output.items() if k in keep}

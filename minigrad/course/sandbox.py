@@ -174,7 +174,8 @@ def python_paths():
 
 
 def bwrap_args(bwrap, cwd, runtime_dir, package_dir, tmp_bytes, uid=1000):
-    """The ``bwrap`` command line before the kernel's own command."""
+    """The ``bwrap`` command line before the kernel's own command (``package_dir`` None:
+    no minigrad mounted, as for the learner's process of :mod:`minigrad.course.verdicts`)."""
     args = [bwrap, "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--uid", str(uid), "--gid", str(uid), "--ro-bind", "/usr", "/usr"]
     for link in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
@@ -188,8 +189,9 @@ def bwrap_args(bwrap, cwd, runtime_dir, package_dir, tmp_bytes, uid=1000):
     args += ["--size", str(tmp_bytes), "--tmpfs", "/tmp"]
     args += _mounts([f"/etc/{name}" for name in ETC])
     args += _mounts(python_paths())
-    args += ["--ro-bind", package_dir, f"{PACKAGE_ROOT}/minigrad",
-             "--proc", "/proc", "--dev", "/dev", "--bind", runtime_dir, runtime_dir]
+    if package_dir:
+        args += ["--ro-bind", package_dir, f"{PACKAGE_ROOT}/minigrad"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--bind", runtime_dir, runtime_dir]
     if cwd:
         args += ["--bind", cwd, cwd, "--chdir", cwd]
         # The notebook being graded already holds the chapter's hidden tests (nbgrader
