@@ -12,9 +12,27 @@ from nbgrader.preprocessors import (
     SaveAutoGrades,
 )
 
-from minigrad.course.nbgrader_plugins import GuardedExecute, RestoreCells, Verdicts
-
 c = get_config()  # noqa: F821 - nbgrader provides get_config
+
+try:
+    from minigrad.course.nbgrader_plugins import GuardedExecute, RestoreCells, Verdicts
+except Exception as exc:  # noqa: BLE001 - any failure here must stop grading, loudly
+    # nbgrader only logs an error for a config file that raises and then grades with its
+    # defaults: no sandbox, no guards, no verdicts outside the kernel. Grade nothing instead.
+    from nbconvert.preprocessors import Preprocessor
+
+    problem = f"{type(exc).__name__}: {exc}"
+
+    class RefuseToGrade(Preprocessor):
+        """Stands in for the course's pipeline when minigrad's plugins cannot load."""
+
+        def preprocess(self, nb, resources):
+            raise RuntimeError(
+                f"the course's grading plugins did not load ({problem}). Fix: run nbgrader "
+                "with the course's environment (.venv/bin/nbgrader, or PYTHONPATH set to "
+                "the minigrad checkout); nothing is graded without its sandbox and guards")
+
+    GuardedExecute = RestoreCells = Verdicts = RefuseToGrade
 
 c.CourseDirectory.course_id = "minigrad"
 # nbgrader's own pipeline with two of ours (minigrad/course/nbgrader_plugins.py):
@@ -38,3 +56,6 @@ c.Autograde.autograde_preprocessors = [
     AssignLatePenalties, CheckCellMetadata]
 # The slowest legitimate cell of any chapter takes under 2 s: 60 s stops an endless loop.
 c.Execute.timeout = 60
+# nbclient waits 4 s for a cell's last outputs after its reply by default; on a loaded
+# grading machine that lost whole submissions (tests/notebook_tools.py: BUSY_MACHINE).
+c.Execute.iopub_timeout = 60
