@@ -19,7 +19,7 @@ import numpy as np
 
 from minigrad import views
 from minigrad.autograd import forward_ad
-from minigrad.autograd.function import Function, constant
+from minigrad.autograd.function import Function
 from minigrad.autograd.grad_mode import GRAD_ENABLED
 from minigrad.dtypes import result_type, torch_name
 from minigrad.ops import activations, arithmetic, rounding
@@ -135,25 +135,12 @@ def _check_shape(data, other):
             "out-of-place op (x = x + y).")
 
 
-class Zero(Function):
+class Zero(rounding.ZeroDerivative, Function):
     """``zero_()`` recorded: zeros (not ``x * 0``, which is nan at inf), gradient 0."""
 
     @staticmethod
     def forward(ctx, a, value):
         return np.zeros_like(a)
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return np.zeros_like(grad_output), None
-
-    @staticmethod
-    def differentiable_backward(ctx, grad_output):
-        data = grad_output._data
-        return grad_output * constant(np.zeros(data.shape, data.dtype)), None
-
-    @staticmethod
-    def jvp(ctx, ta, _):
-        return np.zeros_like(ctx.result)
 
 
 def _zero(tensor, value):

@@ -91,7 +91,26 @@ def rfloordiv(a, number):
     return FloorDivide.apply(constant(np.asarray(number, dtype=a._data.dtype)), a)
 
 
-class Round(Function):
+class ZeroDerivative:
+    """The derivative of a piecewise-constant op (round, and ``zero_()`` in
+    minigrad/inplace.py): 0 in backward, in double backward and in forward mode (a mixin,
+    so it is not a node of its own)."""
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return np.zeros_like(grad_output), None
+
+    @staticmethod
+    def differentiable_backward(ctx, grad_output):
+        data = grad_output._data
+        return grad_output * constant(np.zeros(data.shape, data.dtype)), None
+
+    @staticmethod
+    def jvp(ctx, ta, _):
+        return np.zeros_like(ctx.result)
+
+
+class Round(ZeroDerivative, Function):
     """``round``; forward's ``decimals`` is None for torch's ``round()`` overload."""
 
     vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
@@ -111,18 +130,6 @@ class Round(Function):
         scale = a.dtype.type(10.0 ** abs(decimals))
         return np.rint(a / scale) * scale if decimals < 0 else np.rint(a * scale) / scale
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        return np.zeros_like(grad_output), None
-
-    @staticmethod
-    def differentiable_backward(ctx, grad_output):
-        data = grad_output._data
-        return grad_output * constant(np.zeros(data.shape, data.dtype)), None
-
-    @staticmethod
-    def jvp(ctx, ta, _):
-        return np.zeros_like(ctx.result)
 
 
 def round(a, decimals=None):  # noqa: A001 - torch's name
