@@ -59,6 +59,7 @@ EXERCISES = {
     "ex13-layer-grads-test": BY_HAND,
     "ex13-batchnorm-test": BY_HAND,
     "ex13-embedding-test": BY_HAND,
+    "ex13-ninja-test": BY_HAND,
     "ex16-checkpoint-plan-test": ["minigrad.course.checkpoint_plan:measure_plan",
                                   "minigrad.course.graph_memory:saved_bytes"],
 }

@@ -115,6 +115,8 @@ def _grader():
 def _worse(x):
     if isinstance(x, (tuple, list)):
         return type(x)(_worse(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _worse(v) for k, v in x.items()}
     if isinstance(x, minigrad.Tensor):
         return x * 2 + 1
     if isinstance(x, (float, int, np.ndarray, np.number)) and not isinstance(x, bool):
@@ -165,6 +167,8 @@ def _MUTE(g):
 def _WORSE(x):
     if isinstance(x, (tuple, list)):
         return type(x)(_WORSE(v) for v in x)
+    if isinstance(x, dict):
+        return {k: _WORSE(v) for k, v in x.items()}
     if isinstance(x, (float, int, np.ndarray, np.number, minigrad.Tensor)) and \\
             not isinstance(x, bool):
         t = minigrad.tensor(np.zeros(np.shape(x.numpy() if isinstance(x, minigrad.Tensor)
