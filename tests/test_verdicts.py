@@ -110,6 +110,41 @@ def test_the_learner_process_has_no_forbidden_route():
                      "source": False, "reload": "no source"}
 
 
+# 12.3 asks for one backward(): right numbers through two, or through none, fail the
+# count the learner's process reports back (as they fail the kernel's).
+MISCOUNTED = {"two backward() calls": """
+def hidden_grad(x, w1, w2):
+    h = (x @ w1).relu()
+    h.retain_grad()
+    loss = ((h @ w2) ** 2).sum()
+    loss.backward(retain_graph=True)
+    h.grad = w1.grad = w2.grad = None
+    loss.backward()
+    return h.grad
+""", "no backward() call": """
+def hidden_grad(x, w1, w2):
+    pre = x @ w1
+    h = pre.relu()
+    dh = 2 * (h @ w2) @ w2.t()
+    dpre = dh * (pre.detach().numpy() > 0)
+    w2.grad = h.t() @ (2 * (h @ w2))
+    w1.grad = x.t() @ dpre
+    return dh
+"""}
+
+
+@pytest.mark.slow
+@needs_sandbox
+def test_counted_calls_cross_from_the_learner_process():
+    notebook = next(n for n in NOTEBOOKS if n.stem.startswith("12"))
+    test = next(s for k, g, s in _cells(notebook) if g == "ex12-hidden-grad-test")
+    outside = verdicts.decide([("ex12-hidden-grad-test", test, [verdicts.PREAMBLE, source])
+                               for source in MISCOUNTED.values()])
+    for (what, _), outputs in zip(MISCOUNTED.items(), outside, strict=True):
+        errors = [o["evalue"] for o in outputs if o["output_type"] == "error"]
+        assert errors and "one backward()" in errors[0], (what, errors)
+
+
 def _cells(notebook):
     """[(kind, grade_id, source)] of a chapter's solution and test cells, in order."""
     nb = nbformat.read(notebook, as_version=4)

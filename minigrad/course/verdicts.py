@@ -19,19 +19,13 @@ one keeps the kernel's outputs, so what the kernel found (tampering, say) still 
 
 import os
 import pathlib
-import select
-import shutil
-import subprocess
-import sys
 import sysconfig
-import tempfile
 import time
 
 from minigrad.course.grading import ROUTES
-from minigrad.course.sandbox import LAUNCHER, GiB, bwrap_args
-from minigrad.course.verdicts_wire import MAX_LINE, dumps, loads
+from minigrad.course.verdicts_process import Process
 
-__all__ = ["EXERCISES", "decide", "PREAMBLE"]
+__all__ = ["EXERCISES", "OWN", "COUNT", "decide", "PREAMBLE"]
 
 PREAMBLE = "import math\nimport numpy as np\nimport minigrad\n"
 # Every route to a derivative but the learner's own code (torch is not importable there).
@@ -60,8 +54,23 @@ EXERCISES = {
     "ex13-batchnorm-test": BY_HAND,
     "ex13-embedding-test": BY_HAND,
     "ex13-ninja-test": BY_HAND,
+    "ex10-sgd-step-test": [*BY_HAND, "minigrad.optim.sgd:SGD.step"],
+    # as in the kernel, only torch's autograd is off (not importable there); the calls of
+    # minigrad's reverse mode are counted (COUNT); 8.1's predicted_grad runs apart (OWN)
+    "ex08-predict-test": [],
+    "ex12-hidden-grad-test": [],
     "ex16-checkpoint-plan-test": ["minigrad.course.checkpoint_plan:measure_plan",
                                   "minigrad.course.graph_memory:saved_bytes"],
+}
+# grade_id -> {name: routes}: names whose calls run in a process of their own, with these
+# routes off (the test forbids more for them than for the exercise's other functions).
+OWN = {
+    "ex08-predict-test": {"predicted_grad": BY_HAND},
+}
+# grade_id -> routes whose calls the learner's process counts (the test's ``g.calls``).
+COUNT = {
+    "ex08-predict-test": ROUTES["minigrad.autograd"],
+    "ex12-hidden-grad-test": ROUTES["minigrad.autograd"],
 }
 TIME_LIMIT = 60  # seconds of one exercise's learner process, as a kernel cell's
 BOOT = r"""
@@ -88,64 +97,6 @@ def _package_files():
             if "widgets" not in p.parts}
 
 
-class _Process:
-    """A sandboxed Python reading and writing one JSON line at a time."""
-
-    def __init__(self, argv, bwrap, package_dir, memory=6 * GiB, cpu=300):
-        self.runtime = tempfile.mkdtemp(prefix="minigrad-verdict-")
-        limits = [f"RLIMIT_AS={memory}", f"RLIMIT_CPU={cpu}",
-                  f"RLIMIT_FSIZE={64 * 1024 ** 2}", "RLIMIT_CORE=0"]
-        cmd = [sys.executable, "-I", "-S", "-c", LAUNCHER, "", *limits, "--",
-               *bwrap_args(shutil.which(bwrap) or bwrap, None, self.runtime, package_dir,
-                           256 * 1024 ** 2), sys.executable, *argv]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=None if os.environ.get("MINIGRAD_VERDICT_DEBUG")
-                                     else subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"},
-                                     start_new_session=True)
-        self.buffer = b""
-
-    def send(self, message):
-        try:
-            self.proc.stdin.write(dumps(message).encode())
-            self.proc.stdin.flush()
-            return True
-        except (BrokenPipeError, OSError):
-            return False
-
-    def receive(self, deadline):
-        """The next message, or None when the process stopped, timed out or spoke nonsense."""
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0 or len(self.buffer) > MAX_LINE:
-                return None
-            ready, _, _ = select.select([fd], [], [], left)
-            if ready:
-                chunk = os.read(fd, 1 << 20)
-                if not chunk:
-                    return None
-                self.buffer += chunk
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        try:
-            return loads(line.decode())
-        except (ValueError, TypeError, UnicodeDecodeError):
-            return None
-
-    def close(self, grace=5):
-        try:  # end of input: the process ends by itself (its CPU time is then counted)
-            self.proc.stdin.close()
-            self.proc.wait(grace)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
-        for stream in (self.proc.stdin, self.proc.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
-        shutil.rmtree(self.runtime, ignore_errors=True)
-
-
 COST = {"cpu": 0.0}  # CPU seconds the verdict processes reported, since this process began
 
 
@@ -158,26 +109,70 @@ def _stopped(why):
     return {"op": "raised", "type": "RuntimeError", "message": why}
 
 
-def _learner(bwrap, forbid, cells):
-    process = _Process(["-I", "-S", "-c", BOOT], bwrap, None)
-    process.send({"files": _package_files(), "forbid": list(forbid), "preamble": PREAMBLE,
-                  "site": sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")}),
-                  "cells": cells})
+def _learner(bwrap, forbid, cells, count=()):
+    process = Process(["-I", "-S", "-c", BOOT], bwrap, None)
+    process.send({"files": _package_files(), "forbid": list(forbid), "count": list(count),
+                  "preamble": PREAMBLE, "cells": cells,
+                  "site": sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})})
     return process
+
+
+class _Learners:
+    """The learner's processes of one exercise: one for the names of :data:`OWN` (each
+    with its routes off) and one for every other name, started when first needed."""
+
+    def __init__(self, bwrap, grade_id, cells, time_limit):
+        self.bwrap, self.grade_id, self.cells = bwrap, grade_id, cells
+        self.deadline = time.monotonic() + time_limit
+        self.running, self.current = {}, None
+
+    def ready(self, name=None):
+        """The process serving ``name`` (started if need be) and its ``ready``."""
+        key = name if name in OWN.get(self.grade_id, {}) else None
+        if key in self.running:
+            self.current = self.running[key]
+            return self.current, {"op": "ready"}
+        forbid = OWN[self.grade_id][key] if key else EXERCISES[self.grade_id]
+        self.current = self.running[key] = _learner(self.bwrap, forbid, self.cells,
+                                                    COUNT.get(self.grade_id, ()))
+        return self.current, self.current.receive(self.deadline)
+
+    def close(self):
+        for process in self.running.values():
+            if process.send({"op": "finish"}):
+                _add_cost((process.receive(time.monotonic() + 5) or {}).get("cpu"))
+            process.close()
+        self.running, self.current = {}, None
+
+
+def _relay(learners, message, time_limit):
+    """The learner's answer to one of the judge's messages (a call, a value, a return)."""
+    if message.get("op") in ("call", "value"):
+        process, ready = learners.ready(message.get("name"))
+        if not ready or ready.get("op") != "ready":
+            return _stopped("your solution cells did not finish")
+    process = learners.current
+    if process is None or not process.send(message):
+        return _stopped("your code's process stopped")
+    reply = process.receive(learners.deadline)
+    if reply is None:
+        learners.close()
+        return _stopped(f"your code stopped or ran past {time_limit} s "
+                        "(or answered something that is not plain data)")
+    return reply
 
 
 def decide(exercises, bwrap="bwrap", time_limit=TIME_LIMIT):
     """``exercises``: [(grade_id, test source, [solution cell sources])]; the judge's
     outputs of each test cell ([nbformat output dicts]; None for an exercise not in
     :data:`EXERCISES`), in order, or None when the judge itself failed. ``time_limit``:
-    seconds one exercise's learner process may take (its solution cells and calls)."""
+    seconds one exercise's learner processes may take (its solution cells and calls)."""
     chosen = [i for i, e in enumerate(exercises) if e[0] in EXERCISES]
     if not chosen:
         return [None] * len(exercises)
     package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    judge = _Process(["-c", JUDGE], bwrap, package_dir)
-    learner = None
-    deadline = time.monotonic() + 120
+    judge = Process(["-c", JUDGE], bwrap, package_dir)
+    learners = None
     try:
         judge.send({"exercises": [{"index": i, "source": exercises[i][1]} for i in chosen]})
         while True:
@@ -196,28 +191,19 @@ def decide(exercises, bwrap="bwrap", time_limit=TIME_LIMIT):
                 return out
             if op == "start" and message.get("index") in chosen:
                 grade_id, _, cells = exercises[message["index"]]
-                learner = _learner(bwrap, EXERCISES[grade_id], cells)
-                deadline = time.monotonic() + time_limit
-                reply = learner.receive(deadline) or _stopped("your solution cells did "
-                                                              "not finish")
+                learners = _Learners(bwrap, grade_id, cells, time_limit)
+                reply = learners.ready()[1] or _stopped("your solution cells did not finish")
             elif op == "finish":
-                if learner is not None and learner.send(message):
-                    _add_cost((learner.receive(time.monotonic() + 5) or {}).get("cpu"))
-                if learner is not None:
-                    learner.close()
-                learner, reply = None, {"op": "ok"}
-            elif learner is None or not learner.send(message):
+                if learners is not None:
+                    learners.close()
+                learners, reply = None, {"op": "ok"}
+            elif learners is None:
                 reply = _stopped("your code's process stopped")
             else:
-                reply = learner.receive(deadline)
-                if reply is None:
-                    learner.close(grace=0)
-                    learner = None
-                    reply = _stopped(f"your code stopped or ran past {time_limit} s "
-                                     "(or answered something that is not plain data)")
+                reply = _relay(learners, message, time_limit)
             if not judge.send(reply):
                 return None
     finally:
-        if learner is not None:
-            learner.close()
+        if learners is not None:
+            learners.close()
         judge.close()

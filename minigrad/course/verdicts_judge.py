@@ -54,12 +54,13 @@ class Proxy:
 
     def __call__(self, *args, **kwargs):
         refs = []
-        given = [a for a in (*args, *kwargs.values()) if _is_tensor(a)]
+        given = _tensors((args, kwargs))
         reply = self._channel.ask({"op": "call", "name": self.__name__,
                                    "args": encode(list(args), refs),
                                    "kwargs": encode(dict(kwargs), refs)})
         while reply.get("op") == "callback":
             reply = self._channel.ask(self._callback(refs, reply))
+        _add_calls(reply.get("calls"))
         if reply.get("op") == "raised":
             raise _raised(reply)
         if reply.get("op") != "result":
@@ -68,6 +69,7 @@ class Proxy:
         if len(back) != len(given):
             raise RuntimeError("your code's process answered out of turn")
         for tensor, fields in zip(given, back, strict=True):
+            _write_data(tensor, fields.get("data"))
             for key, value in fields.items():
                 if key in ("grad", "g"):
                     value = decode(value)
@@ -83,6 +85,46 @@ class Proxy:
             return {"op": "return", "value": encode(result, refs)}
         except Exception as exc:  # noqa: BLE001 - its name and text go to the learner
             return {"op": "raised", "type": type(exc).__name__, "message": str(exc)}
+
+
+def _add_calls(calls):
+    """The learner's process counted the calls of the exercise's counted routes: add
+    them where the running check (``g.call(..., count=...)``) counts them."""
+    from minigrad.course.grading import _COUNTING
+
+    if type(calls) is not dict:
+        return
+    for label, n in calls.items():
+        if label in _COUNTING and type(n) is int and 0 <= n < 10 ** 9:
+            _COUNTING[label][0] += n
+
+
+def _tensors(x):
+    """The tensors in ``x`` and its lists, tuples and dicts, in order (the learner's walk)."""
+    if _is_tensor(x):
+        return [x]
+    if type(x) in (list, tuple):
+        return [t for v in x for t in _tensors(v)]
+    if type(x) is dict:
+        return [t for v in x.values() for t in _tensors(v)]
+    return []
+
+
+def _write_data(tensor, value):
+    """The numbers the learner's code left in a tensor it was given (an optimiser's step
+    changes ``.data`` in place): set here too, only where they changed."""
+    import numpy as np
+
+    import minigrad
+
+    if value is None or type(tensor).__name__ != "Tensor":
+        return
+    new = decode(value)
+    old = tensor.detach().numpy()
+    if type(new) is not np.ndarray:
+        raise RuntimeError("your code's process answered out of turn")
+    if new.shape != old.shape or new.dtype != old.dtype or new.tobytes() != old.tobytes():
+        tensor.data = minigrad.tensor(new)
 
 
 def _is_tensor(x):

@@ -39,6 +39,14 @@ class Hostile:
         assert self.kind in KINDS, f"unknown kind {self.kind!r}"
 
 
+_ACCUMULATED = """
+def accumulated(a0):
+    a = minigrad.tensor(a0, dtype=minigrad.float64, requires_grad=True)
+    (a ** 3).sum().backward()
+    (4 * a).sum().backward()
+    (a * a).sum().backward()
+    return a
+"""  # 8.1's second function, honest: reverse mode is its point
 # The answer through minigrad's reverse mode, as a learner who skipped the exercise writes it.
 AUTOGRAD = {
     "ex05-grad-by-hand": """
@@ -66,6 +74,12 @@ def cube_vjp(w, v):
     return wt.grad.numpy()
 """,
 }
+AUTOGRAD["ex08-predict"] = """
+def predicted_grad(a):
+    t = minigrad.tensor(a, requires_grad=True)
+    ((t ** 3).sum() + (4 * t).sum() + (t * t).sum()).backward()
+    return t.grad.numpy()
+""" + _ACCUMULATED
 # The answer through forward mode (minigrad.func.jacfwd of a scalar: the gradient).
 FORWARD = {
     "ex05-grad-by-hand": """
@@ -85,6 +99,14 @@ def cube_vjp(w, v):
     return minigrad.func.jacfwd(lambda t: (vt * t ** 3).sum())(minigrad.tensor(w)).numpy()
 """,
 }
+FORWARD["ex08-predict"] = """
+def predicted_grad(a):
+    return minigrad.func.jacfwd(lambda t: (t ** 3).sum() + (4 * t).sum() + (t * t).sum())(
+        minigrad.tensor(a)).numpy()
+""" + _ACCUMULATED
+# Exercises whose answer is a change in place of the tensors of a list argument (an
+# optimiser's step): the wrapped answers spoil those too.
+IN_PLACE = {"ex10-sgd-step"}
 _IMPORTS = "import gc\nimport sys\nimport numpy as np\nimport minigrad\nimport minigrad.func\n"
 _COPY = """
 import minigrad.autograd.engine as _engine
@@ -131,11 +153,17 @@ def _wrap(fn):
             if isinstance(a, minigrad.Tensor) and isinstance(getattr(a, "g", None),
                                                              minigrad.Tensor):
                 a.g = _WORSE(a.g)
+            for t in (a if _IN_PLACE and isinstance(a, list) else []):
+                if isinstance(t, minigrad.Tensor):  # a step's parameters: spoilt too
+                    _SPOIL(t)
         return _WORSE(result)
     wrapped.__name__ = fn.__name__
     return wrapped
 """
 _FRAME = """
+def _SPOIL(t):
+    t.data = t.data * 2 + 1
+
 def _MUTE(g):
     if g is not None:
         g.check = lambda *a, **k: None
@@ -143,6 +171,9 @@ def _MUTE(g):
 _WORSE = _worse
 """
 _SILENCE = """
+def _SPOIL(t):
+    t.data = t.data * 2 + 1
+
 def _MUTE(g):
     if g is not None:
         quiet = type("Grader", (type(g),), {"check": lambda *a, **k: None,
@@ -164,6 +195,10 @@ def _fix(frame, event, arg):
 def _MUTE(g):
     sys.settrace(_fix)
 
+def _SPOIL(t):
+    t.data = minigrad.tensor(np.zeros(t.shape))
+    _LIARS.append(t)
+
 def _WORSE(x):
     if isinstance(x, (tuple, list)):
         return type(x)(_WORSE(v) for v in x)
@@ -183,10 +218,10 @@ def _defined(source):
     return [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef)]
 
 
-def _wrapped(honest, mode):
+def _wrapped(honest, mode, in_place):
     names = _defined(honest)
     rebind = "".join(f"{n} = _wrap({n})\n" for n in names)
-    return _IMPORTS + honest + _WRAP + mode + rebind
+    return _IMPORTS + f"_IN_PLACE = {in_place}\n" + honest + _WRAP + mode + rebind
 
 
 def _route(body, restore):
@@ -199,9 +234,10 @@ def _route(body, restore):
 def hostile(exercise, honest):
     """The hostile answers to ``exercise`` (a solution cell's grade_id); ``honest``: its
     reference solution's source."""
-    answers = [Hostile(exercise, "caller-frame", _wrapped(honest, _FRAME)),
-               Hostile(exercise, "silenced-grader", _wrapped(honest, _SILENCE)),
-               Hostile(exercise, "lying-result", _wrapped(honest, _LIE))]
+    in_place = exercise in IN_PLACE
+    answers = [Hostile(exercise, "caller-frame", _wrapped(honest, _FRAME, in_place)),
+               Hostile(exercise, "silenced-grader", _wrapped(honest, _SILENCE, in_place)),
+               Hostile(exercise, "lying-result", _wrapped(honest, _LIE, in_place))]
     if exercise in AUTOGRAD:
         answers += [Hostile(exercise, "copy-at-import", _route(AUTOGRAD[exercise], _COPY)),
                     Hostile(exercise, "gc-restored", _route(AUTOGRAD[exercise], _GC))]

@@ -1,0 +1,76 @@
+r"""A sandboxed Python process of a verdict, spoken to one JSON line at a time (issue 19).
+
+:mod:`minigrad.course.verdicts` starts the judge's and the learner's processes with it
+(every converted chapter), under :func:`minigrad.course.sandbox.bwrap_args`.
+"""
+
+import os
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from minigrad.course.sandbox import LAUNCHER, GiB, bwrap_args
+from minigrad.course.verdicts_wire import MAX_LINE, dumps, loads
+
+__all__ = ["Process"]
+
+
+class Process:
+    """A sandboxed Python reading and writing one JSON line at a time."""
+
+    def __init__(self, argv, bwrap, package_dir, memory=6 * GiB, cpu=300):
+        self.runtime = tempfile.mkdtemp(prefix="minigrad-verdict-")
+        limits = [f"RLIMIT_AS={memory}", f"RLIMIT_CPU={cpu}",
+                  f"RLIMIT_FSIZE={64 * 1024 ** 2}", "RLIMIT_CORE=0"]
+        cmd = [sys.executable, "-I", "-S", "-c", LAUNCHER, "", *limits, "--",
+               *bwrap_args(shutil.which(bwrap) or bwrap, None, self.runtime, package_dir,
+                           256 * 1024 ** 2), sys.executable, *argv]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=None if os.environ.get("MINIGRAD_VERDICT_DEBUG")
+                                     else subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"},
+                                     start_new_session=True)
+        self.buffer = b""
+
+    def send(self, message):
+        try:
+            self.proc.stdin.write(dumps(message).encode())
+            self.proc.stdin.flush()
+            return True
+        except (BrokenPipeError, OSError):
+            return False
+
+    def receive(self, deadline):
+        """The next message, or None when the process stopped, timed out or spoke nonsense."""
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or len(self.buffer) > MAX_LINE:
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if ready:
+                chunk = os.read(fd, 1 << 20)
+                if not chunk:
+                    return None
+                self.buffer += chunk
+        line, _, self.buffer = self.buffer.partition(b"\n")
+        try:
+            return loads(line.decode())
+        except (ValueError, TypeError, UnicodeDecodeError):
+            return None
+
+    def close(self, grace=5):
+        try:  # end of input: the process ends by itself (its CPU time is then counted)
+            self.proc.stdin.close()
+            self.proc.wait(grace)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        shutil.rmtree(self.runtime, ignore_errors=True)
