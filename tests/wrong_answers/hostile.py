@@ -80,6 +80,10 @@ def predicted_grad(a):
     ((t ** 3).sum() + (4 * t).sum() + (t * t).sum()).backward()
     return t.grad.numpy()
 """ + _ACCUMULATED
+AUTOGRAD["ex10-sgd-step"] = """
+def sgd_step(params, lr):
+    minigrad.optim.SGD(params, lr=lr).step()
+"""  # not reverse mode: the optimiser's own step, which 10.1 switches off
 # The answer through forward mode (minigrad.func.jacfwd of a scalar: the gradient).
 FORWARD = {
     "ex05-grad-by-hand": """
@@ -110,7 +114,8 @@ IN_PLACE = {"ex10-sgd-step"}
 _IMPORTS = "import gc\nimport sys\nimport numpy as np\nimport minigrad\nimport minigrad.func\n"
 _COPY = """
 import minigrad.autograd.engine as _engine
-_SAVED = [(f, f.__code__) for f in (_engine.run_backward, minigrad.Value.backward)]
+_SAVED = [(f, f.__code__) for f in (_engine.run_backward, minigrad.Value.backward,
+                                    minigrad.optim.SGD.step)]
 
 def _routes_back():
     for f, code in _SAVED:
