@@ -1,4 +1,4 @@
-r"""Verdicts the learner's code cannot reach (issue 19, item 2; 18 exercises of chapters 01-16).
+r"""Verdicts the learner's code cannot reach (issue 19, item 2; 22 exercises of chapters 01-16).
 
 Under ``nbgrader autograde`` the submission still runs in its sandboxed kernel (its
 outputs are the learner's feedback); then :class:`minigrad.course.nbgrader_plugins.Verdicts`
@@ -10,6 +10,12 @@ two fresh processes under the same bubblewrap sandbox (:func:`minigrad.course.sa
   for good and every module but the standard library, numpy and minigrad made unimportable;
 - the **judge's** (:mod:`~minigrad.course.verdicts_judge`): the exercise's test cell, with
   the learner's names as proxies; no learner code runs there.
+
+A name of :data:`OWN` runs in a learner's process of its own, with more routes off (the
+test forbids more for it than for the exercise's other functions). The calls of the
+routes of :data:`COUNT` are counted in the learner's process and added to the test's
+``g.calls`` (self-reported: the numbers a check compares are still the judge's). Tensors
+given to the learner's code, in lists too, get back its ``grad``, ``g`` and ``.data``.
 
 This process relays their messages (plain data, :mod:`~minigrad.course.verdicts_wire`),
 one line at a time, and stops the learner's process at the exercise's time limit.
