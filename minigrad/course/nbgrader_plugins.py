@@ -166,10 +166,15 @@ class Verdicts(NbGraderPreprocessor):
     kernel (after :class:`GuardedExecute`): a test cell the kernel passed and the judge
     fails gets the judge's outputs (an error: 0 points); otherwise the kernel's stay (a
     failure there, tampering, a crash or a timeout, keeps its own record). Each exercise's
-    learner process gets ``Execute.timeout`` seconds (60 unless configured)."""
+    learner processes get ``Verdicts.timeout`` seconds, start-up included."""
 
     bwrap = Unicode("bwrap", help="bubblewrap's binary, which sandboxes both verdict "
                     "processes.").tag(config=True)
+    # Not Execute.timeout: the code already ran in the kernel within that limit, and the
+    # verdict's clock also counts its processes' start-up, which a loaded grading machine
+    # stretched past a short Execute.timeout (an honest 1.2 lost its points that way).
+    timeout = Integer(60, help="Seconds for one exercise's learner processes, start-up "
+                      "included.").tag(config=True)
 
     def preprocess(self, nb, resources):
         from minigrad.course import verdicts
@@ -194,9 +199,7 @@ class Verdicts(NbGraderPreprocessor):
             self.log.warning("verdicts left to the kernel (no sandbox: %s)", problem)
             return nb, resources
         before = verdicts.COST["cpu"]
-        limit = self.config.Execute.get("timeout", None) if "Execute" in self.config else None
-        results = verdicts.decide(exercises, self.bwrap,
-                                  limit if isinstance(limit, int) and limit > 0 else 60)
+        results = verdicts.decide(exercises, self.bwrap, self.timeout)
         self.log.info("verdicts of %d exercises outside the kernel: %.2f CPU s",
                       len(exercises), verdicts.COST["cpu"] - before)
         if results is None:
