@@ -181,3 +181,52 @@ def visible_code_lines(nb):
     with the fixed one; a visible check calls what the hidden checks call)."""
     return {line for cell in nb.cells if cell.cell_type == "code"
             for line in marked_lines(cell.source, inside=False)}
+
+
+
+# The minimal assignment (:func:`minimal_assignment`): two exercises, 3 and 2 points, as
+# chapter 01 has. {grade_id of the solution cell: (points, title, the answer's body)}.
+MINIMAL = {"ex00-add-one": (3, "Exercise 0.1", "return x + 1"),
+           "ex00-double": (2, "Exercise 0.2", "return 2 * x")}
+MINIMAL_POINTS = sum(points for points, _, _ in MINIMAL.values())
+_MINIMAL_TEST = """\
+from minigrad.course.grading import graded
+
+with graded("{title}", hint="read the docstring") as g:
+    g.check("{name}(1)", g.call({name}, 1), {one}, against="formula")
+    ### BEGIN HIDDEN TESTS
+    g.check("{name}(2)", g.call({name}, 2), {two}, against="formula")
+    ### END HIDDEN TESTS
+"""
+
+
+def minimal_assignment(folder):
+    r"""``folder/00_minimal.ipynb``: the smallest nbgrader source notebook like a chapter's,
+    the exercises of :data:`MINIMAL` (each a solution cell defining ``answer_<n>(x)``, then
+    a test cell with hidden tests through the course's ``graded``), for grading tests about
+    the grading machinery itself (sandbox, timeouts, crashes, tampering) rather than a
+    chapter: no demo cells, no torch in the kernel unless the grader imports it.
+    ``released_course(folder, [..., minimal_assignment(...)])`` makes it assignment ``ch00``.
+    """
+    def meta(grade_id, points=None):
+        return {"nbgrader": {"grade": points is not None, "grade_id": grade_id,
+                             "locked": points is not None, "schema_version": 3,
+                             "solution": points is None, "task": False,
+                             **({"points": points} if points is not None else {})}}
+
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                 "language": "python"}
+    nb.cells = [nbformat.v4.new_markdown_cell("# 00 Minimal\n\nTwo exercises.")]
+    for n, (grade_id, (points, title, body)) in enumerate(MINIMAL.items(), 1):
+        name = f"answer_{n}"
+        solution = (f"def {name}(x):\n    \"\"\"{body[7:]}.\"\"\"\n    ### BEGIN SOLUTION\n"
+                    f"    {body}\n    ### END SOLUTION")
+        one, two = (eval(body[7:], {"x": x}) for x in (1, 2))
+        nb.cells += [nbformat.v4.new_code_cell(solution, metadata=meta(grade_id)),
+                     nbformat.v4.new_code_cell(_MINIMAL_TEST.format(title=title, name=name,
+                                                                    one=one, two=two),
+                                               metadata=meta(f"{grade_id}-test", points))]
+    path = pathlib.Path(folder) / "00_minimal.ipynb"
+    nbformat.write(nb, path)
+    return path

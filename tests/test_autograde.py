@@ -1,6 +1,10 @@
-"""Real ``nbgrader autograde`` runs on chapter 01 with the instructor's configuration:
-cheats score zero and are named, every submission gets a grade, and the per-exercise
-export tells "not submitted", "crashed in cell N", "timed out" and "scored 0" apart.
+"""Real ``nbgrader autograde`` runs with the instructor's configuration: cheats score zero
+and are named, every submission gets a grade, and the per-exercise export tells "not
+submitted", "crashed in cell N", "timed out" and "scored 0" apart.
+
+The odd submissions are of the minimal assignment (tests/notebook_tools.py: two exercises,
+3 and 2 points, as chapter 01 has, without its demo cells and their CPU); the honest one,
+under a name nbgrader does not expect, is all of chapter 01.
 
 The course folder is made by ``instructor/classroom.py setup`` and graded by its
 ``grade`` command (two workers, one thread each), as an instructor would; a submission
@@ -11,12 +15,19 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from tests.notebook_tools import NOTEBOOKS, load_module, nbgrader_meta
+from tests.notebook_tools import (
+    MINIMAL_POINTS,
+    NOTEBOOKS,
+    load_module,
+    minimal_assignment,
+    nbgrader_meta,
+)
 from tests.wrong_answers import GENERIC_CHEATS
 
 pytestmark = pytest.mark.slow
 
-CHAPTER = NOTEBOOKS[0]  # 01_derivatives
+CHAPTER = NOTEBOOKS[0]  # 01_derivatives: the renamer's, graded in full
+FIRST, SECOND = "ex00-add-one", "ex00-double"  # the minimal assignment's, 3 and 2 points
 # One cheat of each way in: a module's function (numpy), a class's method (the grader),
 # a builtin. tests/test_wrong_answers.py runs all of GENERIC_CHEATS against every
 # chapter's first exercise under the same guard; here they go through nbgrader itself.
@@ -29,42 +40,43 @@ def _cell(nb, grade_id):
     return next(c for c in nb.cells if nbgrader_meta(c).get("grade_id") == grade_id)
 
 
-def _submissions():
-    """{student: notebook} built from the instructor's chapter (answers right). The honest
-    submission is the renamer's (below): full marks under a name nbgrader does not expect."""
+def _submissions(minimal):
+    """{student: notebook} of the minimal assignment, built from its source (answers
+    right). The honest submission is the renamer's (below): full marks under a name
+    nbgrader does not expect, for all of chapter 01."""
     subs = {}
 
-    noisy = nbformat.read(CHAPTER, as_version=4)
-    _cell(noisy, "ex01-value-div").source += (
-        "\n\n_right = div_v1\n"
-        "def div_v1(a, b):\n"
+    noisy = nbformat.read(minimal, as_version=4)
+    _cell(noisy, FIRST).source += (
+        "\n\n_right = answer_1\n"
+        "def answer_1(x):\n"
         "    import sys, warnings\n"
         "    print('debugging', file=sys.stderr)\n"
         "    warnings.warn('a warning from the answer')\n"
-        "    return _right(a, b)\n")
+        "    return _right(x)\n")
     subs["noisy"] = noisy
 
     for student, cheat in CHEATS.items():
-        nb = nbformat.read(CHAPTER, as_version=4)
-        nb.cells.insert(3, nbformat.v4.new_code_cell(cheat.source))
+        nb = nbformat.read(minimal, as_version=4)
+        nb.cells.insert(1, nbformat.v4.new_code_cell(cheat.source))
         subs[student] = nb
 
-    crash = nbformat.read(CHAPTER, as_version=4)
-    _cell(crash, "ex01-error-order").source = "import os\nos._exit(1)"
+    crash = nbformat.read(minimal, as_version=4)
+    _cell(crash, SECOND).source = "import os\nos._exit(1)"
     subs["crash"] = crash
 
-    deleted = nbformat.read(CHAPTER, as_version=4)
-    for grade_id in ("ex01-error-order", "ex01-error-order-test"):
+    deleted = nbformat.read(minimal, as_version=4)
+    for grade_id in (SECOND, f"{SECOND}-test"):
         deleted.cells.remove(_cell(deleted, grade_id))
     subs["deleted"] = deleted
 
-    killer = nbformat.read(CHAPTER, as_version=4)  # kills the process that runs its kernel
-    killer.cells.insert(3, nbformat.v4.new_code_cell(
+    killer = nbformat.read(minimal, as_version=4)  # kills the process that runs its kernel
+    killer.cells.insert(1, nbformat.v4.new_code_cell(
         "import os, signal\nif os.getppid() > 1:\n    os.kill(os.getppid(), signal.SIGKILL)"))
     subs["killer"] = killer
 
-    loop = nbformat.read(CHAPTER, as_version=4)
-    _cell(loop, "ex01-error-order").source = "while True:\n    pass"
+    loop = nbformat.read(minimal, as_version=4)
+    _cell(loop, SECOND).source = "while True:\n    pass"
     subs["loop"] = loop
     return subs
 
@@ -72,29 +84,36 @@ def _submissions():
 @pytest.fixture(scope="module")
 def course(tmp_path_factory, released_course):
     classroom = load_module("instructor/classroom.py")
-    course = released_course(tmp_path_factory.mktemp("course"), [CHAPTER])
+    minimal = minimal_assignment(tmp_path_factory.mktemp("minimal"))
+    course = released_course(tmp_path_factory.mktemp("course"), [CHAPTER, minimal])
     with (course / "nbgrader_config.py").open("a") as f:
         f.write("\nc.Execute.timeout = 10  # the test's endless loop need not take 60 s\n")
-    assignment = classroom.assignment_of(CHAPTER)
-    for student, nb in _submissions().items():
+    assignment = classroom.assignment_of(minimal)
+    for student, nb in _submissions(minimal).items():
         folder = course / "submitted" / student / assignment
         folder.mkdir(parents=True)
-        nbformat.write(nb, folder / CHAPTER.name)
-    released = nbformat.read(course / "release" / assignment / CHAPTER.name, as_version=4)
+        nbformat.write(nb, folder / minimal.name)
+    released = nbformat.read(course / "release" / assignment / minimal.name, as_version=4)
     (course / "submitted" / "untouched" / assignment).mkdir(parents=True)
-    nbformat.write(released, course / "submitted" / "untouched" / assignment / CHAPTER.name)
-    (course / "submitted" / "renamer" / assignment).mkdir(parents=True)
+    nbformat.write(released, course / "submitted" / "untouched" / assignment / minimal.name)
+    chapter = classroom.assignment_of(CHAPTER)
+    (course / "submitted" / "renamer" / chapter).mkdir(parents=True)
     nbformat.write(nbformat.read(CHAPTER, as_version=4),
-                   course / "submitted" / "renamer" / assignment / "my chapter 1 (1).ipynb")
+                   course / "submitted" / "renamer" / chapter / "my chapter 1 (1).ipynb")
     results = classroom.grade(course, jobs=2)
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         gb.add_student("absent")
     rows = classroom.export(course)
-    return {"results": results, "rows": rows, "course": course, "assignment": assignment}
+    return {"results": results, "rows": rows, "course": course, "assignment": assignment,
+            "minimal": minimal}
 
 
 def _by(course, student):
-    return {r["grade_id"]: r for r in course["rows"] if r["student"] == student}
+    """{grade_id: export row} of the student's assignment (chapter 01 for the renamer,
+    the minimal one for the others; both for "absent", who submitted neither)."""
+    chapter = {"renamer": "ch01", "absent": None}.get(student, course["assignment"])
+    return {r["grade_id"]: r for r in course["rows"]
+            if r["student"] == student and chapter in (None, r["chapter"])}
 
 
 def _total(course, student):
@@ -105,7 +124,8 @@ def test_every_submission_is_graded(course):
     failed = [(a, s, err[-500:]) for a, s, rc, _, err in course["results"]
               if rc and s != "killer"]
     assert not failed
-    assert len(course["results"]) == len(_submissions()) + 2  # + untouched and renamer
+    # + untouched and renamer
+    assert len(course["results"]) == len(_submissions(course["minimal"])) + 2
 
 
 def test_a_submission_that_kills_its_grader_stops_no_one_else(course):
@@ -113,7 +133,7 @@ def test_a_submission_that_kills_its_grader_stops_no_one_else(course):
     kernel's parent, unless a sandbox hides it) costs the others nothing; the worker is
     replaced, the killer tried three times and reported failed (or, sandboxed, graded)."""
     graded = {s for _, s, rc, _, _ in course["results"] if not rc}
-    assert graded >= set(_submissions()) - {"killer"} | {"untouched", "renamer"}
+    assert graded >= set(_submissions(course["minimal"])) - {"killer"} | {"untouched", "renamer"}
     assert _total(course, "renamer") == 5
 
 
@@ -124,7 +144,7 @@ def test_an_honest_submission_under_another_name_gets_full_marks(course):
 
 
 def test_stderr_from_a_right_answer_costs_nothing(course):
-    assert _total(course, "noisy") == 5
+    assert _total(course, "noisy") == MINIMAL_POINTS
 
 
 @pytest.mark.parametrize("student", sorted(CHEATS))
@@ -138,30 +158,30 @@ def test_a_cheat_scores_zero_and_is_named(course, student):
 
 def test_a_dead_kernel_keeps_what_it_reached(course):
     rows = _by(course, "crash")
-    assert rows["ex01-value-div-test"]["status"] == "passed"
-    assert rows["ex01-error-order-test"]["status"].startswith("crashed in cell "), rows
-    assert rows["ex01-error-order-test"]["score"] == 0
+    assert rows[f"{FIRST}-test"]["status"] == "passed"
+    assert rows[f"{SECOND}-test"]["status"].startswith("crashed in cell "), rows
+    assert rows[f"{SECOND}-test"]["score"] == 0
     assert _total(course, "crash") == 3
 
 
 def test_a_deleted_exercise_is_put_back_and_graded(course):
     rows = _by(course, "deleted")
-    assert rows["ex01-error-order-test"]["status"] == "not submitted"
-    assert rows["ex01-error-order-test"]["score"] == 0
+    assert rows[f"{SECOND}-test"]["status"] == "not submitted"
+    assert rows[f"{SECOND}-test"]["score"] == 0
     assert _total(course, "deleted") == 3
     autograded = nbformat.read(course["course"] / "autograded" / "deleted"
-                               / course["assignment"] / CHAPTER.name, as_version=4)
+                               / course["assignment"] / course["minimal"].name, as_version=4)
     ids = [nbgrader_meta(c).get("grade_id") for c in autograded.cells
            if nbgrader_meta(c).get("grade_id")]
-    source = [nbgrader_meta(c).get("grade_id") for c in nbformat.read(CHAPTER, 4).cells
+    source = [nbgrader_meta(c).get("grade_id") for c in nbformat.read(course["minimal"], 4).cells
               if nbgrader_meta(c).get("grade_id")]
     assert ids == source, "the restored cells are not in their place"
 
 
 def test_an_endless_loop_times_out_and_the_rest_is_graded(course):
     rows = _by(course, "loop")
-    assert rows["ex01-value-div-test"]["status"] == "passed"
-    assert rows["ex01-error-order-test"]["status"] == "timed out"
+    assert rows[f"{FIRST}-test"]["status"] == "passed"
+    assert rows[f"{SECOND}-test"]["status"] == "timed out"
     assert _total(course, "loop") == 3
 
 

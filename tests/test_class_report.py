@@ -1,8 +1,9 @@
 """The class report (instructor/report.py, issue 19 item 4), opened in a real browser.
 
-A small course of two chapters is graded by plain ``nbgrader autograde`` (one run per
-chapter over all its students): chapter 01 has an honest, a wrong, a timed-out, a crashed
-and a tampered submission, chapter 04 an honest and a wrong one. The report is made, opened
+A small course of two assignments is graded by plain ``nbgrader autograde`` (one run over
+all its students): the minimal assignment (tests/notebook_tools.py: two exercises, as
+chapter 01 has, without its demo cells and their CPU) has an honest, a wrong, a timed-out, a
+crashed and a tampered submission, chapter 04 an honest and a wrong one. The report is made, opened
 in headless Chromium, and the numbers it shows are checked against nbgrader's gradebook
 (pass rates, students) and against what each submission was made to do (timeouts, crashes,
 tampering); its plots must render with a size. The mistakes table is checked on rows with
@@ -19,12 +20,11 @@ import pytest
 from nbgrader.api import Gradebook
 
 from tests.browser_tools import ARTIFACTS, require_chromium
-from tests.notebook_tools import NOTEBOOKS, ROOT, load_module, nbgrader_meta
+from tests.notebook_tools import NOTEBOOKS, ROOT, load_module, minimal_assignment, nbgrader_meta
 from tests.wrong_answers import GENERIC_CHEATS
-from tests.wrong_answers.ch01 import WRONG as WRONG01
 from tests.wrong_answers.ch04 import WRONG as WRONG04
 
-CH01, CH04 = NOTEBOOKS[0], NOTEBOOKS[3]
+CH04 = NOTEBOOKS[3]
 report = load_module("instructor/report.py")
 slow = pytest.mark.slow  # the tests on a graded course in Chromium
 
@@ -39,16 +39,17 @@ def _with(chapter, grade_id, source):
     return nb
 
 
-def _submissions():
-    tampered = nbformat.read(CH01, as_version=4)
-    tampered.cells.insert(3, nbformat.v4.new_code_cell(GENERIC_CHEATS[0].source))
-    return {"ch01": {"honest": nbformat.read(CH01, as_version=4),
-                     "wrong": _with(CH01, "ex01-value-div", WRONG01["ex01-value-div"][0].source),
+def _submissions(minimal):
+    tampered = nbformat.read(minimal, as_version=4)
+    tampered.cells.insert(1, nbformat.v4.new_code_cell(GENERIC_CHEATS[0].source))
+    return {"ch00": {"honest": nbformat.read(minimal, as_version=4),
+                     "wrong": _with(minimal, "ex00-add-one",
+                                    "def answer_1(x):\n    return x"),
                      # An endless loop that sleeps: the report needs its "timed out", not
                      # 10 s of a busy core (tests/test_autograde.py interrupts a busy one).
-                     "loop": _with(CH01, "ex01-error-order",
+                     "loop": _with(minimal, "ex00-double",
                                    "import time\nwhile True:\n    time.sleep(0.05)"),
-                     "crash": _with(CH01, "ex01-error-order", "import os\nos._exit(1)"),
+                     "crash": _with(minimal, "ex00-double", "import os\nos._exit(1)"),
                      "tampered": tampered},
             "ch04": {"honest": nbformat.read(CH04, as_version=4),
                      "wrong": _with(CH04, "ex04-softplus-local",
@@ -76,22 +77,21 @@ def test_summarize_counts_named_mistakes_by_frequency():
 def course(tmp_path_factory, released_course):
     require_chromium()
     classroom = load_module("instructor/classroom.py")
-    course = released_course(tmp_path_factory.mktemp("report_course"), [CH01, CH04])
+    minimal = minimal_assignment(tmp_path_factory.mktemp("minimal"))
+    course = released_course(tmp_path_factory.mktemp("report_course"), [minimal, CH04])
     with (course / "nbgrader_config.py").open("a") as f:
         f.write("\nc.Execute.timeout = 10  # the endless loop need not take 60 s\n")
-    for assignment, subs in _submissions().items():
-        name = (CH01 if assignment == "ch01" else CH04).name
+    for assignment, subs in _submissions(minimal).items():
+        name = (minimal if assignment == "ch00" else CH04).name
         for student, nb in subs.items():
             folder = course / "submitted" / student / assignment
             folder.mkdir(parents=True)
             nbformat.write(nb, folder / name)
     env = {**os.environ, **classroom.ONE_THREAD, "PYTHONPATH": str(ROOT),
            "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ["PATH"]])}
-    runs = [subprocess.Popen([sys.executable, "-m", "nbgrader", "autograde", a], cwd=course,
-                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             text=True) for a in ("ch01", "ch04")]
-    for run in runs:
-        assert run.wait() == 0, run.stderr.read()[-3000:]
+    run = subprocess.run([sys.executable, "-m", "nbgrader", "autograde", "*"], cwd=course,
+                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
     out = report.report(course)
     return {"course": course, "report": out}
 
@@ -167,16 +167,16 @@ def test_each_exercise_shows_the_gradebooks_pass_rate(course, page):
         # a label from a submitted notebook, though the first student submitted none
         assert page.locator(f"#exercises tr[data-grade-id='{grade_id}'] td").nth(1) \
             .inner_text().startswith("Exercise "), grade_id
-    assert counts["ex01-value-div-test"] == (5, 3)  # honest, loop, crash
+    assert counts["ex00-add-one-test"] == (5, 3)  # honest, loop, crash
     assert counts["ex04-softplus-local-test"] == (5, 1)
 
 
 @slow
 def test_timeouts_crashes_and_tampering_are_where_they_happened(page):
     page, _ = page
-    want = {"ex01-error-order-test": {"timed-out": "1", "crashed": "1", "tampered": "1",
+    want = {"ex00-double-test": {"timed-out": "1", "crashed": "1", "tampered": "1",
                                       "passed": "2"},
-            "ex01-value-div-test": {"timed-out": "0", "crashed": "0", "tampered": "1",
+            "ex00-add-one-test": {"timed-out": "0", "crashed": "0", "tampered": "1",
                                     "scored-0": "1"}}
     for grade_id, stats in want.items():
         row = page.locator(f"#exercises tr[data-grade-id='{grade_id}']")
@@ -188,7 +188,7 @@ def test_plots_render_with_a_size(page):
     page, _ = page
     plots = page.locator("svg.plot")
     # the class's two, two per exercise, and one per exercise where a mistake was named
-    # (the wrong submissions' checks name theirs: chapter 01's and 04's)
+    # (chapter 04's wrong submission's check names its mistake)
     named = page.locator("svg.plot[id^='plot-mistakes-']").count()
     assert named >= 1
     assert plots.count() == 2 + 2 * 4 + named

@@ -4,9 +4,12 @@ instructor guide, "Handing out and collecting"; issue 19, item 6).
 The instructor works in a course folder made by ``instructor/classroom.py setup``; each
 student has a home of their own (HOME, JUPYTER_DATA_DIR and cwd), the exchange is a folder
 in the test's temporary directory. Steps: release_assignment, fetch_assignment (two
-students), one solves Exercise 1.1 with the reference solution and the other hands in the
-chapter untouched, submit, collect, autograde, generate_feedback, release_feedback,
-fetch_feedback. Each step's files are checked where nbgrader puts them.
+students), one solves Exercise 0.1 with the reference solution and the other hands in the
+assignment untouched, submit, collect, autograde, generate_feedback, release_feedback,
+fetch_feedback. Each step's files are checked where nbgrader puts them. The assignment is
+the minimal one (tests/notebook_tools.py: two exercises, 3 and 2 points): the exchange
+moves files and does not care what they hold, and chapter 01's kernels are CPU spent
+elsewhere (tests/test_autograde.py, tests/test_sandbox.py grade it in full).
 """
 
 import os
@@ -17,14 +20,16 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
+from tests.notebook_tools import NOTEBOOKS, minimal_assignment, nbgrader_meta
 
 pytestmark = pytest.mark.slow
 
-CHAPTER = NOTEBOOKS[0]  # 01_derivatives
-ASSIGNMENT = "ch01"
-STUDENTS = ("ada", "bob")  # ada solves Exercise 1.1, bob leaves everything
-SOLVED = "ex01-value-div"
+CHAPTER = NOTEBOOKS[0]  # 01_derivatives: in the course (one cached course with the others)
+ASSIGNMENT = "ch00"  # the minimal assignment, the one handed out here
+STEM = "00_minimal"
+NOTEBOOK = f"{STEM}.ipynb"
+STUDENTS = ("ada", "bob")  # ada solves Exercise 0.1, bob leaves everything
+SOLVED = "ex00-add-one"
 
 
 def _run(args, cwd, home=None, exchange=None):
@@ -51,7 +56,8 @@ def trip(tmp_path_factory, released_course):
     root = tmp_path_factory.mktemp("exchange_trip")
     course, exchange = root / "course", root / "exchange"
     exchange.mkdir()
-    released_course(course, [CHAPTER])
+    minimal = minimal_assignment(root)
+    released_course(course, [CHAPTER, minimal])
     logs = {"release": _run(["release_assignment", ASSIGNMENT], course, exchange=exchange)}
     homes = {}
     for student in STUDENTS:
@@ -60,11 +66,11 @@ def trip(tmp_path_factory, released_course):
         homes[student] = home
         logs[f"fetch {student}"] = _run(
             ["fetch_assignment", ASSIGNMENT, "--course", "minigrad"], home, home, exchange)
-    fetched = {s: homes[s] / ASSIGNMENT / CHAPTER.name for s in STUDENTS}
+    fetched = {s: homes[s] / ASSIGNMENT / NOTEBOOK for s in STUDENTS}
     # What each student found, before editing: the student version, as released.
     found = {s: nbformat.read(fetched[s], as_version=4) for s in STUDENTS}
     nb = nbformat.read(fetched["ada"], as_version=4)
-    _cell(nb, SOLVED).source = _cell(nbformat.read(CHAPTER, as_version=4), SOLVED).source
+    _cell(nb, SOLVED).source = _cell(nbformat.read(minimal, as_version=4), SOLVED).source
     nbformat.write(nb, fetched["ada"])
     for student in STUDENTS:
         logs[f"submit {student}"] = _run(
@@ -83,7 +89,7 @@ def trip(tmp_path_factory, released_course):
 
 
 def test_release_puts_the_student_version_in_the_exchange(trip):
-    released = trip["exchange"] / "minigrad" / "outbound" / ASSIGNMENT / CHAPTER.name
+    released = trip["exchange"] / "minigrad" / "outbound" / ASSIGNMENT / NOTEBOOK
     assert released.exists(), trip["logs"]["release"]
     nb = nbformat.read(released, as_version=4)
     assert "### BEGIN SOLUTION" not in _cell(nb, SOLVED).source
@@ -92,7 +98,7 @@ def test_release_puts_the_student_version_in_the_exchange(trip):
 
 def test_each_student_fetches_into_their_own_home(trip):
     for student, home in trip["homes"].items():
-        assert (home / ASSIGNMENT / CHAPTER.name).exists()
+        assert (home / ASSIGNMENT / NOTEBOOK).exists()
         nb = trip["found"][student]
         assert "### BEGIN SOLUTION" not in _cell(nb, SOLVED).source
         assert "raise NotImplementedError" in _cell(nb, SOLVED).source, student
@@ -106,15 +112,15 @@ def test_submit_reaches_the_inbound_and_the_students_cache(trip):
         cache = home / ".local" / "share" / "jupyter" / "nbgrader_cache" / "minigrad"
         (submission,) = cache.iterdir()
         assert submission.name.startswith(f"{student}+{ASSIGNMENT}+")
-        assert (submission / CHAPTER.name).exists() and (submission / "timestamp.txt").exists()
+        assert (submission / NOTEBOOK).exists() and (submission / "timestamp.txt").exists()
 
 
 def test_collect_puts_each_submission_under_submitted(trip):
     for student in STUDENTS:
         folder = trip["course"] / "submitted" / student / ASSIGNMENT
-        assert (folder / CHAPTER.name).exists(), trip["logs"]["collect"]
+        assert (folder / NOTEBOOK).exists(), trip["logs"]["collect"]
         assert (folder / "timestamp.txt").exists()
-    solved = nbformat.read(trip["course"] / "submitted" / "ada" / ASSIGNMENT / CHAPTER.name, 4)
+    solved = nbformat.read(trip["course"] / "submitted" / "ada" / ASSIGNMENT / NOTEBOOK, 4)
     assert "### BEGIN SOLUTION" in _cell(solved, SOLVED).source
 
 
@@ -126,8 +132,8 @@ def test_autograde_scores_the_solved_exercise_only(trip):
             (notebook,) = submission.notebooks
             scores[student] = {g.name: g.score for g in notebook.grades if g.cell.max_score}
             assert submission.timestamp is not None
-    assert scores["ada"] == {f"{SOLVED}-test": 3, "ex01-error-order-test": 0}
-    assert scores["bob"] == {f"{SOLVED}-test": 0, "ex01-error-order-test": 0}
+    assert scores["ada"] == {f"{SOLVED}-test": 3, "ex00-double-test": 0}
+    assert scores["bob"] == {f"{SOLVED}-test": 0, "ex00-double-test": 0}
 
 
 def test_feedback_reaches_each_students_home(trip):
@@ -135,9 +141,9 @@ def test_feedback_reaches_each_students_home(trip):
     assert len(released) == len(STUDENTS), trip["logs"]["release_feedback"]
     for student, home in trip["homes"].items():
         assert (trip["course"] / "feedback" / student / ASSIGNMENT
-                / f"{CHAPTER.stem}.html").exists()
-        (html,) = (home / ASSIGNMENT / "feedback").glob(f"*/{CHAPTER.stem}.html")
+                / f"{STEM}.html").exists()
+        (html,) = (home / ASSIGNMENT / "feedback").glob(f"*/{STEM}.html")
         text = html.read_text()
         total = "3.0" if student == "ada" else "0.0"
         assert f"Score: {total} / 5.0" in text or f"{total} / 5.0" in text, text[:2000]
-        assert "Exercise 1.1" in text
+        assert "Exercise 0.1" in text

@@ -3,6 +3,11 @@
 JOB_COMPLETION_INDEX set (as pods are), ``merge``, and compare the gradebook with the one
 plain ``nbgrader autograde`` makes from the same submissions, score by score. The Job
 manifest (instructor/k8s/grade-job.yaml) is checked for what an Indexed Job needs.
+
+The honest submission is all of chapter 01 (its verdicts decided outside the kernel, in
+each pod as in plain autograde); the other three are of the minimal assignment
+(tests/notebook_tools.py: two exercises, 3 and 2 points, as chapter 01 has, without its
+demo cells and their CPU), so the work list spans two assignments.
 """
 
 import datetime
@@ -17,12 +22,13 @@ import pytest
 import yaml
 from nbgrader.api import Gradebook
 
-from tests.notebook_tools import NOTEBOOKS, ROOT, nbgrader_meta
+from tests.notebook_tools import NOTEBOOKS, ROOT, minimal_assignment, nbgrader_meta
 
 pytestmark = pytest.mark.slow
 
-CHAPTER = NOTEBOOKS[0]  # 01_derivatives
-ASSIGNMENT = "ch01"
+CHAPTER = NOTEBOOKS[0]  # 01_derivatives: the honest student's
+ASSIGNMENT = "ch00"  # the minimal assignment: the other students'
+ASSIGNMENTS = {"honest": "ch01"}  # {student: assignment} where not ASSIGNMENT
 SCRIPT = ROOT / "instructor" / "grade_index.py"
 MANIFEST = ROOT / "instructor" / "k8s" / "grade-job.yaml"
 
@@ -31,16 +37,19 @@ def _cell(nb, grade_id):
     return next(c for c in nb.cells if nbgrader_meta(c).get("grade_id") == grade_id)
 
 
-def _submissions(course):
-    """honest (the instructor's answers, handed in late), untouched (as released), half
-    (Exercise 1.1 solved only), crash (the kernel dies in Exercise 1.2)."""
-    source = nbformat.read(CHAPTER, as_version=4)
-    released = nbformat.read(course / "release" / ASSIGNMENT / CHAPTER.name, as_version=4)
-    half = nbformat.read(course / "release" / ASSIGNMENT / CHAPTER.name, as_version=4)
-    _cell(half, "ex01-value-div").source = _cell(source, "ex01-value-div").source
-    crash = nbformat.read(CHAPTER, as_version=4)
-    _cell(crash, "ex01-error-order").source = "import os\nos._exit(1)"
-    return {"honest": source, "untouched": released, "half": half, "crash": crash}
+def _submissions(course, minimal):
+    """{student: (notebook, its file name)}: honest (chapter 01, the instructor's answers,
+    handed in late); of the minimal assignment: untouched (as released), half (its first
+    exercise solved only), crash (the kernel dies in its second exercise)."""
+    source = nbformat.read(minimal, as_version=4)
+    released = nbformat.read(course / "release" / ASSIGNMENT / minimal.name, as_version=4)
+    half = nbformat.read(course / "release" / ASSIGNMENT / minimal.name, as_version=4)
+    _cell(half, "ex00-add-one").source = _cell(source, "ex00-add-one").source
+    crash = nbformat.read(minimal, as_version=4)
+    _cell(crash, "ex00-double").source = "import os\nos._exit(1)"
+    return {"honest": (nbformat.read(CHAPTER, as_version=4), CHAPTER.name),
+            "untouched": (released, minimal.name), "half": (half, minimal.name),
+            "crash": (crash, minimal.name)}
 
 
 def _env(**extra):
@@ -57,7 +66,7 @@ def _scores(course):
     {student: (timestamp, late penalty)} from a course's gradebook."""
     cells, submissions = {}, {}
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
-        for submission in gb.assignment_submissions(ASSIGNMENT):
+        for submission in (s for a in (ASSIGNMENT, "ch01") for s in gb.assignment_submissions(a)):
             student = submission.student.id
             (notebook,) = submission.notebooks
             submissions[student] = (submission.timestamp, notebook.late_submission_penalty)
@@ -72,12 +81,15 @@ def _scores(course):
 def graded(tmp_path_factory, released_course):
     root = tmp_path_factory.mktemp("grade_index")
     course, plain, results = root / "course", root / "plain", root / "results"
-    released_course(course, [CHAPTER])
-    for student, nb in _submissions(course).items():
-        folder = course / "submitted" / student / ASSIGNMENT
+    minimal = minimal_assignment(root)
+    released_course(course, [CHAPTER, minimal])
+    names = {}
+    for student, (nb, name) in _submissions(course, minimal).items():
+        folder = course / "submitted" / student / ASSIGNMENTS.get(student, ASSIGNMENT)
         folder.mkdir(parents=True)
-        nbformat.write(nb, folder / CHAPTER.name)
-    (course / "submitted" / "honest" / ASSIGNMENT / "timestamp.txt").write_text(
+        nbformat.write(nb, folder / name)
+        names[student] = name
+    (course / "submitted" / "honest" / "ch01" / "timestamp.txt").write_text(
         "2026-11-02 10:30:00.000000 UTC")
     shutil.copytree(course, plain)
     plan = subprocess.run([sys.executable, str(SCRIPT), "plan", str(course),
@@ -94,17 +106,18 @@ def graded(tmp_path_factory, released_course):
         if len(pods) % 2 == 0 or index == len(work) - 1:
             logs += [(pod.communicate()[0], pod.returncode) for pod in pods[-2:]]
     after = _snapshot(course)
-    subprocess.run([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT], cwd=plain,
+    subprocess.run([sys.executable, "-m", "nbgrader", "autograde", "*"], cwd=plain,
                    env=_env(), capture_output=True, text=True, check=True)
     merge = subprocess.run([sys.executable, str(SCRIPT), "merge", str(course), str(results)],
                            env=_env(), capture_output=True, text=True)
-    return {"course": course, "plain": plain, "results": results, "work": work,
+    return {"course": course, "plain": plain, "results": results, "work": work, "names": names,
             "logs": logs, "plan": plan.stdout, "merge": merge, "unchanged": before == after,
             "job": yaml.safe_load((root / "job.yaml").read_text())}
 
 
 def test_plan_lists_every_submission_and_sets_completions(graded):
-    assert graded["work"] == [[ASSIGNMENT, s] for s in ("crash", "half", "honest", "untouched")]
+    assert graded["work"] == [[ASSIGNMENT, s] for s in ("crash", "half", "untouched")] + [
+        ["ch01", "honest"]]
     assert graded["job"]["spec"]["completions"] == 4
     assert "completions: 4" in graded["plan"]
 
@@ -114,7 +127,8 @@ def test_every_index_grades_its_submission(graded):
     for index, (_, student) in enumerate(graded["work"]):
         data = json.loads((graded["results"] / str(index) / "grades.json").read_text())
         assert (data["index"], data["student"]) == (index, student)
-        assert (graded["results"] / str(index) / "autograded" / CHAPTER.name).exists()
+        assert (graded["results"] / str(index) / "autograded"
+                / graded["names"][student]).exists()
 
 
 def test_the_pods_never_write_the_course_folder(graded):
@@ -134,9 +148,10 @@ def test_the_merged_gradebook_equals_plain_autograde(graded):
 
 
 def test_the_merged_notebooks_are_the_autograded_ones(graded):
-    for _, student in graded["work"]:
-        merged = graded["course"] / "autograded" / student / ASSIGNMENT / CHAPTER.name
-        plain = graded["plain"] / "autograded" / student / ASSIGNMENT / CHAPTER.name
+    for assignment, student in graded["work"]:
+        name = graded["names"][student]
+        merged = graded["course"] / "autograded" / student / assignment / name
+        plain = graded["plain"] / "autograded" / student / assignment / name
         errors = [[o.get("ename") for o in c.get("outputs", []) if o.output_type == "error"]
                   for c in nbformat.read(merged, 4).cells if c.cell_type == "code"]
         expected = [[o.get("ename") for o in c.get("outputs", []) if o.output_type == "error"]

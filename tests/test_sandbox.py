@@ -1,10 +1,13 @@
-"""Hostile chapter 01 submissions under a real, plain ``nbgrader autograde``: every kernel
-runs in the course's bubblewrap sandbox (minigrad/course/sandbox.py), so no way out works.
+"""Hostile submissions under a real, plain ``nbgrader autograde``: every kernel runs in
+the course's bubblewrap sandbox (minigrad/course/sandbox.py), so no way out works.
 
-One ``nbgrader autograde`` run grades two honest students (first and last) and one hostile
-student per way out. Each hostile submission is the instructor's right answers plus one
-extra cell that tries its way out and prints ``ESCAPED: <evidence>`` if it got through, or
-``BLOCKED: <error>``. The tests then check the host side too: nothing written, nothing left
+One ``nbgrader autograde`` run (both assignments) grades two honest students (first: all of
+chapter 01; last: a minimal two-exercise assignment) and one hostile student per way out.
+Each hostile submission is the minimal assignment's right answers plus one extra cell, before
+its first test cell, that tries its way out and prints ``ESCAPED: <evidence>`` if it got
+through, or ``BLOCKED: <error>``; the ways out do not need chapter 01's cells (its kernels, each
+importing torch and running the chapter's demos, were most of this file's CPU).
+The tests then check the host side too: nothing written, nothing left
 running, the server on 127.0.0.1 never reached, and every student graded (full marks
 where the hostile cell did not kill its own kernel). Without bubblewrap grading refuses,
 naming the fix, unless ``--GuardedExecute.allow_unsandboxed=True``.
@@ -21,7 +24,7 @@ import pytest
 from nbgrader.api import Gradebook, MissingEntry
 
 from minigrad.course.sandbox import sandbox_problem
-from tests.notebook_tools import NOTEBOOKS, ROOT, load_module
+from tests.notebook_tools import MINIMAL_POINTS, NOTEBOOKS, ROOT, load_module, minimal_assignment
 
 pytestmark = pytest.mark.slow
 
@@ -128,8 +131,8 @@ HOSTILE = {
 }
 
 
-def _submission(body, **where):
-    nb = nbformat.read(CHAPTER, as_version=4)
+def _submission(minimal, body, **where):
+    nb = nbformat.read(minimal, as_version=4)
     indented = "\n".join("    " + line for line in body.splitlines())
     nb.cells.insert(2, nbformat.v4.new_code_cell(TEMPLATE.format(body=indented, **where)))
     return nb
@@ -192,7 +195,8 @@ def graded(tmp_path_factory, released_course):
         (pytest.fail if os.environ.get("CI") else pytest.skip)(
             f"no sandbox here ({problem}): apt-get install bubblewrap")
     classroom = load_module("instructor/classroom.py")
-    course = released_course(tmp_path_factory.mktemp("course").resolve(), [CHAPTER])
+    minimal = minimal_assignment(tmp_path_factory.mktemp("minimal"))
+    course = released_course(tmp_path_factory.mktemp("course").resolve(), [CHAPTER, minimal])
     with (course / "nbgrader_config.py").open("a") as f:
         f.write("\nc.SandboxedKernelManager.file_size_limit = 16 * 2 ** 20\n")
     (course / "grades.csv").write_text("student,score\n")
@@ -201,17 +205,21 @@ def graded(tmp_path_factory, released_course):
     server = Server()
     where = {"course": str(course), "repo": str(ROOT), "port": server.port,
              "sentinel": str(sentinel)}
-    assignment = classroom.assignment_of(CHAPTER)
+    assignment = classroom.assignment_of(minimal)  # of every student but a_honest
+    notebook_of = {"a_honest": CHAPTER}
     submissions = {"a_honest": nbformat.read(CHAPTER, as_version=4),
-                   "z_honest": nbformat.read(CHAPTER, as_version=4)}
-    submissions.update({f"h_{name}": _submission(body, **where)
+                   "z_honest": nbformat.read(minimal, as_version=4)}
+    submissions.update({f"h_{name}": _submission(minimal, body, **where)
                         for name, body in HOSTILE.items()})
+    where_of = {}
     for student, nb in submissions.items():
-        folder = course / "submitted" / student / assignment
+        source = notebook_of.get(student, minimal)
+        where_of[student] = (classroom.assignment_of(source), source.name)
+        folder = course / "submitted" / student / where_of[student][0]
         folder.mkdir(parents=True)
-        nbformat.write(nb, folder / CHAPTER.name)
+        nbformat.write(nb, folder / source.name)
     start = time.perf_counter()
-    result = classroom.nbgrader(["autograde", assignment, "--force"], course, check=False,
+    result = classroom.nbgrader(["autograde", "*", "--force"], course, check=False,
                                 env={**GRADER_ENV, "MINIGRAD_GRADER_SECRET": SECRET})
     seconds = time.perf_counter() - start
     time.sleep(2.0)  # the daemon of "outlive_the_kernel" writes 1 s after the kernel ends
@@ -220,13 +228,13 @@ def graded(tmp_path_factory, released_course):
         scores = {}
         for student in submissions:
             try:
-                scores[student] = gb.find_submission(assignment, student).score
+                scores[student] = gb.find_submission(where_of[student][0], student).score
             except MissingEntry:
                 scores[student] = None
     (course / "autograde.log").write_text(result.stderr)
     outputs = {}
     for student in submissions:
-        path = course / "autograded" / student / assignment / CHAPTER.name
+        path = course / "autograded" / student / where_of[student][0] / where_of[student][1]
         if not path.exists():
             outputs[student] = "(not autograded)"
             continue
@@ -247,7 +255,9 @@ def test_one_autograde_run_grades_everyone(graded):
 
 
 def test_honest_submissions_keep_full_marks(graded):
-    assert graded["scores"]["a_honest"] == graded["scores"]["z_honest"] == 5
+    """Chapter 01's whole notebook, graded first, and the minimal one, graded last."""
+    assert graded["scores"]["a_honest"] == 5
+    assert graded["scores"]["z_honest"] == MINIMAL_POINTS
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
@@ -255,7 +265,7 @@ def test_each_way_out_is_blocked_and_the_student_still_graded(graded, name):
     text = graded["outputs"][f"h_{name}"]
     assert "ESCAPED" not in text, text[text.index("ESCAPED"):][:500]
     assert "BLOCKED" in text, f"the hostile cell of {name} did not run to its end:\n{text[:800]}"
-    assert graded["scores"][f"h_{name}"] == 5
+    assert graded["scores"][f"h_{name}"] == MINIMAL_POINTS
 
 
 def test_nothing_of_the_course_leaks_into_the_graded_notebooks(graded):
@@ -288,7 +298,7 @@ def test_the_fork_bomb_hits_the_process_cap(graded):
 
 def test_without_bubblewrap_grading_refuses_unless_allowed(graded):
     classroom = load_module("instructor/classroom.py")
-    args = ["autograde", graded["assignment"], "--student", "a_honest", "--force",
+    args = ["autograde", graded["assignment"], "--student", "z_honest", "--force",
             "--GuardedExecute.bwrap=/nonexistent/bwrap"]
     refused = classroom.nbgrader(args, graded["course"], env=GRADER_ENV, check=False)
     assert refused.returncode != 0
@@ -300,4 +310,4 @@ def test_without_bubblewrap_grading_refuses_unless_allowed(graded):
     assert allowed.returncode == 0, allowed.stderr[-3000:]
     assert "WITHOUT a sandbox" in allowed.stderr
     with Gradebook(f"sqlite:///{graded['course'] / 'gradebook.db'}") as gb:
-        assert gb.find_submission(graded["assignment"], "a_honest").score == 5
+        assert gb.find_submission(graded["assignment"], "z_honest").score == MINIMAL_POINTS
