@@ -102,13 +102,34 @@ def lab(tmp_path_factory):
         log.close()
 
 
+# How long a page may take to load or answer before a test gives up: generous, as the
+# tests run four workers on two cores (a book page once took over playwright's default
+# 30 s there). Waiting longer changes no verdict; it is not a timing assertion.
+PATIENCE_MS = 120_000
+
+
+class _Patient:
+    """Chromium whose every new page waits up to :data:`PATIENCE_MS`."""
+
+    def __init__(self, chromium):
+        self._chromium = chromium
+
+    def new_page(self, **kwargs):
+        page = self._chromium.new_page(**kwargs)
+        page.set_default_timeout(PATIENCE_MS)
+        return page
+
+    def __getattr__(self, name):
+        return getattr(self._chromium, name)
+
+
 @pytest.fixture(scope="module")
 def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield chromium
+        yield _Patient(chromium)
         chromium.close()
 
 

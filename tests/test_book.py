@@ -20,21 +20,17 @@ import http.server
 import json
 import os
 import re
-import shutil
 import threading
 import urllib.parse
 
 import pytest
 
+from tests.browser_tools import CHROMIUM, PATIENCE_MS
 from tests.notebook_tools import NOTEBOOKS, ROOT, nbgrader_meta
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 BOOK = ROOT / "build" / "book"
 ARTIFACTS = ROOT / "artifacts" / "book"
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium")
-                                         else None)
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def _skip_or_fail(message):
@@ -88,15 +84,6 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        yield chromium
-        chromium.close()
-
 
 def _anchor_ids(path, cache={}):  # noqa: B006 - a cache on purpose
     if path not in cache:
@@ -140,11 +127,11 @@ def _open(browser, site, path):
     redirect = REFRESH.search((BOOK / path).read_text())
     if redirect:  # index.html sends the reader on: check the page they land on
         target = urllib.parse.urljoin(f"{site}/{path}", redirect[1])
-        page.wait_for_url(target, wait_until="load", timeout=30_000)
+        page.wait_for_url(target, wait_until="load", timeout=PATIENCE_MS)
     # A page with math sets window.MathJax to its configuration at once and loads MathJax
     # itself deferred: wait for MathJax's startup to exist, then for it to finish.
     page.wait_for_function("() => !window.MathJax || window.MathJax.startup?.promise",
-                           timeout=30_000)
+                           timeout=PATIENCE_MS)
     page.evaluate("() => window.MathJax?.startup?.promise ?? null")
     page.wait_for_load_state("networkidle")
     return page, errors, outside
@@ -207,7 +194,7 @@ def _check_chapter(page, name):
     views = sum("application/vnd.jupyter.widget-view+json" in o.get("data", {})
                 for c in cells for o in c.get("outputs", []))
     if views and state:
-        page.wait_for_selector(".jupyter-widgets, .widget-container", timeout=30_000)
+        page.wait_for_selector(".jupyter-widgets, .widget-container", timeout=PATIENCE_MS)
     elif views:
         assert page.locator(".minigrad-widget-note").count() == views
 
