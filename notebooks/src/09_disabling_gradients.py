@@ -560,10 +560,10 @@ print(f"recording off: {held_after_forward(False):7.0f} KiB held")
 # input was allocated before the measurement started). With it off, only the output.
 #
 # **Measured: time.** Recording costs time too: a node per op, and the arrays kept
-# alive. We time 50 forward passes of a batch of 64 in each library, best of 5.
+# alive. We time 20 forward passes of a batch of 64 in each library, best of 3.
 
 # %% tags=nbval-ignore-output
-def best_time(forward, repeat=5, number=50):
+def best_time(forward, repeat=3, number=20):
     """Best of `repeat` timings of `number` calls, in microseconds per call."""
     times = []
     for _ in range(repeat):
