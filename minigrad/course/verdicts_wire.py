@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-__all__ = ["encode", "decode", "dumps", "loads", "Ref", "WireError", "MAX_LINE"]
+__all__ = ["encode", "decode", "dumps", "loads", "tensors", "Ref", "WireError", "MAX_LINE"]
 
 MAX_LINE = 64 * 1024 ** 2  # bytes of one message
 _KINDS = "biufc"  # bool, int, uint, float, complex: the dtypes that cross
@@ -143,3 +143,16 @@ def loads(line):
     if type(message) is not dict:
         raise WireError("a message is a JSON object")
     return message
+
+
+def tensors(x):
+    """The minigrad tensors and values in ``x`` and its lists, tuples and dicts, in order:
+    the learner's process and the judge walk a call's arguments with this one function, so
+    the n-th tensor written back is the n-th tensor given."""
+    if type(x).__name__ in ("Tensor", "Value") and type(x).__module__.startswith("minigrad"):
+        return [x]
+    if type(x) in (list, tuple):
+        return [t for v in x for t in tensors(v)]
+    if type(x) is dict:
+        return [t for v in x.values() for t in tensors(v)]
+    return []
