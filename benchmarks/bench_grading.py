@@ -28,7 +28,6 @@ import atexit
 import importlib
 import os
 import pathlib
-import resource
 import shutil
 import sys
 import tempfile
@@ -41,49 +40,21 @@ from nbgrader.api import Gradebook
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from tests import cpu_group  # noqa: E402
 from tests.notebook_tools import NOTEBOOKS, load_module, nbgrader_meta  # noqa: E402
 
 CLASSROOM = load_module("instructor/classroom.py")
 KINDS = ("honest", "wrong", "untouched")
 
 
-def _cpuacct():
-    """A cpuacct cgroup (v1) holding this process and so everything it starts. Without it
-    a sandboxed kernel's CPU is not counted at all: its pid namespace's init is killed,
-    not waited for, so it never reaches RUSAGE_CHILDREN (the figures of this benchmark
-    before it counted nbgrader and the unsandboxed unit only). None where none can be
-    made (then the figures say so)."""
-    try:
-        folder = pathlib.Path(tempfile.mkdtemp(prefix="bench-grading-",
-                                               dir="/sys/fs/cgroup/cpuacct"))
-        (folder / "cgroup.procs").write_text(str(os.getpid()))
-        return folder
-    except OSError:
-        return None
-
-
-CPUACCT = _cpuacct()
-
-
-@atexit.register
-def _leave_cpuacct():
-    """Back to the root cgroup, and the benchmark's goes (once its processes have ended)."""
-    if CPUACCT is not None:
-        try:
-            pathlib.Path("/sys/fs/cgroup/cpuacct/cgroup.procs").write_text(str(os.getpid()))
-            CPUACCT.rmdir()
-        except OSError:
-            pass
+CPUACCT = cpu_group.join("bench-grading-")
+atexit.register(cpu_group.leave, CPUACCT)
 
 
 def cpu():
     """CPU seconds of this process and of every process it started (cgroup), else of its
     waited-for children (and theirs)."""
-    if CPUACCT is not None:
-        return int((CPUACCT / "cpuacct.usage").read_text()) / 1e9
-    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(
-        resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    return cpu_group.cpu_seconds(CPUACCT)
 
 
 def measured(fn, *args):

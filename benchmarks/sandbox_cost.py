@@ -9,9 +9,7 @@ per submission for each mode. The README's instructor guide quotes its figures.
 """
 
 import argparse
-import os
 import pathlib
-import resource
 import sys
 import tempfile
 import time
@@ -21,6 +19,7 @@ import nbformat
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests import cpu_group  # noqa: E402
 from tests.notebook_tools import NOTEBOOKS, load_module  # noqa: E402
 
 MODES = {"sandboxed": [],
@@ -28,28 +27,12 @@ MODES = {"sandboxed": [],
                          "--GuardedExecute.allow_unsandboxed=True"]}
 
 
-def _cpuacct():
-    """A cpuacct cgroup (v1) holding this process and so every process it starts, kernels
-    in their sandboxes included (a sandboxed kernel's CPU never reaches RUSAGE_CHILDREN:
-    its pid namespace's init is killed, not waited for). None where none can be made."""
-    try:
-        folder = pathlib.Path(tempfile.mkdtemp(prefix="sandbox-cost-",
-                                               dir="/sys/fs/cgroup/cpuacct"))
-        (folder / "cgroup.procs").write_text(str(os.getpid()))
-        return folder
-    except OSError:
-        return None
-
-
-CPUACCT = _cpuacct()
+CPUACCT = cpu_group.join("sandbox-cost-")
 
 
 def children_cpu():
     """CPU seconds of everything started so far (cgroup), else of the waited children."""
-    if CPUACCT is not None:
-        return int((CPUACCT / "cpuacct.usage").read_text()) / 1e9
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+    return cpu_group.cpu_seconds(CPUACCT, own=False)
 
 
 def main(argv=None):
@@ -89,6 +72,4 @@ if __name__ == "__main__":
     try:
         main()
     finally:
-        if CPUACCT is not None:  # back to the parent cgroup, and remove ours
-            (CPUACCT.parent / "cgroup.procs").write_text(str(os.getpid()))
-            CPUACCT.rmdir()
+        cpu_group.leave(CPUACCT)

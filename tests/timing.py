@@ -9,14 +9,12 @@ to ``path`` as the file ends; ``python -m tests.timing path`` prints the table.
 import collections
 import json
 import os
-import pathlib
-import resource
 import sys
-import tempfile
 import time
 
+from tests import cpu_group
+
 _TOTALS = collections.defaultdict(lambda: [0.0, 0.0, 0])  # file: [wall, cpu, tests]
-CPUACCT = pathlib.Path("/sys/fs/cgroup/cpuacct")
 _GROUP = []
 
 
@@ -26,20 +24,11 @@ def pytest_configure(config):
     waited for, so its CPU never reaches RUSAGE_CHILDREN."""
     if not os.environ.get("MINIGRAD_TIMES"):
         return
-    try:
-        folder = pathlib.Path(tempfile.mkdtemp(prefix="minigrad-times-", dir=CPUACCT))
-        (folder / "cgroup.procs").write_text(str(os.getpid()))
-        _GROUP.append(folder)
-    except OSError:
-        pass
+    _GROUP.append(cpu_group.join("minigrad-times-"))
 
 
 def _cpu():
-    if _GROUP:
-        return int((_GROUP[0] / "cpuacct.usage").read_text()) / 1e9
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    return cpu_group.cpu_seconds(_GROUP[0] if _GROUP else None)
 
 
 def pytest_runtest_protocol(item, nextitem):
@@ -77,12 +66,8 @@ def pytest_sessionfinish(session):
 
 
 def pytest_unconfigure(config):
-    for folder in _GROUP:  # back to the root group; the folder goes once it is empty
-        try:
-            (CPUACCT / "cgroup.procs").write_text(str(os.getpid()))
-            folder.rmdir()
-        except OSError:
-            pass
+    for folder in _GROUP:
+        cpu_group.leave(folder)
 
 
 def report(path):
