@@ -107,6 +107,18 @@ class TensorMethods:
     def round(self, decimals=None):  # noqa: A003 - torch's name
         return rounding.round(self, decimals)
 
+    def floor(self):
+        return rounding.floor(self)
+
+    def ceil(self):
+        return rounding.ceil(self)
+
+    def trunc(self):
+        return rounding.trunc(self)
+
+    def frac(self):
+        return rounding.frac(self)
+
     def __pow__(self, exponent):
         return arithmetic.pow(self, _operand(exponent, "**"))
 

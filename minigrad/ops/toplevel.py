@@ -25,7 +25,8 @@ __all__ = ["mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid"
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
-           "softmax", "log_softmax", "min", "floor_divide", "round", "relu_"]
+           "softmax", "log_softmax", "min", "floor_divide", "round", "relu_",
+           "floor", "ceil", "trunc", "frac"]
 
 _one = ("input",)
 mm = tensor_arguments("mm", "input", "mat2")(matmul.mm)
@@ -36,6 +37,10 @@ tanh = tensor_arguments("tanh", *_one)(activations.tanh)
 sigmoid = tensor_arguments("sigmoid", *_one)(activations.sigmoid)
 relu = tensor_arguments("relu", *_one)(activations.relu)
 round = tensor_arguments("round", *_one)(rounding.round)  # noqa: A001 - torch's name
+floor = tensor_arguments("floor", *_one)(rounding.floor)
+ceil = tensor_arguments("ceil", *_one)(rounding.ceil)
+trunc = tensor_arguments("trunc", *_one)(rounding.trunc)
+frac = tensor_arguments("frac", *_one)(rounding.frac)
 transpose = tensor_arguments("transpose", *_one)(shape_ops.transpose)
 
 
