@@ -134,6 +134,8 @@ CASES = [
     C("relu_", lambda a: ((a * 2).relu_() ** 2).sum(), tangent=False,
       why="minigrad's forward mode refuses in-place writes into dual tensors"),
     C("round", lambda a: (a.round() * a + a.round(decimals=1) * a * a).sum()),
+    C("floor_ceil_trunc_frac",
+      lambda a: (a.floor() * a + a.ceil() * a * a + a.trunc() * a + a.frac() ** 2).sum()),
     C("sum_all", lambda a: a.sum() ** 2),
     C("sum_dim", lambda a: (a.sum(1) ** 2).sum()),
     C("sum_keepdim", lambda a: (a.sum(1, keepdim=True) ** 2 * a).sum()),

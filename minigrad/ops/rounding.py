@@ -154,8 +154,9 @@ def _refuse_bools(a, kernel):
                                   "if you need numbers.")
 
 
-class _Step(ZeroDerivative, Function):
-    """``floor``, ``ceil``, ``trunc``: ``numpy_op`` on floats, ints returned as they are."""
+class _Step(ZeroDerivative):
+    """``floor``, ``ceil``, ``trunc`` (a mixin): ``numpy_op`` on floats, ints returned as
+    they are; zero derivatives."""
 
     vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
     numpy_op = None
@@ -165,15 +166,15 @@ class _Step(ZeroDerivative, Function):
         return a.copy() if a.dtype.kind in "iu" else cls.numpy_op(a)
 
 
-class Floor(_Step):
+class Floor(_Step, Function):
     numpy_op = staticmethod(np.floor)
 
 
-class Ceil(_Step):
+class Ceil(_Step, Function):
     numpy_op = staticmethod(np.ceil)
 
 
-class Trunc(_Step):
+class Trunc(_Step, Function):
     numpy_op = staticmethod(np.trunc)
 
 
