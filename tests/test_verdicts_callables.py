@@ -186,8 +186,9 @@ SAMPLE = {"ex11-find-bugs": ["caller-frame"],
           "ex15-power-iteration": ["copy-at-import", "silenced-grader"]}
 # Wrong answers (tests/wrong_answers/chNN.py) whose check needs the learner's graph, by
 # its label: their named mistake must come back from outside.
-NAMED = {"ex12-softmax": "in-place", "ex12-inplace-safe": "out-of-place",
-         "ex14-jacobian-columns": "one-pass", "ex14-double-vjp": "one-vjp"}
+NAMED = {"ex11-find-bugs": "check-raised", "ex12-softmax": "in-place",
+         "ex12-inplace-safe": "out-of-place", "ex14-jacobian-columns": "one-pass",
+         "ex14-double-vjp": "one-vjp"}
 
 
 def _cases():
