@@ -24,14 +24,14 @@ FUNC = ["minigrad.func:grad", "minigrad.func:grad_and_value", "minigrad.func:vjp
         "minigrad.autograd.functional:vhp", "minigrad.autograd.functional:jacobian",
         "minigrad.autograd.functional:hessian"]
 FORWARD_AD = ["minigrad.autograd.forward_ad:make_dual", "minigrad.autograd.forward_ad:propagate"]
-# (14.2 keeps make_dual as the check counts it: putting back its own code would stop the count)
 _TWO_PASSES = """
 def _two_passes():  # for the check's count of backward passes
     for _ in range(2):
         t = minigrad.tensor(1.0, requires_grad=True)
         (t * 1.0).backward()
 """
-# exercise -> (the routes the answer uses, the answer through them)
+# exercise -> (the routes the answer puts back, the answer through them); 14.2 leaves
+# make_dual alone: its own code put back would stop the kernel's count of it
 ROUTED = {
     "ex14-jacobian-columns": (FUNC, """
 def jacobian_by_columns(f, x0):
