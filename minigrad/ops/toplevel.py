@@ -4,29 +4,39 @@
 
 from minigrad.ops import (
     activations,
+    binary,
     clamping,
     comparison,
     joining,
     matmul,
+    maxima,
     movement,
     norms,
     pointwise,
     reductions,
     rounding,
     selection,
+    special,
     trig,
+    trigonometric,
 )
 from minigrad.ops import shape as shape_ops
 from minigrad.ops import softmax as softmaxes
 from minigrad.ops.checks import tensor_arguments
 
+# torch's everyday ops added with ops/special.py and its siblings; minigrad/__init__.py
+# exports each of them
+NEW_OPS = ["square", "rsqrt", "log1p", "expm1", "log2", "exp2", "erf", "tan", "atan", "arctan",
+           "asin", "arcsin", "acos", "arccos", "sinh", "cosh", "maximum", "minimum", "atan2",
+           "arctan2", "logaddexp", "lerp", "amax", "amin", "logsumexp"]
 __all__ = ["mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid", "relu",
            "reshape", "transpose", "unsqueeze", "squeeze",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
            "softmax", "log_softmax", "min", "floor_divide", "round", "relu_",
-           "floor", "ceil", "trunc", "frac"]
+           "floor", "ceil", "trunc", "frac"] + NEW_OPS
+
 
 _one = ("input",)
 mm = tensor_arguments("mm", "input", "mat2")(matmul.mm)
@@ -111,3 +121,28 @@ allclose = comparison.allclose
 equal = comparison.equal
 softmax = softmaxes.softmax
 log_softmax = softmaxes.log_softmax
+
+
+# --- more of torch's everyday ops (special, trigonometric, binary, maxima, ...) ---
+_two = ("input", "other")
+square = tensor_arguments("square", *_one)(special.square)
+rsqrt = tensor_arguments("rsqrt", *_one)(special.rsqrt)
+log1p = tensor_arguments("log1p", *_one)(special.log1p)
+expm1 = tensor_arguments("expm1", *_one)(special.expm1)
+log2 = tensor_arguments("log2", *_one)(special.log2)
+exp2 = tensor_arguments("exp2", *_one)(special.exp2)
+erf = tensor_arguments("erf", *_one)(special.erf)
+tan = tensor_arguments("tan", *_one)(trigonometric.tan)
+atan = arctan = tensor_arguments("atan", *_one)(trigonometric.atan)
+asin = arcsin = tensor_arguments("asin", *_one)(trigonometric.asin)
+acos = arccos = tensor_arguments("acos", *_one)(trigonometric.acos)
+sinh = tensor_arguments("sinh", *_one)(trigonometric.sinh)
+cosh = tensor_arguments("cosh", *_one)(trigonometric.cosh)
+maximum = tensor_arguments("maximum", *_two)(binary.maximum)
+minimum = tensor_arguments("minimum", *_two)(binary.minimum)
+atan2 = arctan2 = tensor_arguments("atan2", *_two)(binary.atan2)
+logaddexp = tensor_arguments("logaddexp", *_two)(binary.logaddexp)
+lerp = tensor_arguments("lerp", "input", "end")(binary.lerp)
+amax = tensor_arguments("amax", *_one)(maxima.amax)
+amin = tensor_arguments("amin", *_one)(maxima.amin)
+logsumexp = tensor_arguments("logsumexp", *_one)(maxima.logsumexp)
