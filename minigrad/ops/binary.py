@@ -147,14 +147,14 @@ class Lerp(Function):
         return out if tw is None else out + tw * (b - a)
 
 
-def _pair(input, other, name):
+def _pair(a, b, name):
     """Both promoted to torch's dtype; shapes that do not broadcast are torch's error."""
     from minigrad.ops.arithmetic import broadcast_error
 
-    error = broadcast_error(input._data, other._data)
+    error = broadcast_error(a._data, b._data)
     if error is not None:
         raise error
-    return promote(input, other, true_divide=name == "atan2")
+    return promote(a, b, true_divide=name == "atan2")
 
 
 def maximum(input, other):  # noqa: A002 - torch's argument names
@@ -178,13 +178,17 @@ def logaddexp(input, other):  # noqa: A002 - torch's argument names
     return Logaddexp.apply(a, b)
 
 
+_C_NAMES = {"float64": "double", "float32": "float", "int64": "long int", "int32": "int",
+            "bool": "bool"}  # torch's words for dtypes in lerp's message
+
+
 def lerp(input, end, weight):  # noqa: A002 - torch's argument names
     from minigrad.ops.arithmetic import broadcast_error
 
     for name, t in (("end", end), ("weight", weight)):
         if hasattr(t, "grad_fn") and t._data.dtype != input._data.dtype:
-            raise RuntimeError(f"expected dtype {torch_name(input._data.dtype).lower()} for "
-                               f"`{name}` but got dtype {torch_name(t._data.dtype).lower()}. "
+            raise RuntimeError(f"expected dtype {_C_NAMES[str(input._data.dtype)]} for "
+                               f"`{name}` but got dtype {_C_NAMES[str(t._data.dtype)]}. "
                                f"Fix: convert {name} to the input's dtype, "
                                f"{name}.to(input.dtype).")
     if input._data.dtype.kind != "f":
