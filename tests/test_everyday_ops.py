@@ -157,7 +157,8 @@ def test_binary_under_vmap_as_torch(op):
     for name, lib in LIBS.items():
         xs = lib.tensor(np.linspace(-0.9, 0.9, 12).reshape(4, 3), dtype=lib.float64)
         y = lib.tensor([0.5, -0.2, 0.1], dtype=lib.float64)
-        f = (lambda v: v.lerp(y, 0.3)) if op == "lerp" else (lambda v: getattr(v, op)(y))
+        f = (lambda v, y=y: v.lerp(y, 0.3)) if op == "lerp" else (
+            lambda v, y=y: getattr(v, op)(y))
         out[name] = lib.func.vmap(f)(xs)
     assert_close(out["minigrad"], out["torch"], rtol=1e-12, atol=0)
 
