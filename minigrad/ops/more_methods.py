@@ -1,9 +1,24 @@
-"""The ``Tensor`` methods of torch's everyday ops added after chapter 05's list (a mixin
-of :class:`~minigrad.ops.methods.TensorMethods`): each a thin call into its op module
-(``special``, ``trigonometric``, ``binary``, ``maxima``, ...), with torch's argument
-names and defaults. A method taking a second tensor refuses a number as torch does."""
+"""The ``Tensor`` methods of torch's everyday ops added after chapter 05's list (a
+mixin of ``TensorMethods``): each a thin call into its op module
+(``special``, ``trigonometric``, ``binary``, ``maxima``, ``tiling``, ``reorder``,
+``triangular``, ``gathering``, ``products``, ``cumulative``, ``predicates``,
+``sorting``), with torch's argument names and defaults. A method taking a second
+tensor refuses a number as torch does."""
 
-from minigrad.ops import binary, maxima, special, trigonometric
+from minigrad.ops import (
+    binary,
+    cumulative,
+    gathering,
+    maxima,
+    predicates,
+    products,
+    reorder,
+    sorting,
+    special,
+    tiling,
+    triangular,
+    trigonometric,
+)
 from minigrad.ops.checks import tensor_arguments
 
 __all__ = ["OpMethods"]
@@ -65,3 +80,84 @@ class OpMethods:
 
     def logsumexp(self, dim, keepdim=False):
         return maxima.logsumexp(self, dim, keepdim)
+
+    def expand(self, *sizes):
+        return tiling.expand(self, *sizes)
+
+    def expand_as(self, other):
+        return tiling.expand_as(self, other)
+
+    def repeat(self, *repeats):
+        return tiling.repeat(self, *repeats)
+
+    def flip(self, *dims):
+        return reorder.flip(self, dims[0] if len(dims) == 1 else dims)
+
+    def roll(self, shifts, dims=None):
+        return reorder.roll(self, shifts, dims)
+
+    def narrow(self, dim, start, length):
+        return reorder.narrow(self, dim, start, length)
+
+    def split(self, split_size, dim=0):
+        return reorder.split(self, split_size, dim)
+
+    def chunk(self, chunks, dim=0):
+        return reorder.chunk(self, chunks, dim)
+
+    def tril(self, diagonal=0):
+        return triangular.tril(self, diagonal)
+
+    def triu(self, diagonal=0):
+        return triangular.triu(self, diagonal)
+
+    trace = _unary(triangular, "trace")
+
+    def gather(self, dim, index):
+        return gathering.gather(self, dim, index)
+
+    def index_select(self, dim, index):
+        return gathering.index_select(self, dim, index)
+
+    def masked_fill(self, mask, value):
+        return gathering.masked_fill(self, mask, value)
+
+    def bmm(self, mat2):
+        return products.bmm(self, mat2)
+
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        return products.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+
+    def outer(self, vec2):
+        return products.outer(self, vec2)
+
+    def cumsum(self, dim, *, dtype=None):
+        return cumulative.cumsum(self, dim, dtype=dtype)
+
+    def cumprod(self, dim, *, dtype=None):
+        return cumulative.cumprod(self, dim, dtype=dtype)
+
+    def prod(self, dim=None, keepdim=False, *, dtype=None):
+        return cumulative.prod(self, dim, keepdim, dtype=dtype)
+
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        return cumulative.diff(self, n, dim, prepend, append)
+
+    isnan = _unary(predicates, "isnan")
+    isinf = _unary(predicates, "isinf")
+    logical_not = _unary(predicates, "logical_not")
+
+    def count_nonzero(self, dim=None):
+        return predicates.count_nonzero(self, dim)
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return predicates.nan_to_num(self, nan, posinf, neginf)
+
+    def sort(self, dim=-1, descending=False, stable=False):
+        return sorting.sort(self, dim, descending, stable)
+
+    def argsort(self, dim=-1, descending=False, stable=False):
+        return sorting.argsort(self, dim, descending, stable)
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's name
+        return sorting.topk(self, k, dim, largest, sorted)
