@@ -34,9 +34,16 @@ def _index_array(index, name):
         raise TypeError(f"{name}(): argument 'index' (position 3) must be Tensor, not "
                         f"{type(index).__name__}. Fix: make it a tensor first, "
                         "minigrad.tensor([0, 2]).")
+    from minigrad._functorch.batched import BatchedTensor
+
+    if isinstance(index, BatchedTensor):
+        raise NotImplementedError(f"minigrad: {name}() with an index batched by vmap is not "
+                                  "supported. Fix: map over the input only, or loop over "
+                                  "the indices.")
     data = index._data
+    kind = "int32/int64" if name == "gather" else "int32 or int64"
     if data.dtype not in (np.int64, np.int32):
-        raise RuntimeError(f"{name}(): Expected dtype int32 or int64 for index. Fix: make "
+        raise RuntimeError(f"{name}(): Expected dtype {kind} for index. Fix: make "
                            "the index a long tensor, index.long().")
     return data.astype(np.int64)
 

@@ -17,22 +17,47 @@ from minigrad.ops.reductions import _axes
 __all__ = ["isnan", "isinf", "logical_not", "count_nonzero", "nan_to_num"]
 
 
+def _physical(function):
+    """Inside vmap: the test of the physical tensor, batched again (a sample's stand-in
+    data holds no numbers)."""
+
+    def run(input, *args):  # noqa: A002 - torch's argument name
+        from minigrad._functorch.batched import BatchedTensor, wrap
+
+        if isinstance(input, BatchedTensor):
+            return wrap(run(input._value, *args), input._level)
+        return function(input, *args)
+
+    run.__name__ = run.__qualname__ = function.__name__
+    run.__doc__ = function.__doc__
+    return run
+
+
+@_physical
 def isnan(input):  # noqa: A002 - torch's argument name
     return constant(np.isnan(input._data) if input._data.dtype.kind == "f"
                     else np.zeros(input._data.shape, np.bool_))
 
 
+@_physical
 def isinf(input):  # noqa: A002 - torch's argument name
     return constant(np.isinf(input._data) if input._data.dtype.kind == "f"
                     else np.zeros(input._data.shape, np.bool_))
 
 
+@_physical
 def logical_not(input):  # noqa: A002 - torch's argument name
     return constant(np.logical_not(input._data))
 
 
 def count_nonzero(input, dim=None):  # noqa: A002 - torch's argument name
-    axes = None if dim is None else _axes(dim, input._data.ndim)
+    from minigrad._functorch.batched import BatchedTensor, wrap
+
+    ndim = input._data.ndim
+    axes = None if dim is None else _axes(dim, ndim)
+    if isinstance(input, BatchedTensor):  # the sample's axes, one further on
+        axes = tuple(range(ndim)) if axes is None else axes
+        return wrap(count_nonzero(input._value, tuple(a + 1 for a in axes)), input._level)
     return constant(np.asarray(np.count_nonzero(input._data, axis=axes), dtype=np.int64))
 
 

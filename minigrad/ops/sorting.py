@@ -54,8 +54,22 @@ def _picked(cls, input, indices, dim):  # noqa: A002 - torch's argument name
     return cls.apply(input, _key(indices, dim))
 
 
+def _batched(input, dim, run, pair):  # noqa: A002 - torch's argument name
+    """Inside vmap: the op on the physical tensor (its dim one further on), the values and
+    the indices batched again (a sample's stand-in data has no numbers to sort)."""
+    from minigrad._functorch.batched import BatchedTensor, wrap
+
+    if not isinstance(input, BatchedTensor) or not input._data.ndim:
+        return None
+    out = run(input._value, dim + 1)
+    return pair(wrap(out.values, input._level), wrap(out.indices, input._level))
+
+
 def sort(input, dim=-1, descending=False, stable=False):  # noqa: A002 - torch's name
     dim = dim_index(dim, input._data.ndim)
+    batched = _batched(input, dim, lambda v, d: sort(v, d, descending, stable), _Sort)
+    if batched is not None:
+        return batched
     if not input._data.ndim:
         return _Sort(_picked(Sort, input, None, 0), constant(np.zeros((), np.int64)))
     indices = _order(input._data, dim, descending).astype(np.int64)
@@ -68,6 +82,9 @@ def argsort(input, dim=-1, descending=False, stable=False):  # noqa: A002 - torc
 
 def topk(input, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - torch's names
     dim = dim_index(dim, input._data.ndim)
+    batched = _batched(input, dim, lambda v, d: topk(v, k, d, largest, sorted), _Topk)
+    if batched is not None:
+        return batched
     size = input._data.shape[dim] if input._data.ndim else 1
     if not 0 <= k <= size:
         raise RuntimeError(f"selected index k out of range. Fix: k is at most {size}, the "

@@ -115,6 +115,8 @@ def repeat(input, *repeats):  # noqa: A002 - torch's argument name
                            "of dimensions of tensor. Fix: give one count per dimension, "
                            "t.repeat(2, 1) for a matrix.")
     if any(r < 0 for r in repeats):
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(repeats)}: "
-                           f"{list(repeats)}. Fix: repeat counts are 0 or more.")
+        padded = (1,) * (len(repeats) - input._data.ndim) + input._data.shape
+        sizes = [r * s for r, s in zip(repeats, padded, strict=True)]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: "
+                           f"{sizes}. Fix: repeat counts are 0 or more.")
     return Repeat.apply(input, repeats)

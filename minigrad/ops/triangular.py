@@ -76,4 +76,7 @@ def trace(input):  # noqa: A002 - torch's argument name
     if input._data.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim "
                            f"{input._data.ndim}. Fix: trace takes a 2-d tensor.")
+    if input._data.dtype == np.bool_:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'. Fix: convert first, "
+                                  "t.long().trace().")
     return Trace.apply(input)
