@@ -65,6 +65,8 @@ def _exclusive(x, dim):
 
 def _others(x, dim):
     """Each element's product of the others along ``dim`` (exact with zeros)."""
+    if not x.shape[dim]:  # an empty dimension: no elements, no others
+        return np.ones_like(x)
     before = _exclusive(x, dim)
     after = np.flip(_exclusive(np.flip(x, dim), dim), dim)
     return before * after
@@ -103,8 +105,19 @@ class Cumprod(Function):
     @staticmethod
     def jvp(ctx, tangent, _):
         a, out = ctx.inputs[0], ctx.result
-        if _is_tensor(a):
+        if _is_tensor(a) and (a._data != 0).all():
             return Cumsum.apply(tangent / a, ctx.dim) * out
+        if _is_tensor(a):  # nested forward levels through a zero: the products that skip it
+            from minigrad.ops.joining import stack
+
+            x, t = a.movedim(ctx.dim, -1), tangent.movedim(ctx.dim, -1)
+            last = x._data.ndim - 1
+            cols = []
+            for k in range(x._data.shape[-1]):
+                prefix = x[..., :k + 1]
+                whole = Prod.apply(prefix, (last,), True)
+                cols.append((t[..., :k + 1] * _others_over(prefix, (last,), whole)).sum(-1))
+            return stack(cols, -1).movedim(-1, ctx.dim)
         with np.errstate(all="ignore"):
             if (a != 0).all():
                 return np.cumsum(tangent / a, ctx.dim) * out
