@@ -193,7 +193,8 @@ def test_split_pieces_share_one_gradient_as_torch():
 
 @pytest.mark.parametrize("name", ["expand", "repeat", "flip", "roll_dims", "tril", "triu",
                                   "cumsum", "cumprod", "prod_dim", "masked_fill", "nan_to_num",
-                                  "gather_method", "sort", "topk", "diff", "narrow", "outer"])
+                                  "gather_method", "sort", "topk", "diff", "narrow", "outer",
+                                  "trace", "addmm", "addmm_scaled", "bmm", "split", "chunk"])
 def test_under_vmap_as_torch(name):
     call = CALLS[name]
     out = {}

@@ -14,6 +14,7 @@ is ``MulBackward0``).
 import numpy as np
 
 from minigrad.autograd.function import Function
+from minigrad.ops import batching
 from minigrad.ops.matmul import Matmul, _shape_text, mm, same_dtype
 
 __all__ = ["bmm", "addmm", "outer"]
@@ -27,8 +28,24 @@ def _mT(x):  # noqa: N802 - the matrix transpose, torch's mT
     return x.transpose(-1, -2) if hasattr(x, "grad_fn") else np.swapaxes(x, -1, -2)
 
 
+def _addmm_rule(cls, info, in_dims, bias, a, b, beta, alpha):
+    """Per sample: ``@``'s batching rule, then the scaled bias broadcast as a sample's."""
+    product_batched = in_dims[1] == 0 or in_dims[2] == 0
+    if not product_batched:  # only the bias is batched: one product, then per sample
+        return batching._batched().fallback(cls, info, in_dims, [bias, a, b, beta, alpha])
+    product = batching._matmul(a, in_dims[1] == 0, b, in_dims[2] == 0)
+    product = product * alpha if alpha != 1 else product
+    if beta == 0:
+        return product, 0
+    scaled = bias * beta if beta != 1 else bias
+    left, right = batching._batched()._aligned([(product, True), (scaled, in_dims[0] == 0)])
+    return left + right, 0
+
+
 class Addmm(Function):
-    """``beta * bias + alpha * (a @ b)``; under vmap it runs per sample."""
+    """``beta * bias + alpha * (a @ b)``."""
+
+    vmap = batching.Rule(_addmm_rule)  # its batching rule (vmap)
 
     @staticmethod
     def forward(ctx, bias, a, b, beta, alpha):
