@@ -12,13 +12,14 @@ r"""Running and whole products and sums along a dimension (chapter 05's reductio
 torch): the products left and right of each element; recorded (double backward), the
 quotient :math:`p / x_i` without zeros, each other-product as a ``prod`` of its own with
 them. ``cumprod``'s is :math:`\sum_{k \ge i} G_k y_k / x_i`, and with zeros the sum of
-the products that skip :math:`x_i`. As torch, an int or bool input gives int64 (or
-``dtype=``). ``diff`` is torch's composition of two slices and a subtraction.
+the products that skip :math:`x_i` (recorded: one ``prod`` each). As torch, an int or
+bool input gives int64 (or ``dtype=``). ``diff`` is torch's composition of two slices
+and a subtraction.
 """
 
 import numpy as np
 
-from minigrad.autograd.function import Function, linear_jvp
+from minigrad.autograd.function import Function, constant, linear_jvp
 from minigrad.ops import batching
 from minigrad.ops.reductions import _axes, _expand, _expand_tensor
 from minigrad.ops.shape import dim_index
@@ -89,10 +90,20 @@ class Cumprod(Function):
         data = a._data if _is_tensor(a) else a
         if (data != 0).all():
             return _reverse_cumsum(grad_output * out, dim) / a, None
-        if _is_tensor(grad_output):
-            raise NotImplementedError("minigrad: the double backward of cumprod through a zero "
-                                      "input is not implemented. Fix: keep the inputs "
-                                      "non-zero, or differentiate once.")
+        if _is_tensor(grad_output):  # recorded: each y_k's gradient, the others' products
+            from minigrad.ops.joining import cat
+
+            x, g = a.movedim(dim, -1), grad_output.movedim(dim, -1)
+            last, n = x._data.ndim - 1, x._data.shape[-1]
+            total = 0
+            for k in range(n):
+                prefix = x[..., :k + 1]
+                whole = Prod.apply(prefix, (last,), True)
+                part = g[..., k:k + 1] * _others_over(prefix, (last,), whole)
+                zeros = constant(np.zeros(part._data.shape[:-1] + (n - k - 1,),
+                                          part._data.dtype))
+                total = total + cat([part, zeros], -1)
+            return total.movedim(-1, dim), None
         g = np.moveaxis(grad_output, dim, -1)
         x = np.moveaxis(a, dim, -1)
         grad = np.empty_like(g)
