@@ -256,3 +256,23 @@ def test_vmap_over_gathers_index_is_refused_not_wrong():
     indices = minigrad.tensor([[[0]], [[2]]])
     with pytest.raises(NotImplementedError, match="Fix: "):
         minigrad.func.vmap(lambda i: x.gather(1, i))(indices)
+
+
+BRIEF = ("expand repeat square rsqrt log1p expm1 prod cumsum cumprod maximum minimum amax amin "
+         "logsumexp gather masked_fill index_select outer tril triu trace flip chunk split "
+         "narrow tan atan asin acos sinh cosh log2 exp2 bmm addmm isnan isinf nan_to_num erf "
+         "lerp atan2 sort topk argsort roll diff logaddexp count_nonzero logical_not").split()
+
+
+@pytest.mark.parametrize("name", BRIEF)
+def test_method_and_function_exist_where_torchs_do(name):
+    for where, theirs in ((minigrad.Tensor, torch.Tensor), (minigrad, torch)):
+        assert hasattr(where, name) == hasattr(theirs, name), (where, name)
+    assert (name in minigrad.__all__) == hasattr(torch, name)
+
+
+@pytest.mark.parametrize("name", ["flip", "expand", "repeat"])
+def test_sizes_are_required_as_torch(name):
+    out = {n: _outcome(lambda lib=lib: getattr(lib.ones(2, 3), name)()) for n, lib in LIBS.items()}
+    assert out["minigrad"][0] == out["torch"][0] == "TypeError"
+    assert out["torch"][1].split(": ")[0] in out["minigrad"][1]

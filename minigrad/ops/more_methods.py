@@ -45,6 +45,12 @@ def _binary(name, function):
     return method
 
 
+def _required(given, name, argument):
+    if not given:
+        raise TypeError(f"{name}() missing 1 required positional arguments: \"{argument}\". "
+                        f"Fix: pass the {argument}, as t.{name}(2, 3).")
+
+
 class OpMethods:
     __slots__ = ()
 
@@ -82,15 +88,18 @@ class OpMethods:
         return maxima.logsumexp(self, dim, keepdim)
 
     def expand(self, *sizes):
+        _required(sizes, "expand", "size")
         return tiling.expand(self, *sizes)
 
     def expand_as(self, other):
         return tiling.expand_as(self, other)
 
     def repeat(self, *repeats):
+        _required(repeats, "repeat", "repeats")
         return tiling.repeat(self, *repeats)
 
     def flip(self, *dims):
+        _required(dims, "flip", "dims")
         return reorder.flip(self, dims[0] if len(dims) == 1 else dims)
 
     def roll(self, shifts, dims=None):
