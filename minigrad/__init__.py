@@ -152,3 +152,9 @@ __all__ = ["check", "check_all", "show_source",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
            "softmax", "log_softmax", "min", "floor_divide", "round", "relu_", "floor",
            "ceil", "trunc", "frac", "set_printoptions", "nan", "inf", "pi", "e"]
+
+# torch's everyday ops of ops/special.py, binary.py, maxima.py, ... (their list: NEW_OPS)
+from minigrad.ops import toplevel as _toplevel  # noqa: E402
+
+globals().update({_name: getattr(_toplevel, _name) for _name in _toplevel.NEW_OPS})
+__all__ += _toplevel.NEW_OPS

@@ -13,6 +13,7 @@ from minigrad.autograd.function import constant
 from minigrad.ops import activations, arithmetic, indexing, matmul, reductions, rounding
 from minigrad.ops import shape as shape_ops
 from minigrad.ops.checks import alpha_operand
+from minigrad.ops.more_methods import OpMethods
 from minigrad.ops.variance import var as reductions_var
 
 __all__ = ["TensorMethods"]
@@ -59,7 +60,7 @@ def _compare(op, symbol):
     return method
 
 
-class TensorMethods:
+class TensorMethods(OpMethods):
     """Operators and math methods; every result is built by an op's ``apply``."""
 
     __slots__ = ()
