@@ -209,8 +209,6 @@ CASES = [
     C("norm", lambda a: a.norm() ** 3 + a.norm(dim=1).sum() * a.norm(p=1)),
     C("norm_inf", lambda a: a.norm(p=float("inf")) * a.sum()),
     # more of torch's everyday ops (ops/special.py, trigonometric.py, binary.py, maxima.py)
-    C("floor_ceil_trunc_frac", lambda a: (a.floor() * a + a.ceil() * a * a + a.trunc() * a
-                                          + a.frac() ** 2).sum()),
     C("square", lambda a: (a.square() * a).sum()),
     C("rsqrt", lambda a: (a.rsqrt() * a).sum(), low=0.5),
     C("log1p_expm1", lambda a: (a.log1p() * a.expm1()).sum(), low=-0.5),
