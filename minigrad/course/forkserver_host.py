@@ -1,0 +1,104 @@
+r"""The grading process's side of the fork server (:mod:`minigrad.course.forkserver`).
+
+:class:`minigrad.course.sandbox.SandboxedKernelManager` asks :func:`server_for` for the
+grading run's server (one per grading process, thread and ``autograded`` folder, started at
+the first kernel) and launches :func:`client_command` as the kernel's command: a small
+process that hands its stdio to the server, puts the forked kernel in the submission's
+``pids`` cgroup and lives exactly as long as the kernel (killing it kills the kernel).
+"""
+
+import atexit
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+
+from minigrad.course.forkserver import CLIENT
+from minigrad.course.sandbox import ETC, LAUNCHER, PACKAGE_ROOT, bwrap_args, python_paths
+
+__all__ = ["ForkServer", "server_for", "client_command", "fork_root"]
+
+_SERVERS = {}
+_LOCK = threading.Lock()
+SYSTEM = {"/", "/tmp", "/usr", "/etc", "/home", "/root", "/var", "/opt"}
+
+
+def fork_root(cwd):
+    """The folder the server binds for ``cwd`` (nbgrader's ``autograded/STUDENT/ASSIGNMENT``:
+    the ``autograded`` folder), or None where a kernel should not be forked."""
+    if not cwd:
+        return None
+    root = os.path.dirname(os.path.dirname(os.path.realpath(cwd)))
+    return None if root in SYSTEM else root
+
+
+class ForkServer:
+    """One server process in its bubblewrap sandbox, with ``root`` bound writable and its
+    kernels' runtime folders under :attr:`kernels`."""
+
+    def __init__(self, bwrap, root, package_dir, limits):
+        self.root = root
+        self.base = tempfile.mkdtemp(prefix="minigrad-forkserver-")
+        self.kernels = os.path.join(self.base, "kernels")
+        os.mkdir(self.kernels)
+        self.socket = os.path.join(self.base, "server.sock")
+        cmd = [sys.executable, "-I", "-S", "-c", LAUNCHER, "", *limits, "--",
+               *bwrap_args(shutil.which(bwrap) or bwrap, None, self.base, package_dir,
+                           64 * 1024 ** 2, binds=[root], host_proc=True),
+               sys.executable, "-m", "minigrad.course.forkserver", self.socket]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
+        if self.proc.stdout.readline() != b"ready\n":
+            self.close()
+            raise RuntimeError("the kernels' fork server did not start")
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def request(self, cwd, runtime, connection_file, limits, tmp_bytes):
+        """The JSON request for one kernel (paths as the server sees them: the same)."""
+        import pathlib
+
+        return json.dumps({
+            "cwd": cwd, "runtime": runtime, "connection_file": connection_file,
+            "limits": limits, "tmp_bytes": tmp_bytes,
+            "notebooks": [str(p) for p in sorted(pathlib.Path(cwd).rglob("*.ipynb"))],
+            "ro": [f"/etc/{name}" for name in ETC] + python_paths()
+            + [f"{PACKAGE_ROOT}/minigrad"]})
+
+    def close(self):
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(10)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        self.proc.stdout.close()
+        shutil.rmtree(self.base, ignore_errors=True)
+
+
+def server_for(bwrap, root, package_dir, limits):
+    """This process and thread's server for ``root`` (started, or restarted if it died)."""
+    key = (os.getpid(), threading.get_ident(), bwrap, root)
+    with _LOCK:
+        server = _SERVERS.get(key)
+        if server is None or not server.alive():
+            if server is not None:
+                server.close()
+            server = _SERVERS[key] = ForkServer(bwrap, root, package_dir, limits)
+    return server
+
+
+def client_command(server, request, cgroup):
+    return [sys.executable, "-I", "-S", "-c", CLIENT, server.socket, request, str(cgroup or "")]
+
+
+@atexit.register
+def _close_all():
+    for key, server in list(_SERVERS.items()):
+        if key[0] == os.getpid():
+            server.close()
+    _SERVERS.clear()
