@@ -175,8 +175,9 @@ def _build_root(new, request):
         os.symlink(target, f"{new}/dev/{name}")
     os.makedirs(new + "/dev/shm")
     os.makedirs(new + "/dev/pts")
-    _bind(new, request["runtime"])
-    _bind(new, request["cwd"])
+    for folder in (request["runtime"], request["cwd"]):  # None for a verdict's judge
+        if folder:
+            _bind(new, folder)
     for notebook in request["notebooks"]:  # as bwrap's --ro-bind /dev/null: unreadable
         _mount("/dev/null", new + notebook, None, MS_BIND)
         _mount(None, new + notebook, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID
@@ -225,13 +226,19 @@ def _kernel(request, fds):
         signal.signal(number, signal.SIG_DFL)
     os.environ.clear()  # without what the preloaded imports set (TORCHINDUCTOR_CACHE_DIR)
     os.environ.update(_ENVIRON)
-    os.chdir(request["cwd"])
-    sys.path[0] = request["cwd"]  # python -m puts its working folder first
-    sys.argv = ["-m", "-f", request["connection_file"]]
     _reseed()
     code = 0
     try:
-        runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
+        if request.get("code") is None:
+            os.chdir(request["cwd"])
+            sys.path[0] = request["cwd"]  # python -m puts its working folder first
+            sys.argv = ["-m", "-f", request["connection_file"]]
+            runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
+        else:  # as python -c CODE (a verdict's judge)
+            os.chdir("/tmp")
+            sys.path[0], sys.argv = "", ["-c"]
+            main = sys.modules["__main__"] = type(sys)("__main__")
+            exec(compile(request["code"], "<string>", "exec"), main.__dict__)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException:  # noqa: BLE001 - as an uncaught exception ends python

@@ -1,8 +1,8 @@
 r"""The grading process's side of the fork server (:mod:`minigrad.course.forkserver`).
 
 :class:`minigrad.course.sandbox.SandboxedKernelManager` asks :func:`server_for` for the
-grading run's server (one per grading process, thread and ``autograded`` folder, started at
-the first kernel) and launches :func:`client_command` as the kernel's command: a small
+grading run's server (one per grading process and ``autograded`` folder, started at the
+first kernel) and launches :func:`client_command` as the kernel's command: a small
 process that hands its stdio to the server, puts the forked kernel in the submission's
 ``pids`` cgroup and lives exactly as long as the kernel (killing it kills the kernel).
 """
@@ -15,13 +15,15 @@ import subprocess
 import sys
 import tempfile
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from minigrad.course.forkserver import CLIENT
 from minigrad.course.sandbox import ETC, LAUNCHER, PACKAGE_ROOT, bwrap_args, python_paths
 
-__all__ = ["ForkServer", "server_for", "client_command", "fork_root"]
+__all__ = ["ForkServer", "server_for", "live_server", "client_command", "fork_root"]
 
 _SERVERS = {}
+_SPAWNER = {}  # this process's id: the executor whose one thread starts the servers
 _LOCK = threading.Lock()
 SYSTEM = {"/", "/tmp", "/usr", "/etc", "/home", "/root", "/var", "/opt"}
 
@@ -58,14 +60,16 @@ class ForkServer:
     def alive(self):
         return self.proc.poll() is None
 
-    def request(self, cwd, runtime, connection_file, limits, tmp_bytes):
-        """The JSON request for one kernel (paths as the server sees them: the same)."""
+    def request(self, cwd, runtime, connection_file, limits, tmp_bytes, code=None):
+        """The JSON request for one kernel (paths as the server sees them: the same), or,
+        with ``code`` (and no folders), for ``python -c code``."""
         import pathlib
 
         return json.dumps({
             "cwd": cwd, "runtime": runtime, "connection_file": connection_file,
-            "limits": limits, "tmp_bytes": tmp_bytes,
-            "notebooks": [str(p) for p in sorted(pathlib.Path(cwd).rglob("*.ipynb"))],
+            "limits": limits, "tmp_bytes": tmp_bytes, "code": code,
+            "notebooks": [str(p) for p in sorted(pathlib.Path(cwd).rglob("*.ipynb"))]
+            if cwd else [],
             "ro": [f"/etc/{name}" for name in ETC] + python_paths()
             + [f"{PACKAGE_ROOT}/minigrad"]})
 
@@ -81,15 +85,30 @@ class ForkServer:
 
 
 def server_for(bwrap, root, package_dir, limits):
-    """This process and thread's server for ``root`` (started, or restarted if it died)."""
-    key = (os.getpid(), threading.get_ident(), bwrap, root)
+    """This process's server for ``root`` (started, or restarted if it died). Started from
+    one long-lived thread: ``--die-with-parent`` ends the server with the thread that
+    started it (jupyter_client starts kernels from a thread of its own)."""
+    key = (os.getpid(), bwrap, root)
     with _LOCK:
         server = _SERVERS.get(key)
         if server is None or not server.alive():
             if server is not None:
                 server.close()
-            server = _SERVERS[key] = ForkServer(bwrap, root, package_dir, limits)
+            if key[0] not in _SPAWNER:
+                _SPAWNER.clear()
+                _SPAWNER[key[0]] = ThreadPoolExecutor(1, thread_name_prefix="forkserver")
+            server = _SERVERS[key] = _SPAWNER[key[0]].submit(
+                ForkServer, bwrap, root, package_dir, limits).result()
     return server
+
+
+def live_server(bwrap):
+    """A running server of this process (the grading run's), or None."""
+    with _LOCK:
+        for key, server in _SERVERS.items():
+            if key[:2] == (os.getpid(), bwrap) and server.alive():
+                return server
+    return None
 
 
 def client_command(server, request, cgroup):
