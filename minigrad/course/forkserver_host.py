@@ -23,6 +23,7 @@ from minigrad.course.sandbox import ETC, LAUNCHER, PACKAGE_ROOT, bwrap_args, pyt
 __all__ = ["ForkServer", "server_for", "live_server", "client_command", "fork_root"]
 
 _SERVERS = {}
+_BROKEN = set()  # servers that could not start or fork: not tried again
 _SPAWNER = {}  # this process's id: the executor whose one thread starts the servers
 _LOCK = threading.Lock()
 SYSTEM = {"/", "/tmp", "/usr", "/etc", "/home", "/root", "/var", "/opt"}
@@ -73,6 +74,16 @@ class ForkServer:
             "ro": [f"/etc/{name}" for name in ETC] + python_paths()
             + [f"{PACKAGE_ROOT}/minigrad"]})
 
+    def probe(self, limits):
+        """Whether a confined process forks here (nested user namespaces may be off)."""
+        request = self.request(None, None, None, limits, 16 * 1024 ** 2, code="pass")
+        try:
+            return subprocess.run(client_command(self, request, None), timeout=60,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  env={"PATH": "/usr/bin:/bin"}).returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            return False
+
     def close(self):
         try:
             self.proc.stdin.close()
@@ -85,7 +96,8 @@ class ForkServer:
 
 
 def server_for(bwrap, root, package_dir, limits):
-    """This process's server for ``root`` (started, or restarted if it died). Started from
+    """This process's server for ``root`` (started, or restarted if it died), or None where
+    none starts or forks a confined process (then kernels start as before). Started from
     one long-lived thread: ``--die-with-parent`` ends the server with the thread that
     started it (jupyter_client starts kernels from a thread of its own)."""
     key = (os.getpid(), bwrap, root)
@@ -97,8 +109,19 @@ def server_for(bwrap, root, package_dir, limits):
             if key[0] not in _SPAWNER:
                 _SPAWNER.clear()
                 _SPAWNER[key[0]] = ThreadPoolExecutor(1, thread_name_prefix="forkserver")
-            server = _SERVERS[key] = _SPAWNER[key[0]].submit(
-                ForkServer, bwrap, root, package_dir, limits).result()
+            if key in _BROKEN:
+                return None
+            try:
+                server = _SPAWNER[key[0]].submit(
+                    ForkServer, bwrap, root, package_dir, limits).result()
+            except (OSError, RuntimeError):
+                server = None
+            if server is None or not server.probe(limits):
+                if server is not None:
+                    server.close()
+                _BROKEN.add(key)  # each kernel a new Python under bwrap, as before
+                return None
+            _SERVERS[key] = server
     return server
 
 

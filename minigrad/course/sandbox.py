@@ -262,6 +262,7 @@ class SandboxedKernelManager(AsyncKernelManager):
 
             server = server_for(shutil.which(self.bwrap) or self.bwrap, root, package_dir,
                                 self._limits(nproc=False))
+        if server is not None:
             shutil.rmtree(self.runtime_dir, ignore_errors=True)
             self.runtime_dir = tempfile.mkdtemp(prefix="minigrad-kernel-", dir=server.kernels)
             weakref.finalize(self, shutil.rmtree, self.runtime_dir, True)
