@@ -33,6 +33,7 @@ facts = {
     "numpy_rand": np.random.rand(3).tolist(), "random": random.random(),
     "notebook": None, "limits": __import__('resource').getrlimit(__import__('resource').RLIMIT_AS),
     "usr_writable": os.access('/usr', os.W_OK),
+    "cmdline": open('/proc/self/cmdline', 'rb').read().decode().split(chr(0))[:4],
 }
 try:
     open('nb.ipynb').read()
@@ -84,7 +85,7 @@ def _same(facts, key):
 
 @pytest.mark.parametrize("key", ["uid", "gid", "pid", "ppid", "argv_flag", "environ", "fds",
                                  "root", "pids", "limits", "usr_writable", "notebook",
-                                 "minigrad_randn", "threads_after_blas"])
+                                 "cmdline", "minigrad_randn", "threads_after_blas"])
 def test_a_forked_kernel_sees_what_a_new_one_sees(facts, key):
     assert _same(facts, key), {s: f[key] for s, f in facts.items()}
 

@@ -193,6 +193,17 @@ def _enter_root(new):
     _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
 
 
+def _set_cmdline(args):
+    """This process's ``/proc/PID/cmdline`` (the server's, padded to leave room): a kernel
+    shows the command a new one would have, not the server's."""
+    fields = open("/proc/self/stat").read().rsplit(")", 1)[1].split()
+    start, end = int(fields[45]), int(fields[46])  # arg_start, arg_end (fields 48, 49)
+    data = b"\0".join(arg.encode() for arg in args) + b"\0"
+    with open("/proc/self/mem", "r+b", buffering=0) as f:
+        f.seek(start)
+        f.write(data[:end - start].ljust(end - start, b"\0"))
+
+
 def _reseed():
     """What a fresh interpreter's generators hold (a test compares the draws)."""
     import random
@@ -219,6 +230,7 @@ def _kernel(request, fds):
     for item in request["limits"]:
         name, value = item.split("=")
         resource.setrlimit(getattr(resource, name), (int(value), int(value)))
+    _set_cmdline([sys.executable, *request["argv"]])
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
     os.closerange(3, os.sysconf("SC_OPEN_MAX"))
@@ -273,6 +285,7 @@ def _run(step, *args):
 def _init(request, fds):
     """``B``: pid 1 of the submission's pid namespace."""
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    _set_cmdline(["minigrad-sandbox-init"])
     new = request["root"]
     _mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     _enter_root(new)
@@ -361,4 +374,4 @@ def serve(path):
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    serve(sys.argv[1])  # sys.argv[2]: room for a forked process's command line

@@ -42,16 +42,18 @@ class ForkServer:
     """One server process in its bubblewrap sandbox, with ``root`` bound writable and its
     kernels' runtime folders under :attr:`kernels`."""
 
-    def __init__(self, bwrap, root, package_dir, limits):
+    def __init__(self, bwrap, root, package_dir):
         self.root = root
         self.base = tempfile.mkdtemp(prefix="minigrad-forkserver-")
         self.kernels = os.path.join(self.base, "kernels")
         os.mkdir(self.kernels)
         self.socket = os.path.join(self.base, "server.sock")
-        cmd = [sys.executable, "-I", "-S", "-c", LAUNCHER, "", *limits, "--",
+        # No limits of its own but core dumps: each forked process lowers its own (a judge's
+        # file size may exceed a kernel's, and a hard limit is never raised again).
+        cmd = [sys.executable, "-I", "-S", "-c", LAUNCHER, "", "RLIMIT_CORE=0", "--",
                *bwrap_args(shutil.which(bwrap) or bwrap, None, self.base, package_dir,
                            64 * 1024 ** 2, binds=[root], host_proc=True),
-               sys.executable, "-m", "minigrad.course.forkserver", self.socket]
+               sys.executable, "-m", "minigrad.course.forkserver", self.socket, "#" * 2048]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
         if self.proc.stdout.readline() != b"ready\n":
@@ -66,7 +68,9 @@ class ForkServer:
         with ``code`` (and no folders), for ``python -c code``."""
         import pathlib
 
-        return json.dumps({
+        argv = ["-c", code] if code is not None else ["-m", "ipykernel_launcher", "-f",
+                                                      connection_file]
+        return json.dumps({"argv": argv,
             "cwd": cwd, "runtime": runtime, "connection_file": connection_file,
             "limits": limits, "tmp_bytes": tmp_bytes, "code": code,
             "notebooks": [str(p) for p in sorted(pathlib.Path(cwd).rglob("*.ipynb"))]
@@ -113,7 +117,7 @@ def server_for(bwrap, root, package_dir, limits):
                 return None
             try:
                 server = _SPAWNER[key[0]].submit(
-                    ForkServer, bwrap, root, package_dir, limits).result()
+                    ForkServer, bwrap, root, package_dir).result()
             except (OSError, RuntimeError):
                 server = None
             if server is None or not server.probe(limits):
