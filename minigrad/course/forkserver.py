@@ -33,7 +33,6 @@ the pid namespace; when the grading run ends, the server (``--die-with-parent``)
 ``A`` (``PR_SET_PDEATHSIG``) end too.
 """
 
-import ctypes
 import json
 import os
 import select
@@ -41,21 +40,37 @@ import signal
 import socket
 import sys
 
+from minigrad.course.forkserver_confine import (
+    CLONE_NEWCGROUP,
+    CLONE_NEWIPC,
+    CLONE_NEWNET,
+    CLONE_NEWNS,
+    CLONE_NEWPID,
+    CLONE_NEWUTS,
+    MS_NODEV,
+    MS_NOEXEC,
+    MS_NOSUID,
+    MS_PRIVATE,
+    MS_REC,
+    PR_SET_DUMPABLE,
+    PR_SET_NO_NEW_PRIVS,
+    PR_SET_PDEATHSIG,
+    build_root,
+    check,
+    drop_capabilities,
+    enter_root,
+    libc,
+    mount,
+    new_user_namespace,
+    prctl,
+    set_cmdline,
+)
+
 __all__ = ["CLIENT", "serve", "PRELOAD"]
 
 PRELOAD = ("numpy", "torch", "torch._dynamo", "torch.nn.functional", "torch.func",
            "torch.optim", "minigrad", "minigrad.course.integrity", "ipykernel.kernelapp",
            "ipykernel.ipkernel", "IPython")
-
-CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS = 0x00020000, 0x02000000, 0x04000000
-CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = (0x08000000, 0x10000000,
-                                                           0x20000000, 0x40000000)
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
-MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
-MNT_DETACH = 2
-SYS_PIVOT_ROOT, SYS_CAPSET = 155, 126  # x86_64
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_NO_NEW_PRIVS = 1, 4, 38
-DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
 
 # The host's side, as the kernel's command: send the request with this process's stdio, put
 # the forked process in the cgroup, say go, then wait for the kernel's exit status.
@@ -84,124 +99,7 @@ while b"\n" not in buffer:
 sys.exit(int(buffer.split()[1]))
 """
 
-_libc = ctypes.CDLL(None, use_errno=True)
 _ENVIRON = {}  # the server's environment before its imports: each kernel's
-
-
-def _check(result, what):
-    if result != 0:
-        errno = ctypes.get_errno()
-        raise OSError(errno, f"{what}: {os.strerror(errno)}")
-
-
-def _bytes(text):
-    return None if text is None else text.encode()
-
-
-def _mount(source, target, fstype, flags, data=None):
-    _check(_libc.mount(_bytes(source), _bytes(target), _bytes(fstype), ctypes.c_ulong(flags),
-                       _bytes(data)), f"mount {source} on {target}")
-
-
-def _prctl(option, value):
-    _check(_libc.prctl(option, ctypes.c_ulong(value), 0, 0, 0), f"prctl {option}")
-
-
-def _drop_capabilities():
-    header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this task
-    data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable, twice: all empty
-    _check(_libc.syscall(SYS_CAPSET, header, data), "capset")
-
-
-def _new_user_namespace(inside):
-    """Unshare a user namespace where this process is ``inside`` (its uid and gid)."""
-    uid, gid = os.getuid(), os.getgid()
-    _check(_libc.unshare(CLONE_NEWUSER), "unshare user")
-    for name, text in (("setgroups", "deny"), ("uid_map", f"{inside} {uid} 1"),
-                       ("gid_map", f"{inside} {gid} 1")):
-        with open(f"/proc/self/{name}", "w") as f:
-            f.write(text)
-
-
-def _place(path, directory):
-    if directory:
-        os.makedirs(path, exist_ok=True)
-    else:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        if not os.path.lexists(path):
-            open(path, "w").close()
-
-
-def _bind(new, source, target=None):
-    """Bind ``source`` (a path of the server's view) at the same place under ``new``;
-    read-only sources stay read-only (their flags are cloned and locked)."""
-    target = new + (target or source)
-    if os.path.islink(source) and not os.path.isdir(source):
-        return _place_link(new, source)
-    _place(target, os.path.isdir(source))
-    _mount(source, target, None, MS_BIND | MS_REC)
-
-
-def _place_link(new, source):
-    os.makedirs(os.path.dirname(new + source), exist_ok=True)
-    os.symlink(os.readlink(source), new + source)
-
-
-def _build_root(new, request):
-    """The submission's root under ``new``: what bwrap_args gives a kernel, nothing else."""
-    _mount("tmpfs", new, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
-    for name in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
-        path = f"/{name}"
-        if os.path.islink(path):
-            _place_link(new, path)
-        elif os.path.isdir(path):
-            _bind(new, path)
-    _bind(new, "/usr")
-    os.makedirs(new + "/tmp")
-    _mount("tmpfs", new + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV,
-           f"size={request['tmp_bytes']},mode=0755")
-    for path in request["ro"]:  # /etc files, the Python installation, minigrad
-        if os.path.lexists(path):
-            _bind(new, path)
-    os.makedirs(new + "/proc")
-    os.makedirs(new + "/dev")
-    _mount("tmpfs", new + "/dev", "tmpfs", MS_NOSUID, "mode=0755")
-    for name in DEVICES:
-        if os.path.exists(f"/dev/{name}"):
-            _bind(new, f"/dev/{name}")
-    for name, target in (("fd", "/proc/self/fd"), ("stdin", "/proc/self/fd/0"),
-                         ("stdout", "/proc/self/fd/1"), ("stderr", "/proc/self/fd/2"),
-                         ("core", "/proc/kcore"), ("ptmx", "pts/ptmx")):
-        os.symlink(target, f"{new}/dev/{name}")
-    os.makedirs(new + "/dev/shm")
-    os.makedirs(new + "/dev/pts")
-    for folder in (request["runtime"], request["cwd"]):  # None for a verdict's judge
-        if folder:
-            _bind(new, folder)
-    for notebook in request["notebooks"]:  # as bwrap's --ro-bind /dev/null: unreadable
-        _mount("/dev/null", new + notebook, None, MS_BIND)
-        _mount(None, new + notebook, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID
-               | MS_NODEV)
-
-
-def _enter_root(new):
-    """Pivot into ``new``, detach the old root, make the new one read-only."""
-    os.chdir(new)
-    _check(_libc.syscall(SYS_PIVOT_ROOT, b".", b"."), "pivot_root")
-    _check(_libc.umount2(b".", MNT_DETACH), "umount old root")
-    os.chdir("/")
-    _mount(None, "/", None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
-
-
-def _set_cmdline(args):
-    """This process's ``/proc/PID/cmdline`` (the server's, padded to leave room): a kernel
-    shows the command a new one would have, not the server's."""
-    fields = open("/proc/self/stat").read().rsplit(")", 1)[1].split()
-    start, end = int(fields[45]), int(fields[46])  # arg_start, arg_end (fields 48, 49)
-    data = b"\0".join(arg.encode() for arg in args) + b"\0"
-    with open("/proc/self/mem", "r+b", buffering=0) as f:
-        f.seek(start)
-        f.write(data[:end - start].ljust(end - start, b"\0"))
 
 
 def _reseed():
@@ -224,13 +122,13 @@ def _kernel(request, fds):
     import runpy
 
     os.setsid()
-    _new_user_namespace(1000)
-    _drop_capabilities()
-    _prctl(PR_SET_NO_NEW_PRIVS, 1)
+    new_user_namespace(1000)
+    drop_capabilities()
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
     for item in request["limits"]:
         name, value = item.split("=")
         resource.setrlimit(getattr(resource, name), (int(value), int(value)))
-    _set_cmdline([sys.executable, *request["argv"]])
+    set_cmdline([sys.executable, *request["argv"]])
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
     os.closerange(3, os.sysconf("SC_OPEN_MAX"))
@@ -284,16 +182,16 @@ def _run(step, *args):
 
 def _init(request, fds):
     """``B``: pid 1 of the submission's pid namespace."""
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    _set_cmdline(["minigrad-sandbox-init"])
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    set_cmdline(["minigrad-sandbox-init"])
     new = request["root"]
-    _mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    _enter_root(new)
+    mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    enter_root(new)
     kernel = os.fork()
     if kernel == 0:
         _run(_kernel, request, fds)
-    _prctl(PR_SET_DUMPABLE, 0)
-    _drop_capabilities()
+    prctl(PR_SET_DUMPABLE, 0)
+    drop_capabilities()
     for fd in fds:
         os.close(fd)
     while True:  # reap, as bwrap's init does, until the kernel ends
@@ -307,20 +205,20 @@ def _init(request, fds):
 
 def _submission(conn):
     """``A``: between the client and the submission's pid namespace."""
-    _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     message, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
     request = json.loads(message.decode())
     conn.sendall(b"pid\n")
     if conn.recv(3) != b"go\n":
         os._exit(70)
-    _new_user_namespace(0)  # root there, for the mounts; the kernel drops it
-    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
+    new_user_namespace(0)  # root there, for the mounts; the kernel drops it
+    check(libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
                          CLONE_NEWUTS | CLONE_NEWCGROUP), "unshare")
-    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
     request["root"] = root = f"/tmp/.root-{os.getpid()}"
     os.mkdir(root)
-    _build_root(root, request)
+    build_root(root, request)
     init = os.fork()
     if init == 0:
         conn.close()
