@@ -139,8 +139,9 @@ HOSTILE = {
                              "if len(runtimes) != 1:\n    return runtimes\n"
                              "pids = [p for p in os.listdir('/proc') if p.isdigit()]\n"
                              "for pid in pids:\n    try:\n"
-                             "        if b'forkserver' in open(f'/proc/{pid}/cmdline', 'rb')"
-                             ".read():\n            return 'the server is in sight: ' + pid\n"
+                             "        if b'minigrad.course.forkserver' in "
+                             "open(f'/proc/{pid}/cmdline', 'rb').read():\n"
+                             "            return 'the server is in sight: ' + pid\n"
                              "    except OSError:\n        pass\n"
                              "raise Blocked(f'{len(runtimes)} runtime folder, pids {pids}')",
     # Two students with this cell: the second must find nothing the first one left.
