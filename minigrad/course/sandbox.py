@@ -22,6 +22,12 @@ execs ``bwrap``. Inside, the kernel sees
 No network at all (not even loopback), its own pid, ipc and uts namespaces, no
 capabilities, a new session; every process it starts ends with it (``--die-with-parent``,
 pid namespace); memory (``RLIMIT_AS``), CPU time, file size and processes are capped.
+
+With ``fork_server`` (the default), a kernel started in nbgrader's
+``autograded/STUDENT/ASSIGNMENT`` is not a new Python: it is forked from the grading run's
+server (:mod:`minigrad.course.forkserver`, ipykernel, torch and minigrad imported once) and
+confined as above by the fork itself (namespaces and a fresh root of the same mounts);
+where that server cannot start or fork, kernels start under bwrap as described.
 """
 
 import json
