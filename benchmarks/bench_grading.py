@@ -12,8 +12,12 @@ untouched (the released stubs). They are graded
   submission, ``--jobs`` at a time (classroom.py before issue 19), kernels importing
   ``torch._dynamo`` first as ``minigrad.course.integrity`` did (an IPython startup file
   in the old way's ``IPYTHONDIR``; the new way's is empty);
-- the new way: ``classroom.grade`` (``--jobs`` workers, each nbgrader in-process over
-  many submissions; kernels without ``torch._dynamo``).
+- the new way before the fork server (``--nofork``, measured when asked): ``classroom.grade``
+  (``--jobs`` workers, each nbgrader in-process over many submissions; kernels without
+  ``torch._dynamo`` at start), each kernel and each verdicts' judge a new Python;
+- the new way: the same, each kernel and judge forked from the worker's fork server
+  (:mod:`minigrad.course.forkserver`: ipykernel, torch, ``torch._dynamo`` and minigrad
+  imported once per worker).
 
 CPU is this process's and every process it starts (a cpuacct cgroup: nbgrader
 processes, kernels in their sandboxes), else its waited-for children's. The unit,
@@ -103,7 +107,11 @@ def make_courses(base, chapters, students):
             nbformat.write(versions[KINDS[i % 3]], folder / source_nb.name)
     new = base / "new"
     shutil.copytree(old, new)
-    return old, new
+    nofork = base / "nofork"
+    shutil.copytree(old, nofork)
+    with (nofork / "nbgrader_config.py").open("a") as f:
+        f.write("\nc.SandboxedKernelManager.fork_server = False\n")
+    return old, new, nofork
 
 
 def ipython_dirs(base):
@@ -133,7 +141,8 @@ def grade_old_way(course, jobs):
 
     def one(pair):
         for attempt in range(3):
-            result = CLASSROOM.nbgrader(["autograde", pair[0], "--student", pair[1], "--force"],
+            result = CLASSROOM.nbgrader(["autograde", pair[0], "--student", pair[1], "--force",
+                                         "--SandboxedKernelManager.fork_server=False"],
                                         course, env=CLASSROOM.ONE_THREAD, check=False)
             if result.returncode == 0:
                 break
@@ -156,12 +165,14 @@ def main(argv=None):
     parser.add_argument("--chapters", nargs="*", default=["01", "07", "13", "15"])
     parser.add_argument("--students", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--nofork", action="store_true",
+                        help="also grade the new way without the fork server")
     args = parser.parse_args(argv)
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     n = len(args.chapters) * args.students
     with tempfile.TemporaryDirectory(prefix="bench-grading-") as base:
-        old, new = make_courses(pathlib.Path(base), args.chapters, args.students)
+        old, new, nofork = make_courses(pathlib.Path(base), args.chapters, args.students)
         old_ipython, new_ipython = ipython_dirs(pathlib.Path(base))
         units = [measured(with_env, "IPYTHONDIR", new_ipython, kernel_and_torch)[1]
                  for _ in range(3)]
@@ -170,9 +181,15 @@ def main(argv=None):
                                           grade_old_way, old, args.jobs)
         results, new_cpu, new_wall = measured(with_env, "IPYTHONDIR", new_ipython,
                                               CLASSROOM.grade, new, args.jobs)
+        ways = [("old way", old_cpu, old_wall), ("new way", new_cpu, new_wall)]
         assert not any(rcs) and not any(r[2] for r in results), "a submission failed"
         before, after = scores(old), scores(new)
         assert len(before) >= n * 2 and before == after, "the grades differ"
+        if args.nofork:
+            results, cpu_s, wall = measured(with_env, "IPYTHONDIR", new_ipython,
+                                            CLASSROOM.grade, nofork, args.jobs)
+            assert not any(r[2] for r in results) and scores(nofork) == after
+            ways.insert(1, ("new way, no fork server", cpu_s, wall))
     counted = ("every process (cpuacct cgroup)" if CPUACCT is not None else
                "waited-for children only: sandboxed kernels NOT counted")
     print(f"\nCPU counted: {counted}")
@@ -181,13 +198,13 @@ def main(argv=None):
           f"load average {os.getloadavg()[0]:.2f}")
     print(f"unit: start a kernel and import torch: {unit:.2f} s CPU "
           f"(runs: {', '.join(f'{u:.2f}' for u in units)})")
-    for name, seconds, wall in (("old way", old_cpu, old_wall), ("new way", new_cpu, new_wall)):
+    for name, seconds, wall in ways:
         print(f"{name}: {seconds / n:.2f} s CPU a submission ({seconds / n / unit:.1f} units), "
               f"{wall / n:.2f} s wall a submission on {args.jobs} jobs")
     print(f"ratio: {old_cpu / new_cpu:.2f}x less CPU; grades identical "
           f"({len(after)} grade cells)")
     cores = os.cpu_count() or 1
-    for name, seconds in (("old way", old_cpu), ("new way", new_cpu)):
+    for name, seconds, _ in ways:
         hours = seconds / n * 300 * 16 / cores / 3600
         print(f"a class of 300 x 16 chapters, {name}: {hours:.1f} h on {cores} cores "
               f"(from these chapters' mean)")

@@ -45,6 +45,10 @@ c.CourseDirectory.course_id = "minigrad"
 # The sandbox's limits, if a chapter ever needs more:
 # c.SandboxedKernelManager.memory_limit = 6 * 2 ** 30  # RLIMIT_AS, bytes
 # c.SandboxedKernelManager.max_processes = 128         # tasks: cgroup pids.max or RLIMIT_NPROC
+# Each kernel (and each verdicts' judge) is forked from one server per grading run that
+# has ipykernel, torch and minigrad imported (minigrad/course/forkserver.py), then confined
+# in namespaces of its own as bwrap would; to start a new Python per kernel instead:
+# c.SandboxedKernelManager.fork_server = False
 # Verdicts then re-decides the exercises of minigrad/course/verdicts.py outside the kernel:
 # the solution cells alone in a sandboxed process where the forbidden routes do not exist,
 # the test in another that runs no learner code; only plain data crosses between them.

@@ -128,6 +128,32 @@ HOSTILE = {
                        "                killed.append(pid)\n"
                        "        except OSError:\n            pass\n"
                        "if killed:\n    return killed\nraise Blocked('no grader process in sight')",
+    # The fork server (minigrad/course/forkserver.py): its socket would fork a kernel in any
+    # folder; a sibling's runtime folder holds its connection key; the server's processes.
+    "reach_the_fork_server": "import glob, socket\n"
+                             "for path in glob.glob('/tmp/minigrad-forkserver-*/*.sock'):\n"
+                             "    s = socket.socket(socket.AF_UNIX)\n    s.connect(path)\n"
+                             "    return 'connected to ' + path\n"
+                             "runtimes = glob.glob('/tmp/minigrad-*/kernels/*') + "
+                             "glob.glob('/tmp/minigrad-kernel-*')\n"
+                             "if len(runtimes) != 1:\n    return runtimes\n"
+                             "pids = [p for p in os.listdir('/proc') if p.isdigit()]\n"
+                             "for pid in pids:\n    try:\n"
+                             "        if b'minigrad.course.forkserver' in "
+                             "open(f'/proc/{pid}/cmdline', 'rb').read():\n"
+                             "            return 'the server is in sight: ' + pid\n"
+                             "    except OSError:\n        pass\n"
+                             "raise Blocked(f'{len(runtimes)} runtime folder, pids {pids}')",
+    # Two students with this cell: the second must find nothing the first one left.
+    **{f"share_state_{i}": "import glob\n"
+                           "found = glob.glob('/dev/shm/*') + glob.glob('/tmp/*hostile*')\n"
+                           "import torch\n"
+                           "if found or hasattr(torch, 'hostile_mark'):\n"
+                           "    return found or 'torch.hostile_mark'\n"
+                           f"open('/dev/shm/{MARK}', 'w').write('x')\n"
+                           f"open('/tmp/hostile-{MARK}', 'w').write('x')\n"
+                           "torch.hostile_mark = True\n"
+                           "raise Blocked('planted; nobody else may see it')" for i in (1, 2)},
 }
 
 

@@ -22,6 +22,12 @@ execs ``bwrap``. Inside, the kernel sees
 No network at all (not even loopback), its own pid, ipc and uts namespaces, no
 capabilities, a new session; every process it starts ends with it (``--die-with-parent``,
 pid namespace); memory (``RLIMIT_AS``), CPU time, file size and processes are capped.
+
+With ``fork_server`` (the default), a kernel started in nbgrader's
+``autograded/STUDENT/ASSIGNMENT`` is not a new Python: it is forked from the grading run's
+server (:mod:`minigrad.course.forkserver`, ipykernel, torch and minigrad imported once) and
+confined as above by the fork itself (namespaces and a fresh root of the same mounts);
+where that server cannot start or fork, kernels start under bwrap as described.
 """
 
 import json
@@ -36,7 +42,7 @@ import time
 import weakref
 
 from jupyter_client import AsyncKernelManager
-from traitlets import Integer, Unicode, default
+from traitlets import Bool, Integer, Unicode, default
 
 __all__ = ["SandboxedKernelManager", "SandboxUnavailable", "sandbox_problem", "UNAVAILABLE"]
 
@@ -173,9 +179,13 @@ def python_paths():
     return sorted(folders)
 
 
-def bwrap_args(bwrap, cwd, runtime_dir, package_dir, tmp_bytes, uid=1000):
+def bwrap_args(bwrap, cwd, runtime_dir, package_dir, tmp_bytes, uid=1000, binds=(),
+               host_proc=False):
     """The ``bwrap`` command line before the kernel's own command (``package_dir`` None:
-    no minigrad mounted, as for the learner's process of :mod:`minigrad.course.verdicts`)."""
+    no minigrad mounted, as for the learner's process of :mod:`minigrad.course.verdicts`;
+    ``binds``: more writable folders, as the fork server's ``autograded`` folder;
+    ``host_proc``: the host's ``/proc`` instead of a new one, for the fork server, whose
+    forked kernels can mount their own only where a ``/proc`` is fully visible)."""
     args = [bwrap, "--unshare-all", "--unshare-user", "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--uid", str(uid), "--gid", str(uid), "--ro-bind", "/usr", "/usr"]
     for link in ("bin", "sbin", "lib", "lib32", "lib64", "libx32"):
@@ -191,7 +201,10 @@ def bwrap_args(bwrap, cwd, runtime_dir, package_dir, tmp_bytes, uid=1000):
     args += _mounts(python_paths())
     if package_dir:
         args += ["--ro-bind", package_dir, f"{PACKAGE_ROOT}/minigrad"]
-    args += ["--proc", "/proc", "--dev", "/dev", "--bind", runtime_dir, runtime_dir]
+    args += ["--bind", "/proc", "/proc"] if host_proc else ["--proc", "/proc"]
+    args += ["--dev", "/dev", "--bind", runtime_dir, runtime_dir]
+    for folder in binds:
+        args += ["--bind", folder, folder]
     if cwd:
         args += ["--bind", cwd, cwd, "--chdir", cwd]
         # The notebook being graded already holds the chapter's hidden tests (nbgrader
@@ -222,6 +235,10 @@ class SandboxedKernelManager(AsyncKernelManager):
     max_processes = Integer(128, help="Tasks (processes and threads) the sandbox may hold at "
                             "once: a cgroup's pids.max, else RLIMIT_NPROC.").tag(config=True)
 
+    fork_server = Bool(True, help="Fork each kernel from the grading run's server, which "
+                       "has ipykernel, torch and minigrad imported (minigrad.course.forkserver), "
+                       "instead of starting a new Python a submission.").tag(config=True)
+
     @default("transport")
     def _transport_default(self):
         return "ipc"
@@ -234,30 +251,60 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.ip = os.path.join(self.runtime_dir, "kernel-ipc")
         self.cgroup = None
 
+    def _forkable(self, cwd):
+        """The fork server's root for a kernel started in ``cwd``, or None."""
+        from minigrad.course.forkserver_host import fork_root
+
+        return fork_root(cwd) if self.fork_server else None
+
     async def _async_pre_start_kernel(self, **kw):
-        kernel_cmd, kw = await super()._async_pre_start_kernel(**kw)
         import minigrad
+
+        package_dir = os.path.dirname(os.path.realpath(minigrad.__file__))
+        root = self._forkable(kw.get("cwd"))
+        server = None
+        if root is not None:  # its runtime folder where the server can reach it
+            from minigrad.course.forkserver_host import server_for
+
+            server = server_for(shutil.which(self.bwrap) or self.bwrap, root, package_dir,
+                                self._limits(nproc=False))
+        if server is not None:
+            shutil.rmtree(self.runtime_dir, ignore_errors=True)
+            self.runtime_dir = tempfile.mkdtemp(prefix="minigrad-kernel-", dir=server.kernels)
+            weakref.finalize(self, shutil.rmtree, self.runtime_dir, True)
+            self.connection_file = os.path.join(self.runtime_dir, "kernel.json")
+            self.ip = os.path.join(self.runtime_dir, "kernel-ipc")
+        kernel_cmd, kw = await super()._async_pre_start_kernel(**kw)
 
         # Interrupt with a message on the control channel: a SIGINT to bwrap would kill it.
         self.kernel_spec.interrupt_mode = "message"
         cwd = kw.get("cwd")
         cwd = os.path.realpath(cwd) if cwd else None
-        package_dir = os.path.dirname(os.path.realpath(minigrad.__file__))
         remove_cgroup(self.cgroup)
         self.cgroup = make_pids_cgroup(self.max_processes)
         if self.cgroup is not None:  # also at exit, should nbclient never clean this kernel up
             weakref.finalize(self, remove_cgroup, self.cgroup)
-        limits = [f"RLIMIT_AS={self.memory_limit}", f"RLIMIT_CPU={self.cpu_limit}",
-                  f"RLIMIT_FSIZE={self.file_size_limit}", "RLIMIT_CORE=0"]
-        if self.cgroup is None:
-            limits.append(f"RLIMIT_NPROC={self.max_processes}")
+        limits = self._limits(nproc=self.cgroup is None)
+        kw["env"] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        if server is not None and kernel_cmd[1:4] == ["-m", "ipykernel_launcher", "-f"]:
+            from minigrad.course.forkserver_host import client_command
+
+            request = server.request(cwd, self.runtime_dir, self.connection_file, limits,
+                                     self.tmp_size)
+            cmd = client_command(server, request, self.cgroup)
+            self.log.debug("forked sandboxed kernel: %s", json.dumps(cmd))
+            return cmd, kw
         launcher = [sys.executable, "-I", "-S", "-c", LAUNCHER, str(self.cgroup or ""), *limits,
                     "--"]
         cmd = launcher + bwrap_args(shutil.which(self.bwrap) or self.bwrap, cwd,
                                     self.runtime_dir, package_dir, self.tmp_size) + kernel_cmd
         self.log.debug("sandboxed kernel: %s", json.dumps(cmd))
-        kw["env"] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
         return cmd, kw
+
+    def _limits(self, nproc):
+        limits = [f"RLIMIT_AS={self.memory_limit}", f"RLIMIT_CPU={self.cpu_limit}",
+                  f"RLIMIT_FSIZE={self.file_size_limit}", "RLIMIT_CORE=0"]
+        return limits + ([f"RLIMIT_NPROC={self.max_processes}"] if nproc else [])
 
     async def _async_cleanup_resources(self, restart=False):
         await super()._async_cleanup_resources(restart=restart)

@@ -1,7 +1,9 @@
 r"""A sandboxed Python process of a verdict, spoken to one JSON line at a time (issue 19).
 
 :mod:`minigrad.course.verdicts` starts the judge's and the learner's processes with it
-(every converted chapter), under :func:`minigrad.course.sandbox.bwrap_args`.
+(every converted chapter), under :func:`minigrad.course.sandbox.bwrap_args`; the judge is
+forked from the grading run's fork server when there is one (:mod:`minigrad.course.forkserver`:
+torch already imported), the learner's process is always a new Python.
 """
 
 import os
@@ -18,6 +20,23 @@ from minigrad.course.verdicts_wire import MAX_LINE, dumps, loads
 __all__ = ["Process"]
 
 
+def _fork_server(argv, bwrap, package_dir):
+    """The grading run's fork server (:mod:`minigrad.course.forkserver`) for a ``python -c
+    CODE`` with minigrad mounted (the judge), or None: the learner's process (``-I -S``,
+    no minigrad, nothing preloaded it could reach) is always a new Python."""
+    if package_dir is None or len(argv) != 2 or argv[0] != "-c":
+        return None
+    from minigrad.course.forkserver_host import live_server
+
+    server = live_server(bwrap)
+    if server is None:
+        return None
+    import minigrad
+
+    mine = os.path.dirname(os.path.realpath(minigrad.__file__))
+    return server if os.path.realpath(package_dir) in (mine, os.path.dirname(mine)) else None
+
+
 class Process:
     """A sandboxed Python reading and writing one JSON line at a time."""
 
@@ -25,9 +44,17 @@ class Process:
         self.runtime = tempfile.mkdtemp(prefix="minigrad-verdict-")
         limits = [f"RLIMIT_AS={memory}", f"RLIMIT_CPU={cpu}",
                   f"RLIMIT_FSIZE={64 * 1024 ** 2}", "RLIMIT_CORE=0"]
-        cmd = [sys.executable, "-I", "-S", "-c", LAUNCHER, "", *limits, "--",
-               *bwrap_args(shutil.which(bwrap) or bwrap, None, self.runtime, package_dir,
-                           256 * 1024 ** 2), sys.executable, *argv]
+        bwrap = shutil.which(bwrap) or bwrap
+        server = _fork_server(argv, bwrap, package_dir)
+        if server is not None:  # the judge, forked with torch already imported
+            from minigrad.course.forkserver_host import client_command
+
+            cmd = client_command(server, server.request(None, None, None, limits,
+                                                        256 * 1024 ** 2, code=argv[1]), None)
+        else:
+            cmd = [sys.executable, "-I", "-S", "-c", LAUNCHER, "", *limits, "--",
+                   *bwrap_args(bwrap, None, self.runtime, package_dir, 256 * 1024 ** 2),
+                   sys.executable, *argv]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=None if os.environ.get("MINIGRAD_VERDICT_DEBUG")
                                      else subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"},

@@ -1,0 +1,275 @@
+r"""A fork server for graded kernels (issue 19, item 5): one process per grading run, with
+ipykernel, numpy, torch, ``torch._dynamo`` and minigrad imported once, from which each
+submission's kernel is forked and then confined.
+
+Used by :class:`minigrad.course.sandbox.SandboxedKernelManager` (every chapter's graded
+kernel, chapters 01-16) when ``fork_server`` is on. The server itself runs under bubblewrap
+(:func:`minigrad.course.sandbox.bwrap_args`: no network, read-only system) with the grading
+run's ``autograded`` folder and its kernels' runtime folders bound in; it never runs a
+submission's code. Per submission (the host's client, :data:`CLIENT`, asks over a Unix socket):
+
+1. the server forks ``A`` (a single-threaded fork: torch's pools start at the first parallel
+   op, which the server never runs; OpenBLAS stops its thread at fork);
+2. ``A`` reports itself to the client (its pid, translated by ``SO_PASSCRED``), which puts it
+   in the submission's ``pids`` cgroup, then makes new user, mount, pid, network, ipc, uts
+   and cgroup namespaces, and builds a fresh root on a tmpfs holding only what bwrap would
+   mount: ``/usr``, a few ``/etc`` files, the Python installation, minigrad, a private
+   ``/tmp`` and ``/dev``, the submission's runtime folder and its own submission folder
+   (writable; its notebooks read as empty files);
+3. ``B``, pid 1 of the new pid namespace, mounts its ``/proc``, pivots into the new root and
+   detaches the old one (nothing of the server, of the other submissions or of the course
+   is left in its mount tree), remounts the root read-only, forks the kernel ``C``, drops
+   its capabilities and reaps;
+4. ``C`` (pid 2, as under bwrap) makes a second user namespace where it is uid 1000 with no
+   capabilities and ``no_new_privs``, sets the resource limits, takes the client's stdio,
+   closes every other descriptor, takes the environment the server had before its imports,
+   re-seeds what a fresh process seeds (``random``, numpy's global state and torch's
+   generator from the OS; minigrad's at its fixed default),
+   and runs ``ipykernel_launcher`` as ``python -m`` would, in its submission folder.
+
+A submission changes only its own copy of the server's memory (copy-on-write): modules it
+patches, ``sys.modules``, generators. When the client is killed, ``A`` kills ``B`` and with it
+the pid namespace; when the grading run ends, the server (``--die-with-parent``) and every
+``A`` (``PR_SET_PDEATHSIG``) end too.
+"""
+
+import json
+import os
+import select
+import signal
+import socket
+import sys
+
+from minigrad.course.forkserver_confine import (
+    CLONE_NEWCGROUP,
+    CLONE_NEWIPC,
+    CLONE_NEWNET,
+    CLONE_NEWNS,
+    CLONE_NEWPID,
+    CLONE_NEWUTS,
+    MS_NODEV,
+    MS_NOEXEC,
+    MS_NOSUID,
+    MS_PRIVATE,
+    MS_REC,
+    PR_SET_DUMPABLE,
+    PR_SET_NO_NEW_PRIVS,
+    PR_SET_PDEATHSIG,
+    build_root,
+    check,
+    drop_capabilities,
+    enter_root,
+    libc,
+    mount,
+    new_user_namespace,
+    prctl,
+    set_cmdline,
+)
+
+__all__ = ["CLIENT", "serve", "PRELOAD"]
+
+PRELOAD = ("numpy", "torch", "torch._dynamo", "torch.nn.functional", "torch.func",
+           "torch.optim", "minigrad", "minigrad.course.integrity", "ipykernel.kernelapp",
+           "ipykernel.ipkernel", "IPython")
+
+# The host's side, as the kernel's command: send the request with this process's stdio, put
+# the forked process in the cgroup, say go, then wait for the kernel's exit status.
+CLIENT = r"""
+import os, socket, struct, sys
+path, request, cgroup = sys.argv[1], sys.argv[2], sys.argv[3]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+s.connect(path)
+socket.send_fds(s, [request.encode() + b"\n"], [0, 1, 2])
+data, ancillary, _, _ = s.recvmsg(64, socket.CMSG_SPACE(12))
+pids = [struct.unpack("iII", d[:12])[0] for level, kind, d in ancillary
+        if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS]
+if data != b"pid\n" or not pids:
+    sys.exit(70)
+if cgroup:
+    with open(os.path.join(cgroup, "cgroup.procs"), "w") as f:
+        f.write(str(pids[0]))
+s.sendall(b"go\n")
+buffer = b""
+while b"\n" not in buffer:
+    chunk = s.recv(64)
+    if not chunk:
+        sys.exit(70)
+    buffer += chunk
+sys.exit(int(buffer.split()[1]))
+"""
+
+_ENVIRON = {}  # the server's environment before its imports: each kernel's
+
+
+def _reseed():
+    """What a fresh interpreter's generators hold (a test compares the draws)."""
+    import random
+
+    random.seed()
+    if "numpy.random" in sys.modules:
+        sys.modules["numpy.random"].seed()
+    if "torch" in sys.modules:  # a new process seeds torch from the OS too
+        sys.modules["torch"].seed()
+    if "minigrad.factories" in sys.modules:
+        factories = sys.modules["minigrad.factories"]
+        factories.GENERATOR[0] = sys.modules["numpy"].random.default_rng(0)
+
+
+def _kernel(request, fds):
+    """``C``: confined further, then ipykernel, as ``python -m ipykernel_launcher -f F``."""
+    import resource
+    import runpy
+
+    os.setsid()
+    new_user_namespace(1000)
+    drop_capabilities()
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    for item in request["limits"]:
+        name, value = item.split("=")
+        resource.setrlimit(getattr(resource, name), (int(value), int(value)))
+    set_cmdline([sys.executable, *request["argv"]])
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+    for number in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+    os.environ.clear()  # without what the preloaded imports set (TORCHINDUCTOR_CACHE_DIR)
+    os.environ.update(_ENVIRON)
+    _reseed()
+    code = 0
+    try:
+        if request.get("code") is None:
+            os.chdir(request["cwd"])
+            sys.path[0] = request["cwd"]  # python -m puts its working folder first
+            sys.argv = ["-m", "-f", request["connection_file"]]
+            runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
+        else:  # as python -c CODE (a verdict's judge)
+            os.chdir("/tmp")
+            sys.path[0], sys.argv = "", ["-c"]
+            main = sys.modules["__main__"] = type(sys)("__main__")
+            exec(compile(request["code"], "<string>", "exec"), main.__dict__)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:  # noqa: BLE001 - as an uncaught exception ends python
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+def _run(step, *args):
+    """``step(*args)`` in a forked process, which it never leaves: a failure is printed
+    to the server's stderr (the grading run's log) and ends the process."""
+    try:
+        step(*args)
+    except BaseException:  # noqa: BLE001 - nothing may return into the server's loop
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        os._exit(70)
+
+
+def _init(request, fds):
+    """``B``: pid 1 of the submission's pid namespace."""
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    set_cmdline(["minigrad-sandbox-init"])
+    new = request["root"]
+    mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    enter_root(new)
+    kernel = os.fork()
+    if kernel == 0:
+        _run(_kernel, request, fds)
+    prctl(PR_SET_DUMPABLE, 0)
+    drop_capabilities()
+    for fd in fds:
+        os.close(fd)
+    while True:  # reap, as bwrap's init does, until the kernel ends
+        try:
+            pid, status = os.waitpid(-1, 0)
+        except ChildProcessError:
+            os._exit(70)
+        if pid == kernel:
+            os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+
+
+def _submission(conn):
+    """``A``: between the client and the submission's pid namespace."""
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    message, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+    request = json.loads(message.decode())
+    conn.sendall(b"pid\n")
+    if conn.recv(3) != b"go\n":
+        os._exit(70)
+    new_user_namespace(0)  # root there, for the mounts; the kernel drops it
+    check(libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
+                         CLONE_NEWUTS | CLONE_NEWCGROUP), "unshare")
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    request["root"] = root = f"/tmp/.root-{os.getpid()}"
+    os.mkdir(root)
+    build_root(root, request)
+    init = os.fork()
+    if init == 0:
+        conn.close()
+        _run(_init, request, fds)
+    for fd in fds:
+        os.close(fd)
+    pidfd = os.pidfd_open(init)
+    poller = select.poll()
+    poller.register(conn.fileno(), select.POLLRDHUP | select.POLLHUP)
+    poller.register(pidfd, select.POLLIN)
+    while True:
+        events = dict(poller.poll())
+        if pidfd in events:
+            _, status = os.waitpid(init, 0)
+            code = os.waitstatus_to_exitcode(status)
+            try:
+                conn.sendall(f"exit {code if code >= 0 else 128 - code}\n".encode())
+            except OSError:
+                pass
+            os._exit(0)
+        if conn.fileno() in events:  # the client was killed: so is the kernel
+            os.kill(init, signal.SIGKILL)
+            os.waitpid(init, 0)
+            os._exit(0)
+
+
+def serve(path):
+    """The server's loop: preload, listen on ``path``, fork ``A`` per connection; end at
+    the end of stdin (the grading run closed it or died)."""
+    import importlib
+
+    _ENVIRON.update(os.environ)
+    for name in PRELOAD:
+        importlib.import_module(name)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # every A is reaped by the kernel
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(64)
+    os.write(1, b"ready\n")
+    while True:
+        ready, _, _ = select.select([0, listener], [], [])
+        if 0 in ready and not os.read(0, 4096):
+            return
+        if listener in ready:
+            conn, _ = listener.accept()
+            pid = os.fork()
+            if pid == 0:
+                listener.close()
+                _run(_submission, conn)
+            conn.close()
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])  # sys.argv[2]: room for a forked process's command line
