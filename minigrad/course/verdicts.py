@@ -29,6 +29,7 @@ import sysconfig
 import time
 
 from minigrad.course.grading import ROUTES
+from minigrad.course.verdicts_graphs import cells_for
 from minigrad.course.verdicts_process import Process
 
 __all__ = ["EXERCISES", "OWN", "COUNT", "decide", "PREAMBLE"]
@@ -68,6 +69,24 @@ EXERCISES = {
     "ex16-checkpoint-plan-test": ["minigrad.course.checkpoint_plan:measure_plan",
                                   "minigrad.course.graph_memory:saved_bytes"],
 }
+# Chapters 01-04 and 06: graphs, test functions and the learner's objects cross
+# (minigrad.course.verdicts_graphs); the chapter's definitions run before the solutions.
+# 2.2, 2.3: the gradient from minigrad.Value (its backward() counted), no other route.
+NOT_VALUE_BACKWARD = [*ROUTES["minigrad.forward_ad"], *ROUTES["minigrad.func"],
+                      "minigrad.autograd.engine:run_backward"]
+ORDERINGS = ["minigrad.value:backward_order", "minigrad.autograd.engine:topological_order",
+             "minigrad.course.graph:_first_seen"]
+EXERCISES |= {
+    "ex01-value-div-test": NO_VALUES,
+    "ex02-slope-along-test": NOT_VALUE_BACKWARD,
+    "ex02-descent-test": NOT_VALUE_BACKWARD,
+    "ex03-topo-sort-test": ORDERINGS,
+    "ex04-softplus-local-test": [*NO_VALUES, "minigrad.value:_sigmoid_local"],
+    "ex04-find-the-bug-test": BY_HAND,
+    "ex06-split-network-test": [*ROUTES["minigrad.func"], *ROUTES["minigrad.forward_ad"]],
+    "ex06-jacobian-test": [*ROUTES["minigrad.jacobian"], *ROUTES["minigrad.forward_ad"],
+                           "minigrad.autograd.gradcheck:analytical_jacobian"],
+}
 # grade_id -> {name: routes}: names whose calls run in a process of their own, with these
 # routes off (the test forbids more for them than for the exercise's other functions).
 OWN = {
@@ -77,6 +96,11 @@ OWN = {
 COUNT = {
     "ex08-predict-test": ROUTES["minigrad.autograd"],
     "ex12-hidden-grad-test": ROUTES["minigrad.autograd"],
+}
+COUNT |= {  # chapters 02 and 06 (minigrad.course.verdicts_graphs)
+    "ex02-slope-along-test": ROUTES["minigrad.Value.backward"],
+    "ex02-descent-test": ROUTES["minigrad.Value.backward"],
+    "ex06-jacobian-test": ["minigrad.autograd:grad"],
 }
 TIME_LIMIT = 60  # seconds of one exercise's learner process, as a kernel cell's
 BOOT = r"""
@@ -128,7 +152,7 @@ class _Learners:
     with its routes off) and one for every other name, started when first needed."""
 
     def __init__(self, bwrap, grade_id, cells, time_limit):
-        self.bwrap, self.grade_id, self.cells = bwrap, grade_id, cells
+        self.bwrap, self.grade_id, self.cells = bwrap, grade_id, cells_for(grade_id, cells)
         self.deadline = time.monotonic() + time_limit
         self.running, self.current = {}, None
 
