@@ -21,6 +21,7 @@ import pytest
 
 import minigrad
 from minigrad.course import verdicts
+from minigrad.course import verdicts_graphs_learner as learner
 from minigrad.course import verdicts_graphs_wire as wire
 from minigrad.course.sandbox import sandbox_problem
 from minigrad.course.verdicts_graphs import GRAPHS, MARK, MODE, cells_for, context_cell
@@ -63,7 +64,7 @@ def _across(args):
     """``args`` encoded by the judge, rebuilt for the learner, through JSON."""
     encoder = wire.JudgeEncoder()
     message = json.loads(json.dumps({"args": encoder.enc(args), "objs": encoder.finish()}))
-    decoder = wire.LearnerDecoder(_Server(), message["objs"])
+    decoder = learner.LearnerDecoder(_Server(), message["objs"])
     return encoder, decoder, decoder.dec(message["args"])
 
 
@@ -80,8 +81,8 @@ def test_a_graph_crosses_with_its_shape_and_its_grads_come_back():
     assert rebuilt[-1].grad == 0.5 or [n.grad for n in rebuilt if n.data == 2.0] == [0.5]
     theirs.backward()  # in the learner's process: grads there, then written back here
     reply = json.loads(json.dumps({
-        "value": wire.LearnerEncoder(_Server(), decoder).enc([theirs._prev[1], 7.0]),
-        "writeback": decoder.write_back(wire.LearnerEncoder(_Server(), decoder))}))
+        "value": learner.LearnerEncoder(_Server(), decoder).enc([theirs._prev[1], 7.0]),
+        "writeback": decoder.write_back(learner.LearnerEncoder(_Server(), decoder))}))
     back = wire.JudgeDecoder(None, encoder)
     back.write_back(reply["writeback"])
     assert back.dec(reply["value"])[0] is p  # the judge's own node, not a copy
@@ -108,7 +109,7 @@ def test_a_test_function_crosses_with_its_closure_and_globals():
     encoder, decoder, (g, y) = _across([f, x])
     assert g is not f and g.__code__.co_code == f.__code__.co_code
     g(y).backward()  # reaches the rebuilt scale, in the learner's process
-    reply = json.loads(json.dumps(decoder.write_back(wire.LearnerEncoder(_Server(), decoder))))
+    reply = json.loads(json.dumps(decoder.write_back(learner.LearnerEncoder(_Server(), decoder))))
     wire.JudgeDecoder(None, encoder).write_back(reply)
     assert np.array_equal(scale.grad.numpy(), [4.0, -4.0])
 
@@ -119,7 +120,7 @@ def test_the_learners_objects_stay_behind_handles():
 
     server = _Server()
     node = Node()
-    out = wire.LearnerEncoder(server, wire.LearnerDecoder(server, [])).enc([node, node, 2.0])
+    out = learner.LearnerEncoder(server, learner.LearnerDecoder(server, [])).enc([node, node, 2.0])
     assert out["v"][0] == out["v"][1] == {"t": "h", "h": 0, "type": "Node"}
     assert server.handles == [node]
 

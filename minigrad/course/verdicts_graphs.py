@@ -19,27 +19,18 @@ preprocessor (:mod:`minigrad.course.nbgrader_plugins`).
 """
 
 import ast
-import operator
 import sys
 
-from minigrad.course.verdicts_graphs_wire import (
-    OPERATORS,
-    JudgeDecoder,
-    JudgeEncoder,
-    LearnerDecoder,
-    LearnerEncoder,
-    Remote,
-)
-from minigrad.course.verdicts_wire import encode as plain_encode
+from minigrad.course.verdicts_graphs_learner import MODE
+from minigrad.course.verdicts_graphs_wire import JudgeDecoder, JudgeEncoder, Remote
 
-__all__ = ["GRAPHS", "MARK", "MODE", "context_cell", "cells_for", "server_class", "proxy"]
+__all__ = ["GRAPHS", "MARK", "MODE", "context_cell", "cells_for", "proxy"]
 
 # The test cells (grade ids) decided with graphs and handles.
 GRAPHS = {"ex01-value-div-test", "ex02-slope-along-test", "ex02-descent-test",
           "ex03-topo-sort-test", "ex04-softplus-local-test", "ex04-find-the-bug-test",
           "ex06-split-network-test", "ex06-jacobian-test"}
 MARK = "# verdicts: the chapter's definitions\n"
-MODE = "# verdicts: graphs and handles\n"
 REPLAY = 600  # the deepest call the judge's proxy replays
 _KEPT = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -90,118 +81,6 @@ def cells_for(grade_id, cells):
     if grade_id in GRAPHS:
         return [MODE, *cells]
     return [c for c in cells if not c.startswith(MARK)]
-
-
-# --- the learner's process -----------------------------------------------------------
-
-def server_class(setup, base):
-    """The learner's server: :class:`GraphServer` (built on ``base``) for :data:`GRAPHS`."""
-    if setup.get("cells", [None])[:1] != [MODE]:
-        return base
-
-    class GraphServer(base):
-        """Calls with graphs, functions and handles; and the operations on handles."""
-
-        def __init__(self, stdin, stdout):
-            super().__init__(stdin, stdout)
-            self.handles, self.handle_ids = [], {}
-
-        def handle(self, x):
-            if id(x) not in self.handle_ids:  # kept alive: the id stays this object's
-                self.handle_ids[id(x)] = len(self.handles)
-                self.handles.append(x)
-            return self.handle_ids[id(x)]
-
-        def send(self, message):
-            if message.get("op") == "ready":
-                message["handles"] = True
-            super().send(message)
-
-        def serve(self):
-            while True:
-                message = self.receive()
-                op = message.get("op")
-                if op == "call":
-                    fn = self.namespace[message["name"]]
-                    self.send(self.run(message, lambda a, k, fn=fn: fn(*a, **k)))
-                elif op == "hop":
-                    self.send(self.run(message, _hop(message.get("kind"))))
-                elif op == "value":
-                    try:
-                        self.send({"op": "result",
-                                   "value": plain_encode(self.namespace[message["name"]])})
-                    except Exception as exc:  # noqa: BLE001 - not plain data: not offered
-                        self.send({"op": "raised", "type": type(exc).__name__,
-                                   "message": str(exc)})
-                else:
-                    super().send({"op": "bye", "cpu": _learner().cpu_seconds()})
-                    raise SystemExit(0)
-
-        def run(self, message, action):
-            learner = _learner()
-            decoder = LearnerDecoder(self, message.get("objs", []))
-            args, kwargs = decoder.dec(message["args"]), decoder.dec(message["kwargs"])
-            for entry in learner._COUNTS.values():
-                entry[0] = 0
-            depth = _Depth() if message.get("watch") else None
-            try:
-                if depth:
-                    with depth:
-                        result = action(args, kwargs)
-                else:
-                    result = action(args, kwargs)
-                encoder = LearnerEncoder(self, decoder)
-                return {"op": "result", "value": encoder.enc(result),
-                        "writeback": decoder.write_back(encoder), "calls": learner._calls(),
-                        "depth": depth.deepest if depth else 0}
-            except BaseException as exc:  # noqa: BLE001 - its name and text go to the judge
-                return {"op": "raised", "type": type(exc).__name__, "message": str(exc)[:2000],
-                        "where": learner._where(exc), "calls": learner._calls()}
-
-    return GraphServer
-
-
-def _learner():
-    from minigrad.course import verdicts_learner
-
-    return verdicts_learner
-
-
-def _hop(kind):
-    """What one operation on a handle does, given its decoded arguments."""
-    if kind == "getattr":
-        return lambda a, k: getattr(a[0], str(a[1]))
-    if kind == "setattr":
-        return lambda a, k: setattr(a[0], str(a[1]), a[2])
-    if kind == "call":
-        return lambda a, k: a[0](*a[1], **a[2])
-    if kind == "float":
-        return lambda a, k: float(a[0])
-    if kind == "op":
-        return lambda a, k: getattr(operator, a[0] if a[0] in OPERATORS else "_")(*a[1:])
-    raise ValueError(f"unknown operation {kind!r}")
-
-
-class _Depth:
-    """The deepest Python call under this block, as the test's profiler counts them."""
-
-    def __enter__(self):
-        self.now = self.low = self.deepest = 0
-        self.previous = sys.getprofile()
-        sys.setprofile(self.watch)
-        return self
-
-    def watch(self, frame, event, arg):
-        if event == "call":
-            self.now += 1
-            self.deepest = max(self.deepest, self.now - self.low)
-        elif event == "return":
-            self.now -= 1
-            self.low = min(self.low, self.now)
-
-    def __exit__(self, *exc):
-        sys.setprofile(self.previous)
-        return False
 
 
 # --- the judge's process ---------------------------------------------------------------

@@ -15,25 +15,22 @@ learner's code share objects, not only numbers:
   asked of the learner's process, each answer plain data or another handle. A handle
   never runs code in the judge, and never takes part in a comparison (``==`` is identity).
 
-What crosses back is decoded here, in the judge, by :class:`JudgeDecoder` (no pickle:
-the judge's code objects go one way only, to the learner).
+This module is the judge's side (:class:`JudgeEncoder`, :class:`JudgeDecoder`);
+:mod:`minigrad.course.verdicts_graphs_learner` the learner's. No pickle: the judge's
+code objects go one way only, to the learner; what comes back is plain data or handles.
 """
 
 import base64
-import builtins
-import importlib
+import dis
 import marshal
 import sys
 import types
-
-import numpy as np
 
 from minigrad.course.verdicts_wire import WireError
 from minigrad.course.verdicts_wire import decode as plain_decode
 from minigrad.course.verdicts_wire import encode as plain_encode
 
-__all__ = ["Remote", "JudgeEncoder", "JudgeDecoder", "LearnerDecoder", "LearnerEncoder",
-           "OPERATORS"]
+__all__ = ["Remote", "JudgeEncoder", "JudgeDecoder", "OPERATORS"]
 
 MODULES = ("minigrad", "numpy", "math", "builtins", "operator", "functools", "itertools")
 # The arithmetic a handle forwards (reflected forms swap the operands); no comparisons.
@@ -62,7 +59,10 @@ def _package_name(x):
 
 
 def _names(code):
-    names = set(code.co_names)
+    """The global names ``code`` (and the functions it defines) reads or writes: not
+    its attribute names, so a global that only shares an attribute's name stays here."""
+    names = {i.argval for i in dis.get_instructions(code)
+             if i.opname in ("LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL")}
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
             names |= _names(const)
@@ -221,97 +221,3 @@ class JudgeDecoder:
                     grad = self.dec(fields["grad"])
                     if grad is None or type(grad) is tensor_type:
                         x.grad = grad
-
-
-class LearnerDecoder:
-    """The judge's message, rebuilt in the learner's process (``server``: its handles
-    and namespace)."""
-
-    def __init__(self, server, objs):
-        value_type, _ = _kinds()
-        self.server, self.built = server, []
-        for d in objs:  # first every object, empty, so that any may refer to any
-            if d["k"] == "value":
-                self.built.append(value_type.__new__(value_type))
-            elif d["k"] == "tensor":
-                self.built.append(plain_decode(d["v"]))  # a leaf, with its grad
-            else:
-                code = marshal.loads(base64.b64decode(d["code"]))
-                cells = tuple(types.CellType() for _ in code.co_freevars)
-                self.built.append(types.FunctionType(
-                    code, {"__builtins__": builtins}, str(d["name"]), None, cells))
-        for x, d in zip(self.built, objs, strict=True):
-            if d["k"] == "value":
-                x.data, x.grad, x.label, x._op = float(d["data"]), self.dec(d["grad"]), \
-                    d["label"], d["op"]
-                x._prev = tuple(self.built[int(i)] for i in d["prev"])
-                x._local_grads, x._saved = self.dec(d["local"]), self.dec(d["saved"])
-            elif d["k"] == "fn":
-                for cell, v in zip(x.__closure__ or (), d["closure"], strict=True):
-                    if v != {"t": "empty"}:
-                        cell.cell_contents = self.dec(v)
-                x.__globals__.update({n: self.dec(v) for n, v in d["globals"].items()})
-                x.__defaults__, x.__kwdefaults__ = self.dec(d["defaults"]), \
-                    self.dec(d["kwdefaults"])
-        self.index = {id(x): i for i, x in enumerate(self.built)}
-
-    def dec(self, d):
-        t = d.get("t") if type(d) is dict else None
-        if t in ("list", "tuple"):
-            items = [self.dec(v) for v in d["v"]]
-            return items if t == "list" else tuple(items)
-        if t == "dict":
-            return {self.dec(k): self.dec(v) for k, v in d["v"]}
-        if t == "h":
-            return self.server.handles[int(d["h"])]
-        if t == "j":
-            return self.built[int(d["i"])]
-        if t == "lname":
-            return self.server.namespace[str(d["name"])]
-        if t == "module":
-            return importlib.import_module(str(d["name"]))
-        if t == "pkg":
-            obj = importlib.import_module(str(d["module"]))
-            for part in str(d["qualname"]).split("."):
-                obj = getattr(obj, part)
-            return obj
-        return plain_decode(d)
-
-    def write_back(self, encoder):
-        """The grad and data of every object of the judge's, after the call."""
-        value_type, _ = _kinds()
-        out = []
-        for x in self.built:
-            try:
-                if type(x) is value_type:
-                    out.append({"grad": encoder.enc(x.grad), "data": encoder.enc(x.data)})
-                elif type(x).__name__ == "Tensor":
-                    out.append({"grad": encoder.enc(x.grad),
-                                "data": plain_encode(np.array(x.data.numpy()))})
-                else:
-                    out.append({})
-            except Exception:  # noqa: BLE001 - not plain: not written back
-                out.append({})
-        return out
-
-
-class LearnerEncoder:
-    """An answer of the learner's code: the judge's objects by their place, plain data
-    as itself, anything else as a handle the learner's process keeps."""
-
-    def __init__(self, server, decoder):
-        self.server, self.decoder = server, decoder
-
-    def enc(self, x):
-        value_type, tensor_type = _kinds()
-        if type(x) in (value_type, tensor_type, types.FunctionType) and \
-                id(x) in self.decoder.index and self.decoder.built[self.decoder.index[id(x)]] is x:
-            return {"t": "j", "i": self.decoder.index[id(x)]}
-        if type(x) in (list, tuple):
-            return {"t": type(x).__name__, "v": [self.enc(v) for v in x]}
-        if type(x) is dict:
-            return {"t": "dict", "v": [[self.enc(k), self.enc(v)] for k, v in x.items()]}
-        try:
-            return plain_encode(x)
-        except WireError:
-            return {"t": "h", "h": self.server.handle(x), "type": type(x).__name__}
