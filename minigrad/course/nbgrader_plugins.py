@@ -178,6 +178,7 @@ class Verdicts(NbGraderPreprocessor):
 
     def preprocess(self, nb, resources):
         from minigrad.course import verdicts
+        from minigrad.course.verdicts_graphs import context_cell
 
         solutions, exercises, cells = [], [], []
         for cell in nb.cells:
@@ -185,6 +186,8 @@ class Verdicts(NbGraderPreprocessor):
                 continue
             if utils.is_solution(cell):
                 solutions.append(cell.source)
+            elif not utils.is_grade(cell):  # the chapter's definitions (verdicts_graphs)
+                solutions.append(context_cell(cell.source))
             failed = any(o.get("output_type") == "error" for o in cell.get("outputs", []))
             if utils.is_grade(cell) and not failed and \
                     cell.metadata.nbgrader.get("grade_id") in verdicts.EXERCISES:

@@ -29,6 +29,7 @@ import sysconfig
 import time
 
 from minigrad.course.grading import ROUTES
+from minigrad.course.verdicts_graphs import cells_for
 from minigrad.course.verdicts_process import Process
 
 __all__ = ["EXERCISES", "OWN", "COUNT", "decide", "PREAMBLE"]
@@ -81,6 +82,24 @@ EXERCISES.update({
     "ex15-newton-step-test": ROUTES["minigrad.func"],
     "ex15-power-iteration-test": ROUTES["minigrad.func"],
 })
+# Chapters 01-04 and 06: graphs, test functions and the learner's objects cross
+# (minigrad.course.verdicts_graphs); the chapter's definitions run before the solutions.
+# 2.2, 2.3: the gradient from minigrad.Value (its backward() counted), no other route.
+NOT_VALUE_BACKWARD = [*ROUTES["minigrad.forward_ad"], *ROUTES["minigrad.func"],
+                      "minigrad.autograd.engine:run_backward"]
+ORDERINGS = ["minigrad.value:backward_order", "minigrad.autograd.engine:topological_order",
+             "minigrad.course.graph:_first_seen"]
+EXERCISES |= {
+    "ex01-value-div-test": NO_VALUES,
+    "ex02-slope-along-test": NOT_VALUE_BACKWARD,
+    "ex02-descent-test": NOT_VALUE_BACKWARD,
+    "ex03-topo-sort-test": ORDERINGS,
+    "ex04-softplus-local-test": [*NO_VALUES, "minigrad.value:_sigmoid_local"],
+    "ex04-find-the-bug-test": BY_HAND,
+    "ex06-split-network-test": [*ROUTES["minigrad.func"], *ROUTES["minigrad.forward_ad"]],
+    "ex06-jacobian-test": [*ROUTES["minigrad.jacobian"], *ROUTES["minigrad.forward_ad"],
+                           "minigrad.autograd.gradcheck:analytical_jacobian"],
+}
 # grade_id -> {name: routes}: names whose calls run in a process of their own, with these
 # routes off (the test forbids more for them than for the exercise's other functions).
 OWN = {
@@ -97,6 +116,11 @@ COUNT.update({  # chapters 14, 15
     "ex15-hvp-test": ROUTES["minigrad.autograd"],
     "ex15-power-iteration-test": ROUTES["minigrad.autograd"],
 })
+COUNT |= {  # chapters 02 and 06 (minigrad.course.verdicts_graphs)
+    "ex02-slope-along-test": ROUTES["minigrad.Value.backward"],
+    "ex02-descent-test": ROUTES["minigrad.Value.backward"],
+    "ex06-jacobian-test": ["minigrad.autograd:grad"],
+}
 TIME_LIMIT = 60  # seconds of one exercise's learner process, as a kernel cell's
 BOOT = r"""
 import json, os, sys
@@ -147,7 +171,7 @@ class _Learners:
     with its routes off) and one for every other name, started when first needed."""
 
     def __init__(self, bwrap, grade_id, cells, time_limit):
-        self.bwrap, self.grade_id, self.cells = bwrap, grade_id, cells
+        self.bwrap, self.grade_id, self.cells = bwrap, grade_id, cells_for(grade_id, cells)
         self.deadline = time.monotonic() + time_limit
         self.running, self.current = {}, None
 
