@@ -94,7 +94,7 @@ def _names(source, modules):
                 isinstance(node.value.func, ast.Attribute):
             changes.add(_root(node.value.func, modules))  # x.backward(), torch.manual_seed(0)
     for statement in tree.body:  # a read after the cell's own x = ... needs no earlier x
-        reads |= _reads(statement) - overwrites
+        reads |= _reads(statement) - overwrites - _loop_names(statement)
         if isinstance(statement, ast.Assign):
             overwrites |= {n.id for t in statement.targets if not isinstance(t, ast.Attribute |
                                                                            ast.Subscript)
@@ -105,6 +105,20 @@ def _names(source, modules):
             overwrites.add(statement.name)
     changes.discard(None)
     return reads, changes, overwrites
+
+
+def _loop_names(statement):
+    """Names a statement binds before its body reads them: ``for`` targets, ``with ... as``,
+    ``except ... as``."""
+    targets = []
+    for node in ast.walk(statement):
+        if isinstance(node, ast.For | ast.AsyncFor):
+            targets.append(node.target)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            targets.append(node.optional_vars)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            targets.append(ast.Name(node.name, ast.Store()))
+    return _stored(targets)
 
 
 def _modules(cells):
@@ -120,6 +134,11 @@ def needed_cells(notebook, widget_indices):
     """Indices of the code cells of ``notebooks/<notebook>`` that the cells at
     ``widget_indices`` need, those (the code cells among them) included, in order."""
     cells = json.loads((ROOT / "notebooks" / notebook).read_text())["cells"]
+    return needed_in(cells, widget_indices)
+
+
+def needed_in(cells, widget_indices):
+    """:func:`needed_cells` of a list of nbformat cells."""
     chosen, wanted, modules = set(), set(), _modules(cells)
     for i in range(max(widget_indices), -1, -1):
         if cells[i]["cell_type"] != "code":
