@@ -108,12 +108,13 @@ def _check_links(page, site, page_path):
     assert not broken, f"{page_path}: broken links {broken}"
 
 
-@pytest.fixture(scope="module")
-def reader(browser, site):
-    """One Chromium page in which every page of the book is loaded in turn (a new page
-    starts a renderer each time); each test listens to it afresh (:func:`_open`)."""
+def _open(browser, site, path):
+    """The page loaded with MathJax done; returns it with its errors and outside requests."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    outside = []
+    errors, outside = [], []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("requestfailed", lambda r: errors.append(f"request failed: {r.url}"))
 
     def route(route, request):
         if request.url.startswith(site) or request.url.startswith("data:"):
@@ -122,28 +123,6 @@ def reader(browser, site):
         return route.abort()
 
     page.route("**/*", route)
-    yield page, outside
-    page.close()
-
-
-def _listen(page, errors):
-    """Collect the page's console errors, uncaught errors and failed requests in ``errors``
-    until the returned function is called."""
-    handlers = {"console": lambda m: m.type == "error" and errors.append(m.text),
-                "pageerror": lambda e: errors.append(str(e)),
-                "requestfailed": lambda r: errors.append(f"request failed: {r.url}")}
-    for event, handler in handlers.items():
-        page.on(event, handler)
-    return lambda: [page.remove_listener(e, h) for e, h in handlers.items()]
-
-
-def _open(page, outside, site, path):
-    """Load ``path`` in the page, with MathJax done; returns the errors and the requests that
-    left the site, of this load alone."""
-    page.goto("about:blank")  # the previous page gone before this one's listeners start
-    errors = []
-    outside.clear()
-    stop = _listen(page, errors)
     page.goto(f"{site}/{path}", wait_until="load")
     redirect = REFRESH.search((BOOK / path).read_text())
     if redirect:  # index.html sends the reader on: check the page they land on
@@ -155,17 +134,16 @@ def _open(page, outside, site, path):
                            timeout=PATIENCE_MS)
     page.evaluate("() => window.MathJax?.startup?.promise ?? null")
     page.wait_for_load_state("networkidle")
-    return errors, stop
+    return page, errors, outside
 
 
 REFRESH = re.compile(r'<meta http-equiv="Refresh" content="0; url=([^"]+)"', re.IGNORECASE)
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_page_renders_with_math_images_links_and_no_errors(path, site, reader):
+def test_page_renders_with_math_images_links_and_no_errors(path, site, browser):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page, outside = reader
-    errors, stop = _open(page, outside, site, path)
+    page, errors, outside = _open(browser, site, path)
     try:
         math = page.eval_on_selector_all(
             ".math", "ms => ms.map(m => !!m.querySelector('mjx-container'))")
@@ -181,7 +159,7 @@ def test_page_renders_with_math_images_links_and_no_errors(path, site, reader):
         assert not outside, f"{path}: requests leaving the site {outside}"
         assert not errors, f"{path}: console errors {errors}"
     finally:
-        stop()
+        page.close()
 
 
 def test_every_chapter_is_in_the_book():
