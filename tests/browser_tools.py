@@ -53,15 +53,18 @@ def _free_port():
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def lab(tmp_path_factory):
-    """A JupyterLab server over a copy of the chapters; yields its base URL."""
+    """A JupyterLab server over a copy of the chapters; yields its base URL. One a pytest
+    worker: every browser test file it runs shares it (a server costs some 7 CPU s)."""
     home = tmp_path_factory.mktemp("lab")
     _workspace_module().build(home / "workspace", scratch=home / "student")  # own folder
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
-    # Keep every cell in the page, so the test can read all prompts and outputs.
-    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    # Keep every cell in the page, so the test can read all prompts and outputs; a chapter's
+    # kernel goes with its tab (open_chapter closes one chapter before it opens the next).
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps(
+        {"windowingMode": "none", "kernelShutdown": True}))
     news = home / "settings" / "@jupyterlab" / "apputils-extension"
     news.mkdir(parents=True)
     (news / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
@@ -123,7 +126,7 @@ class _Patient:
         return getattr(self._chromium, name)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
 
@@ -133,19 +136,44 @@ def browser():
         chromium.close()
 
 
-def _open_alone(url, notebook):
-    """The notebook's URL with ?reset: a fresh workspace, so no other tab is restored."""
-    return f"{url}/lab/tree/workspace/{notebook}?reset"
+@pytest.fixture(scope="session")
+def lab_page(lab, browser):
+    """One JupyterLab page, loaded once a worker (a load costs Chromium some 8 CPU s), in
+    which the tests open the chapters in turn with :func:`open_chapter`."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    # ?reset: a fresh workspace, so no tab of an earlier session is restored.
+    page.goto(f"{lab}/lab/tree/workspace?reset")
+    page.locator(".jp-DirListing-item", has_text="01_").first.wait_for()
+    yield page
+    page.close()
+
+
+# Polling every 100 ms, not at every animation frame (playwright's default), where a test
+# waits on the page: the same verdicts, with less of Chromium's CPU.
+POLL_MS = 100
 
 
 def _wait_idle(page):
     page.wait_for_function(
         "() => document.querySelector('.jp-Notebook-ExecutionIndicator')"
-        "?.getAttribute('data-status') === 'idle'", timeout=120_000)
+        "?.getAttribute('data-status') === 'idle'", timeout=120_000, polling=POLL_MS)
 
 
-def _open(page, url, notebook):
-    page.goto(_open_alone(url, notebook))
+def open_chapter(page, notebook):
+    """Open ``notebook`` of the workspace as a learner would, by a double-click in the file
+    browser, after closing the chapter open before (its changes discarded, so every test
+    sees the chapter as it comes, and its kernel shut down with it). Returns its cells, once
+    its new kernel is idle."""
+    page.keyboard.press("Escape")  # a dialog left by a failed test
+    tab = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text=".ipynb")
+    if tab.count():
+        dirty = "jp-mod-dirty" in (tab.first.get_attribute("class") or "")
+        tab.first.locator(".lm-TabBar-tabCloseIcon").click()
+        if dirty:
+            page.locator(".jp-Dialog button", has_text="Discard").click()
+        page.wait_for_function("() => !document.querySelector('.jp-Notebook')",
+                               polling=POLL_MS)
+    page.locator(".jp-DirListing-item", has_text=notebook).dblclick()
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
     _wait_idle(page)
     # The kernel is connected once the status bar names it and reports it idle.
@@ -153,17 +181,29 @@ def _open(page, url, notebook):
     return page.locator(".jp-Notebook .jp-Cell")
 
 
+def run_cells(page, cells, indices, raising=()):
+    """Run the cells at ``indices`` in turn as a learner would (click a cell's prompt,
+    Shift+Enter), and wait until each shows its execution count. A cell that raises on
+    purpose (in ``raising``) makes the kernel drop the requests queued behind it, so the
+    test waits for the kernel around it."""
+    for i in indices:
+        if i in raising:
+            _wait_idle(page)
+        cells.nth(i).locator(".jp-InputPrompt").click()
+        page.keyboard.press("Shift+Enter")
+        if i in raising:
+            _wait_idle(page)
+    page.wait_for_function(
+        "indices => { const cells = document.querySelectorAll('.jp-Notebook .jp-Cell');"
+        " return indices.every(i => /\\[\\d+\\]/.test("
+        "cells[i].querySelector('.jp-InputPrompt').innerText)); }",
+        arg=list(indices), timeout=PATIENCE_MS, polling=POLL_MS)
+    _wait_idle(page)
+
+
 def _cell_index(notebook, predicate):
     cells = json.loads((ROOT / "notebooks" / notebook).read_text())["cells"]
     return next(i for i, cell in enumerate(cells) if predicate(cell))
-
-
-def _run_through(page, cells, last):
-    """Run cells 0..last with Shift+Enter, as a learner would, and wait for the kernel."""
-    cells.first.click()
-    for _ in range(last + 1):
-        page.keyboard.press("Shift+Enter")
-    _wait_idle(page)
 
 
 def _errors_in(cell):
@@ -201,7 +241,7 @@ def wait_for_change(page, cell_index, before, timeout=30_000):
         "([i, before]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
         " const o = c && c.querySelector('.jp-Cell-outputArea');"
         " return o && o.innerText !== before; }",
-        arg=[cell_index, before], timeout=timeout)
+        arg=[cell_index, before], timeout=timeout, polling=POLL_MS)
 
 
 def wait_for_text(page, cell_index, *needles, timeout=60_000):
@@ -213,7 +253,7 @@ def wait_for_text(page, cell_index, *needles, timeout=60_000):
             "([i, needles]) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
             " const o = c && c.querySelector('.jp-Cell-outputArea');"
             " return o && needles.every(n => o.innerText.includes(n)); }",
-            arg=[cell_index, list(needles)], timeout=timeout)
+            arg=[cell_index, list(needles)], timeout=timeout, polling=POLL_MS)
     except Exception as error:  # playwright's TimeoutError: say what was there instead
         shown = page.evaluate(
             "i => document.querySelectorAll('.jp-Notebook .jp-Cell')[i]"

@@ -25,7 +25,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # to a minimal assignment: sandbox 83 (was 213), grade index 52 (65), autograde 38 (62),
 # class report 33 (53).
 # The wrong-answer pass and the round trip are split by chapter group for this.
-LONGEST = ("test_sandbox.py", "test_browser_widgets.py", "test_browser_widgets_2.py",
+LONGEST = ("test_sandbox.py", "test_browser_widgets.py",
            "test_wrong_answers.py", "test_wrong_answers_2.py", "test_nbgrader_roundtrip_2.py",
            "test_nbgrader_roundtrip_3.py", "test_nbgrader_roundtrip.py", "test_autograde.py",
            "test_verdicts.py",

@@ -1,10 +1,12 @@
 """Every chapter's widgets, driven in JupyterLab in Chromium as a learner would.
 
 For each chapter, tests/widget_drivers/chNN.py names its widget cells and how to drive
-them. The test opens the chapter in ``make lab``'s workspace, runs every cell up to the
-last widget with Shift+Enter, checks that no cell printed an error, and for each widget
-takes a screenshot, moves or presses its control, sees the output change, and takes
-another: artifacts/browser/NN_<widget>_before.png and _after.png.
+them. The test opens the chapter in ``make lab``'s workspace (from JupyterLab's file
+browser, in the one JupyterLab page of the run), runs the cells its widgets need and the
+widget cells with Shift+Enter (tests/cell_needs.py finds them; nbval runs every cell of
+every chapter elsewhere), checks that none printed an error, and for each widget takes a
+screenshot, moves or presses its control, sees the output change, and takes another:
+artifacts/browser/NN_<widget>_before.png and _after.png.
 """
 
 import importlib
@@ -16,11 +18,13 @@ from tests.browser_tools import (
     ARTIFACTS,
     _cell_index,
     _errors_in,
-    _open,
     _wait_idle,
+    open_chapter,
     require_chromium,
+    run_cells,
     widget_area,
 )
+from tests.cell_needs import needed_cells
 from tests.notebook_tools import ROOT
 
 CHAPTERS = sorted(p.stem[:2] for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -64,29 +68,16 @@ def _grader(cell):
     return cell.get("metadata", {}).get("nbgrader", {})
 
 
-def _run_cells(page, cells, last, raising):
-    """Shift+Enter through cells 0..last. A cell that raises on purpose makes the kernel
-    drop the requests queued behind it, so the test waits for the kernel around it."""
-    cells.first.click()
-    for i in range(last + 1):
-        if i in raising:
-            _wait_idle(page)
-        page.keyboard.press("Shift+Enter")
-        if i in raising:
-            _wait_idle(page)
-    _wait_idle(page)
-
-
 @pytest.mark.slow
 @pytest.mark.browser
-@pytest.mark.parametrize("chapter", DRIVERS[::2])
-def test_chapter_widgets_respond(chapter, lab, browser):
-    """Half the chapters; tests/test_browser_widgets_2.py drives the other half, so the
-    two halves run on both workers (each file starts its own JupyterLab)."""
-    drive_chapter(chapter, lab, browser)
+@pytest.mark.parametrize("chapter", DRIVERS)
+def test_chapter_widgets_respond(chapter, lab_page):
+    """Every chapter in one file, so in one JupyterLab page on one pytest worker: the page
+    loads once, and each chapter is opened from the file browser with a kernel of its own."""
+    drive_chapter(chapter, lab_page)
 
 
-def drive_chapter(chapter, lab, browser):
+def drive_chapter(chapter, page):
     require_chromium()
     driver = importlib.import_module(f"tests.widget_drivers.ch{chapter}")
     name = driver.NOTEBOOK
@@ -94,23 +85,20 @@ def drive_chapter(chapter, lab, browser):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     indices = [_cell_index(name, lambda c, m=w.marker: m in "".join(c["source"]))
                for w in driver.WIDGETS]
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
-    try:
-        cells = _open(page, lab, name)
-        raising = _raising_cells(name)
-        _run_cells(page, cells, max(indices), raising)
-        for i in range(max(indices) + 1):
-            errors = _errors_in(cells.nth(i))
-            if i not in raising:
-                assert errors.count() == 0, errors.first.inner_text()
-        for widget, index in zip(driver.WIDGETS, indices, strict=True):
-            cell = cells.nth(index)
-            widget_area(cell).scroll_into_view_if_needed()
-            _wait_idle(page)
-            page.screenshot(path=str(ARTIFACTS / f"{chapter}_{widget.name}_before.png"))
-            widget.drive(page, cell, index)
-            _wait_idle(page)
-            assert _errors_in(cell).count() == 0, _errors_in(cell).first.inner_text()
-            page.screenshot(path=str(ARTIFACTS / f"{chapter}_{widget.name}_after.png"))
-    finally:
-        page.close()
+    needed = needed_cells(name, tuple(indices))
+    cells = open_chapter(page, name)
+    raising = _raising_cells(name)
+    run_cells(page, cells, needed, raising)
+    for i in needed:
+        errors = _errors_in(cells.nth(i))
+        if i not in raising:
+            assert errors.count() == 0, errors.first.inner_text()
+    for widget, index in zip(driver.WIDGETS, indices, strict=True):
+        cell = cells.nth(index)
+        widget_area(cell).scroll_into_view_if_needed()
+        _wait_idle(page)
+        page.screenshot(path=str(ARTIFACTS / f"{chapter}_{widget.name}_before.png"))
+        widget.drive(page, cell, index)
+        _wait_idle(page)
+        assert _errors_in(cell).count() == 0, _errors_in(cell).first.inner_text()
+        page.screenshot(path=str(ARTIFACTS / f"{chapter}_{widget.name}_after.png"))
