@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad.course import verdicts, verdicts_models
+from minigrad.course import verdicts, verdicts_models, verdicts_objects
 from minigrad.course.verdicts_wire import decode, encode, loads
 from tests.notebook_tools import NOTEBOOKS, SOURCES
 from tests.test_verdicts import IN_KERNEL, ROOT, _cells, needs_sandbox
@@ -46,23 +46,23 @@ CROSSING = [("ex08-unequal", "stale-not-cleared"), ("ex09-predict", "left-off"),
 @pytest.fixture(autouse=True)
 def _fresh_state():
     """These tests play both sides in this process: the wire's state is put back after."""
-    saved = dict(verdicts_models._STATE)
+    saved = dict(verdicts_objects.STATE)
     yield
-    verdicts_models._STATE.clear()
-    verdicts_models._STATE.update(saved)
+    verdicts_objects.STATE.clear()
+    verdicts_objects.STATE.update(saved)
 
 
 def _round_trip(args):
     """``args`` as the judge sends them and the learner's process rebuilds them."""
     verdicts_models.begin(True)
     message = verdicts_models.message(type("P", (), {"__name__": "f"})(), args, {}, [])
-    judge_sent = verdicts_models._STATE["sent"]
+    judge_sent = verdicts_objects.STATE["sent"]
     verdicts_models.incoming({}, loads(json.dumps(message)))
     return decode(loads(json.dumps(message))["args"]), judge_sent
 
 
 def _judge_side(judge_sent, answer):
-    verdicts_models._STATE.update(namespace=None, sent=judge_sent)
+    verdicts_objects.STATE.update(namespace=None, sent=judge_sent)
     verdicts_models.apply(loads(json.dumps(answer)))
 
 
@@ -99,7 +99,7 @@ def test_a_graph_crosses_as_a_marker():
     verdicts_models.incoming({}, {"graphs": True})
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     sent = json.dumps(encode([(x * x).sum(), x.detach()]))
-    verdicts_models._STATE["namespace"] = None
+    verdicts_objects.STATE["namespace"] = None
     with_graph, without = decode(json.loads(sent))
     assert with_graph.grad_fn is not None and with_graph.requires_grad
     assert without.grad_fn is None and not without.requires_grad
@@ -111,7 +111,7 @@ def test_a_graph_crosses_as_a_marker():
 
 
 def test_the_judge_rebuilds_no_module_and_runs_no_class():
-    verdicts_models._STATE["namespace"] = None
+    verdicts_objects.STATE["namespace"] = None
     for forged in ({"t": "Module", "id": 0, "cls": {"name": "X", "source": "x = 1"},
                     "state": {}}, {"t": "learner", "name": "f"}):
         with pytest.raises(TypeError):

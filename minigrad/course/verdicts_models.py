@@ -4,7 +4,8 @@ The exercises of these chapters hand the learner's code the test's own objects: 
 ``minigrad.nn`` model (its parameters, their ``.grad`` and ``requires_grad``), a test's
 module class wrapped around it (8.2's ``RowCounter``, 9.1's ``Recorded``), a numpy
 ``Generator`` (13.6), or the test's training function that must differentiate through
-the learner's loss (10.3's ``train_with``, 13.6's ``two_epochs``). They cross as data:
+the learner's loss (10.3's ``train_with``, 13.6's ``two_epochs``). They cross as data
+(the kinds are :mod:`~minigrad.course.verdicts_objects`'s; the flow of a call is here):
 
 - a module as its class (a ``minigrad`` class by name, a test class by its source,
   attached by :func:`prepare`) and its state (parameters as arrays, children, plain
@@ -12,7 +13,7 @@ the learner's loss (10.3's ``train_with``, 13.6's ``two_epochs``). They cross as
   is written onto the judge's own objects (the same objects, shared ones once), and so
   is a generator's state;
 - a tensor with a graph carries a marker (``graph``: the number of arrays it saved),
-  rebuilt in the judge as a stand-in ``grad_fn`` (:class:`RemoteGraph`), and minigrad's
+  rebuilt in the judge as a stand-in ``grad_fn`` (``RemoteGraph``), and minigrad's
   grad mode crosses both ways (9.1, 9.2 look at both);
 - a test function listed in :data:`THERE` runs in the learner's process, re-created from
   its source (:func:`there`); the learner's names it is given cross as names.
@@ -28,10 +29,11 @@ import textwrap
 
 import numpy as np
 
-from minigrad.course.verdicts_wire import WireError, decode, encode
+from minigrad.course.verdicts_objects import STATE, state_of, write_module
+from minigrad.course.verdicts_wire import decode, encode
 
-__all__ = ["EXERCISES", "COUNTED", "THERE", "SUPPORT", "prepare", "cells", "there",
-           "RemoteGraph", "message", "apply", "incoming", "reply", "call_test"]
+__all__ = ["EXERCISES", "COUNTED", "THERE", "SUPPORT", "prepare", "cells", "begin", "there",
+           "message", "apply", "incoming", "reply", "call_test"]
 
 # grade_id of a test cell -> routes switched off in the learner's process (the kernel's
 # forbid="torch.autograd" needs none: torch is not importable there).
@@ -69,7 +71,6 @@ def forward(x, p):
 '''
 SUPPORT = {"ex13-backward-test": _CH13_FORWARD, "ex13-train-epoch-test": _CH13_FORWARD}
 _HERE = "__import__('minigrad.course.verdicts_models', fromlist=['there'])"
-_STATE = {"graphs": False, "namespace": None, "sent": [], "classes": {}}
 
 
 def prepare(grade_id, source):
@@ -96,7 +97,7 @@ def cells(grade_id, sources):
 
 def begin(mine):
     """(judge) A test starts: grad mode and graphs cross for these chapters only."""
-    _STATE["graphs"] = bool(mine)
+    STATE["graphs"] = bool(mine)
 
 
 def there(fn, source):
@@ -112,180 +113,17 @@ def there(fn, source):
     return proxy
 
 
-class RemoteGraph:
-    """A stand-in ``grad_fn`` (judge): the learner's result had a graph that saved
-    ``saved`` arrays; it cannot be walked back from here."""
-
-    next_functions = ()
-
-    def __init__(self, saved):
-        self._saved = [np.zeros(1) for _ in range(saved)]
-
-    def name(self):
-        return "RemoteGraph"
-
-    def __repr__(self):
-        return "<RemoteGraph: recorded in your code's process>"
-
-
-# --- the wire: what crosses besides verdicts_wire's kinds ---------------------------
-KINDS = ("Module", "rng", "learner")
-
-
-def _module_class():
-    from minigrad.nn.module import Module
-
-    return Module
-
-
-def graph(t):
-    """(learner) The marker of a tensor with a graph, for the judge."""
-    if not _STATE["graphs"] or t.grad_fn is None:
-        return {}
-    from minigrad.course.graph_memory import saved_arrays
-
-    return {"graph": len(saved_arrays(t))}
-
-
-def mark(t, d):
-    """(judge) A tensor decoded with a graph marker gets a :class:`RemoteGraph`."""
-    if "graph" in d and _STATE["graphs"] and _STATE["namespace"] is None:
-        saved = d["graph"]
-        t.grad_fn = RemoteGraph(saved if type(saved) is int and 0 <= saved < 10_000 else 0)
-        t._requires_grad = True
-
-
-def encode_extra(x, refs):
-    """``x`` as plain data, if it is one of :data:`KINDS`; else None."""
-    from minigrad.course.verdicts_judge import Proxy
-
-    if type(x) is Proxy and not hasattr(x, "_source"):
-        return {"t": "learner", "name": x.__name__}
-    if isinstance(x, _module_class()) or type(x) is np.random.Generator:
-        if _STATE["namespace"] is not None:  # the learner's process answers plain data
-            raise WireError(f"a {type(x).__name__} is not plain data")
-        sent = _STATE["sent"]
-        for i, obj in enumerate(sent):
-            if obj is x:
-                return {"t": "rng" if type(x) is np.random.Generator else "Module", "same": i}
-        sent.append(x)
-        if type(x) is np.random.Generator:
-            return {"t": "rng", "id": len(sent) - 1, "bit": type(x.bit_generator).__name__,
-                    "state": encode(x.bit_generator.state)}
-        cls = type(x)
-        if cls.__module__.startswith("minigrad."):
-            spec = {"module": cls.__module__, "name": cls.__qualname__}
-        elif isinstance(getattr(cls, "__verdict_source__", None), str):
-            spec = {"name": cls.__name__, "source": cls.__verdict_source__}
-        else:
-            raise WireError(f"a {cls.__name__} does not cross")
-        return {"t": "Module", "id": len(sent) - 1, "cls": spec, "state": _state(x, refs)}
-    return None
-
-
-def _state(m, refs=None):
-    from minigrad.tensors import Tensor
-
-    def param(p):
-        return None if p is None else {"v": encode(np.asarray(p.detach().numpy())),
-                                       "requires_grad": bool(p.requires_grad),
-                                       "grad": encode(p.grad)}
-
-    skip = {*m._parameters, *m._modules, *m._buffers}
-    extra = {}
-    for k, v in vars(m).items():
-        if k in skip or k.startswith("_"):
-            continue
-        try:
-            extra[k] = encode(v, refs)
-        except WireError:
-            if refs is not None:
-                raise
-    out = {"params": {k: param(p) for k, p in m._parameters.items()},
-           "buffers": {k: encode(b if type(b) is Tensor or b is None else b.detach())
-                       for k, b in m._buffers.items()}, "extra": extra}
-    if refs is not None:
-        out["modules"] = {k: encode(c, refs) for k, c in m._modules.items()}
-    return out
-
-
-def _class(spec):
-    import importlib
-
-    Module = _module_class()
-    if "source" in spec:
-        key = (spec["name"], spec["source"])
-        if key not in _STATE["classes"]:
-            import minigrad
-
-            namespace = {"__name__": "__verdict_test__", "minigrad": minigrad, "np": np}
-            exec(compile(str(spec["source"]), "<test>", "exec"), namespace)  # noqa: S102
-            _STATE["classes"][key] = namespace[spec["name"]]
-        cls = _STATE["classes"][key]
-    else:
-        if not str(spec["module"]).startswith("minigrad."):
-            raise WireError("a module class outside minigrad does not cross")
-        cls = importlib.import_module(spec["module"])
-        for part in str(spec["name"]).split("."):
-            cls = getattr(cls, part)
-    if not (isinstance(cls, type) and issubclass(cls, Module)):
-        raise WireError(f"{spec['name']} is not a module class")
-    return cls
-
-
-def decode_extra(d, fn=None):
-    """(learner) The object of :func:`encode_extra`'s ``d``; the judge rebuilds none."""
-    namespace = _STATE["namespace"]
-    if namespace is None:
-        raise WireError(f"{d['t']!r} does not cross to the judge")
-    if d["t"] == "learner":
-        return namespace[str(d["name"])]
-    sent = _STATE["sent"]
-    if "same" in d:
-        return sent[int(d["same"])]
-    if d["t"] == "rng":
-        bit = getattr(np.random, str(d["bit"]))
-        if not (isinstance(bit, type) and issubclass(bit, np.random.BitGenerator)):
-            raise WireError("not a numpy bit generator")
-        obj = np.random.Generator(bit())
-        obj.bit_generator.state = decode(d["state"])
-        sent.append(obj)
-        return obj
-    from minigrad.nn.module import Parameter
-
-    cls = _class(d["cls"])
-    obj = cls.__new__(cls)
-    _module_class().__init__(obj)
-    sent.append(obj)
-    state = d["state"]
-    for k, st in state["params"].items():
-        p = None
-        if st is not None:
-            p = Parameter(decode(st["v"]), requires_grad=bool(st["requires_grad"]))
-            p.grad = decode(st["grad"])
-        obj._parameters[k] = p
-        object.__setattr__(obj, k, p)
-    for kind, table in (("_modules", state["modules"]), ("_buffers", state["buffers"])):
-        for k, v in table.items():
-            value = decode(v, fn)
-            getattr(obj, kind)[k] = value
-            object.__setattr__(obj, k, value)
-    for k, v in state["extra"].items():
-        object.__setattr__(obj, k, decode(v, fn))
-    return obj
-
-
 # --- one call: the judge's message, the learner's answer, written back --------------
 def message(proxy, args, kwargs, refs):
     """(judge) The message that calls ``proxy`` (over there, for a test function)."""
     import minigrad
 
-    _STATE["sent"] = []
+    STATE["sent"] = []
     out = {"op": "call-test" if hasattr(proxy, "_source") else "call", "name": proxy.__name__,
            "args": encode(list(args), refs), "kwargs": encode(dict(kwargs), refs)}
     if hasattr(proxy, "_source"):
         out["source"] = proxy._source
-    if _STATE["graphs"]:
+    if STATE["graphs"]:
         out |= {"graphs": True, "grad_enabled": minigrad.is_grad_enabled()}
     return out
 
@@ -294,8 +132,8 @@ def incoming(namespace, message):
     """(learner) A call begins: the judge's grad mode, a fresh list of objects sent."""
     import minigrad
 
-    _STATE["namespace"], _STATE["sent"] = namespace, []
-    _STATE["graphs"] = message.get("graphs") is True
+    STATE["namespace"], STATE["sent"] = namespace, []
+    STATE["graphs"] = message.get("graphs") is True
     if type(message.get("grad_enabled")) is bool:
         minigrad.set_grad_enabled(message["grad_enabled"])
 
@@ -304,13 +142,13 @@ def reply(answer):
     """(learner) The answer, with the grad mode and the state of every object sent."""
     import minigrad
 
-    if not _STATE["graphs"]:
+    if not STATE["graphs"]:
         return answer
     states = []
-    for obj in _STATE["sent"]:
+    for obj in STATE["sent"]:
         try:
             states.append({"rng": encode(obj.bit_generator.state)}
-                          if type(obj) is np.random.Generator else _state(obj))
+                          if type(obj) is np.random.Generator else state_of(obj))
         except Exception:  # noqa: BLE001 - not plain any more: not written back
             states.append(None)
     return answer | {"objects": states, "grad_enabled": minigrad.is_grad_enabled()}
@@ -320,11 +158,11 @@ def apply(answer):
     """(judge) Write the learner's changes onto the judge's own objects of this call."""
     import minigrad
 
-    if not _STATE["graphs"]:
+    if not STATE["graphs"]:
         return
     if type(answer.get("grad_enabled")) is bool:
         minigrad.set_grad_enabled(answer["grad_enabled"])
-    states, sent = answer.get("objects"), _STATE["sent"]
+    states, sent = answer.get("objects"), STATE["sent"]
     if states is None:
         return
     if type(states) is not list or len(states) != len(sent):
@@ -335,31 +173,7 @@ def apply(answer):
         if type(obj) is np.random.Generator:
             obj.bit_generator.state = decode(state["rng"])
             continue
-        _write_module(obj, state)
-
-
-def _write_module(m, state):
-    import minigrad
-
-    for k, st in state["params"].items():
-        p = m._parameters.get(k)
-        if p is None or st is None:
-            continue
-        value = decode(st["v"])
-        old = p.detach().numpy()
-        if type(value) is not np.ndarray or value.shape != old.shape:
-            raise RuntimeError(f"your code changed the shape of parameter {k}")
-        if value.tobytes() != old.tobytes() or value.dtype != old.dtype:
-            p.data = minigrad.tensor(value)
-        p.requires_grad_(bool(st["requires_grad"]))
-        p.grad = decode(st["grad"])
-    for k, v in state["buffers"].items():
-        b = m._buffers.get(k)
-        value = decode(v)
-        if b is not None and type(value) is minigrad.Tensor:
-            b.data = value
-    for k, v in state["extra"].items():
-        object.__setattr__(m, k, decode(v))
+        write_module(obj, state)
 
 
 def call_test(server, message):

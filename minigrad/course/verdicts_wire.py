@@ -81,9 +81,9 @@ def encode(x, refs=None):
 
 
 def _models():
-    from minigrad.course import verdicts_models
+    from minigrad.course import verdicts_objects
 
-    return verdicts_models
+    return verdicts_objects
 
 
 def _decode_array(d):
