@@ -214,5 +214,7 @@ def write_module(m, state):
         value = decode(v)
         if b is not None and type(value) is minigrad.Tensor:
             b.data = value
-    for k, v in state["extra"].items():
-        object.__setattr__(m, k, decode(v))
+    kept = {*m._parameters, *m._modules, *m._buffers}
+    for k, v in state["extra"].items():  # only the plain attributes it had (rows, outputs)
+        if k in vars(m) and k not in kept and not k.startswith("_"):
+            object.__setattr__(m, k, decode(v))
