@@ -17,7 +17,7 @@ import nbformat
 import numpy as np
 import pytest
 
-from minigrad.course import verdicts
+from minigrad.course import verdicts, verdicts_models
 from minigrad.course.sandbox import sandbox_problem
 from minigrad.course.verdicts_callables import SHIP  # tests/test_verdicts_callables.py's
 from minigrad.course.verdicts_graphs import GRAPHS  # tests/test_verdicts_graphs.py's
@@ -26,7 +26,7 @@ from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
 from tests.wrong_answers.hostile import KINDS, hostile
 
 ROOT = NOTEBOOKS[0].parent.parent
-ELSEWHERE = SHIP | GRAPHS  # exercises tested in their own files
+ELSEWHERE = SHIP | GRAPHS | set(verdicts_models.EXERCISES)  # tested in their own files
 needs_sandbox = pytest.mark.skipif(sandbox_problem() is not None,
                                    reason=f"no sandbox: {sandbox_problem()}")
 

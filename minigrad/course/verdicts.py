@@ -28,6 +28,7 @@ import pathlib
 import sysconfig
 import time
 
+from minigrad.course import verdicts_models
 from minigrad.course.grading import ROUTES
 from minigrad.course.verdicts_graphs import cells_for
 from minigrad.course.verdicts_process import Process
@@ -100,6 +101,8 @@ EXERCISES |= {
     "ex06-jacobian-test": [*ROUTES["minigrad.jacobian"], *ROUTES["minigrad.forward_ad"],
                            "minigrad.autograd.gradcheck:analytical_jacobian"],
 }
+# chapters 08, 09, 10, 12, 13: models, optimisers, rngs cross (verdicts_models)
+EXERCISES |= {k: [r for p in v for r in ROUTES[p]] for k, v in verdicts_models.EXERCISES.items()}
 # grade_id -> {name: routes}: names whose calls run in a process of their own, with these
 # routes off (the test forbids more for them than for the exercise's other functions).
 OWN = {
@@ -121,6 +124,7 @@ COUNT |= {  # chapters 02 and 06 (minigrad.course.verdicts_graphs)
     "ex02-descent-test": ROUTES["minigrad.Value.backward"],
     "ex06-jacobian-test": ["minigrad.autograd:grad"],
 }
+COUNT |= dict.fromkeys(verdicts_models.COUNTED, ROUTES["minigrad.autograd"])  # 08, 09, 10
 TIME_LIMIT = 60  # seconds of one exercise's learner process, as a kernel cell's
 BOOT = r"""
 import json, os, sys
@@ -223,8 +227,9 @@ def decide(exercises, bwrap="bwrap", time_limit=TIME_LIMIT):
     judge = Process(["-c", JUDGE], bwrap, package_dir)
     learners = None
     try:
-        judge.send({"exercises": [{"index": i, "source": exercises[i][1],
-                                   "grade_id": exercises[i][0]} for i in chosen]})
+        judge.send({"exercises": [{"index": i, "grade_id": exercises[i][0],
+                                   "source": verdicts_models.prepare(*exercises[i][:2])}
+                                  for i in chosen]})
         while True:
             message = judge.receive(time.monotonic() + 120)
             if message is None:
@@ -241,7 +246,8 @@ def decide(exercises, bwrap="bwrap", time_limit=TIME_LIMIT):
                 return out
             if op == "start" and message.get("index") in chosen:
                 grade_id, _, cells = exercises[message["index"]]
-                learners = _Learners(bwrap, grade_id, cells, time_limit)
+                learners = _Learners(bwrap, grade_id, verdicts_models.cells(grade_id, cells),
+                                     time_limit)
                 reply = learners.ready()[1] or _stopped("your solution cells did not finish")
             elif op == "finish":
                 if learners is not None:

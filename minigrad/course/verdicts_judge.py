@@ -14,6 +14,7 @@ import contextlib
 import io
 import sys
 
+from minigrad.course import verdicts_models
 from minigrad.course.verdicts_wire import decode, dumps, encode, loads, tensors
 
 __all__ = ["Proxy", "judge"]
@@ -59,12 +60,11 @@ class Proxy:
     def __call__(self, *args, **kwargs):
         refs = []
         given = tensors((args, kwargs))
-        reply = self._channel.ask({"op": "call", "name": self.__name__,
-                                   "args": encode(list(args), refs),
-                                   "kwargs": encode(dict(kwargs), refs)})
+        reply = self._channel.ask(verdicts_models.message(self, args, kwargs, refs))
         while reply.get("op") == "callback":
             reply = self._channel.ask(self._callback(refs, reply))
         _add_calls(reply.get("calls"))
+        verdicts_models.apply(reply)
         if reply.get("op") == "raised":
             raise _raised(reply)
         if reply.get("op") != "result":

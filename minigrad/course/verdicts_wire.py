@@ -68,7 +68,7 @@ def encode(x, refs=None):
         extra = {k: encode(getattr(x, k)) for k in ("grad", "g")
                  if type(getattr(x, k, None)) in (Tensor, np.ndarray)}
         return {"t": "Tensor", "v": _array(np.asarray(x.data)),
-                "requires_grad": bool(x.requires_grad), **extra}
+                "requires_grad": bool(x.requires_grad), **extra, **_models().graph(x)}
     if type(x) is Value:
         return {"t": "Value", "v": encode(x.data), "grad": encode(x.grad)}
     if type(x).__module__ == "torch" and type(x).__name__ in ("Tensor", "Parameter"):
@@ -76,6 +76,8 @@ def encode(x, refs=None):
     for encoder in ENCODERS:
         if (shipped := encoder(x)) is not None:
             return shipped
+    if (extra := _models().encode_extra(x, refs)) is not None:  # a model, an rng (08-13)
+        return extra
     if isinstance(x, Ref):
         return {"t": "fn", "ref": x._ref, "name": x.__name__}
     if refs is not None and callable(x):
@@ -83,6 +85,12 @@ def encode(x, refs=None):
         return {"t": "fn", "ref": len(refs) - 1, "name": str(getattr(x, "__name__", "f"))}
     raise WireError(f"a {type(x).__name__} is not plain data (numbers, arrays, tensors, "
                     "or lists, tuples and dicts of them)")
+
+
+def _models():
+    from minigrad.course import verdicts_objects
+
+    return verdicts_objects
 
 
 def _decode_array(d):
@@ -126,6 +134,7 @@ def decode(d, fn=None):
                 if type(value) is not type(t):
                     raise WireError(f"a tensor's {key} is a tensor")
                 setattr(t, key, value)
+        _models().mark(t, d)
         return t
     if t == "Value":
         from minigrad.value import Value
@@ -137,6 +146,8 @@ def decode(d, fn=None):
         return fn(int(d["ref"]), str(d["name"]))
     if t in DECODERS:
         return DECODERS[t](d, fn)
+    if t in ("Module", "rng", "learner"):
+        return _models().decode_extra(d, fn)
     raise WireError(f"{t!r} does not cross")
 
 
