@@ -26,10 +26,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # class report 33 (53).
 # The wrong-answer pass and the round trip are split by chapter group for this.
 LONGEST = ("test_sandbox.py", "test_browser_widgets.py", "test_browser_widgets_2.py",
-           "test_wrong_answers.py", "test_wrong_answers_2.py", "test_nbgrader_roundtrip_2.py",
-           "test_nbgrader_roundtrip_3.py", "test_nbgrader_roundtrip.py", "test_autograde.py",
-           "test_verdicts.py",
-           "test_wrong_answers_3.py", "test_grade_index.py", "test_nbgrader_roundtrip_4.py",
+           "test_nbgrader_roundtrip_2.py", "test_nbgrader_roundtrip_3.py",
+           "test_nbgrader_roundtrip.py", "test_autograde.py", "test_verdicts.py",
+           "test_grade_index.py", "test_nbgrader_roundtrip_4.py",
            "test_python_versions.py", "test_book.py", "test_browser.py", "test_class_report.py",
            "test_exchange.py", "test_workspace.py")
 
