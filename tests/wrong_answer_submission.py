@@ -54,6 +54,9 @@ def _wa_restore(name, wa=_wa, integrity=_integrity):
 """
 
 
+RESTORE = "_wa_restore('pre')\n"
+
+
 def visible(test_source):
     """The test cell as nbgrader releases it: hidden tests removed."""
     shown = HIDDEN.sub("", test_source)
@@ -99,8 +102,9 @@ def submission(number, wrong_module):
         plan.append(("helper", add(source)))
 
     def attempt(grade_id, label, which, answer, test):
-        plan.append(("attempt", grade_id, label, which, add(answer), add(test)))
-        helper("_wa_restore('pre')")
+        # Each answer starts from the state before the exercise: the restore is the
+        # answer cell's first line (one cell fewer an attempt).
+        plan.append(("attempt", grade_id, label, which, add(RESTORE + answer), add(test)))
 
     helper(SETUP)
     starts = {id(sols[0]) for _, sols, _ in exercises(nb)}
@@ -130,7 +134,6 @@ def submission(number, wrong_module):
         plan.append(("again", [c.id for c in sols], add(reference), sols_committed[-1]))
         plan.append(("again", [cell.id], add(cell.source), original))
         helper("_wa_save('post')")
-        helper("_wa_restore('pre')")
         cheats = [type(w)(w.label, w.kind, reference + "\n" + w.source)
                   for w in GENERIC_CHEATS] if first_exercise else []
         first_exercise = False
