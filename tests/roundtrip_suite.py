@@ -35,8 +35,9 @@ def _test_ids(nb):
 
 # Chapter groups, one test file each, of about equal grading cost: four, so that four
 # pytest workers can take one each. CPU measured with the wrong-answer pass in the
-# instructor's submissions (sandboxed kernels counted, MINIGRAD_TIMES): 06-09 116 s,
-# 14-16 89 s (the round trip alone: 01-05 62 s, 06-10 85 s, 11-13 52 s, 14-16 52 s).
+# instructor's submissions (sandboxed kernels counted, MINIGRAD_TIMES): 01-05 113 s,
+# 06-09 102 s, 10-13 138 s, 14-16 89 s (was: round trip 78/78/96/56 plus the separate
+# wrong-answer pass 110 (01-08), 119 (09-13), 59 (14-16)).
 GROUPS = (("01", "02", "03", "04", "05"), ("06", "07", "08", "09"),
           ("10", "11", "12", "13"), ("14", "15", "16"))
 
