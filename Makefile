@@ -60,8 +60,8 @@ lint: $(STAMP)
 
 # Everything: lint, the book, unit/parity/property tests, the exercise round trip, the
 # browser tests (JupyterLab and the book) and strict nbval over every chapter (plus the
-# same comparison in the wrong-answer pass's kernel, under the integrity guard as nbgrader
-# runs it: tests/wrong_answer_suite.py), in one pytest run on both cores.
+# same comparison in nbgrader's run of the round trip's instructor submission, which holds
+# the wrong-answer pass: tests/wrong_answer_submission.py), in one pytest run on both cores.
 test: $(STAMP) lint book
 	mkdir -p build/jupyter build/mpl
 	$(TESTENV) $(BIN)/python -m pytest $(XDIST) tests notebooks $(NBVAL)

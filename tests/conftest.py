@@ -20,16 +20,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # The longest test files run first, longest first (pytest -n 4 --dist loadfile hands
 # each worker whole files in this order), so no worker is left with one at the end. CPU
-# seconds measured with MINIGRAD_TIMES (tests/timing.py): wrong answers 113/106/60, round
-# trip 85/62/52/52; under a load near 10, since the grading tests' odd submissions moved
-# to a minimal assignment: sandbox 83 (was 213), grade index 52 (65), autograde 38 (62),
-# class report 33 (53).
-# The wrong-answer pass and the round trip are split by chapter group for this.
-LONGEST = ("test_sandbox.py", "test_browser_widgets.py",
-           "test_wrong_answers.py", "test_wrong_answers_2.py", "test_nbgrader_roundtrip_2.py",
-           "test_nbgrader_roundtrip_3.py", "test_nbgrader_roundtrip.py", "test_autograde.py",
-           "test_verdicts.py",
-           "test_wrong_answers_3.py", "test_grade_index.py", "test_nbgrader_roundtrip_4.py",
+# seconds measured with MINIGRAD_TIMES (tests/timing.py), under a load near 10: the
+# browser widgets (every chapter on one JupyterLab page; the longest wall time) ~180;
+# the round trip, which holds the wrong-answer pass (one group of chapters a file),
+# 90-140 each; sandbox 83, grade index 52, autograde 38, class report 33.
+LONGEST = ("test_browser_widgets.py", "test_nbgrader_roundtrip_3.py",
+           "test_nbgrader_roundtrip_2.py", "test_nbgrader_roundtrip.py",
+           "test_nbgrader_roundtrip_4.py", "test_sandbox.py", "test_verdicts.py",
+           "test_autograde.py", "test_verdicts_models.py", "test_verdicts_graphs.py",
+           "test_verdicts_callables.py", "test_grade_index.py", "test_forkserver.py",
            "test_python_versions.py", "test_book.py", "test_browser.py", "test_class_report.py",
            "test_exchange.py", "test_workspace.py")
 

@@ -1,6 +1,8 @@
 """The instructor round trip shared by ``tests/test_nbgrader_roundtrip*.py`` (the first
 one's docstring says what it checks): each file makes its own course folder over one
-group of chapters and grades it, so both pytest workers share the work.
+group of chapters and grades it, so the pytest workers share the work. The instructor's
+submission holds the wrong-answer pass (``tests/wrong_answer_suite.py``): one file a group
+runs both.
 """
 
 
@@ -8,6 +10,7 @@ import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
+from tests import wrong_answer_suite
 from tests.notebook_tools import (
     BUSY_MACHINE,
     NOTEBOOKS,
@@ -31,8 +34,10 @@ def _test_ids(nb):
 
 
 # Chapter groups, one test file each, of about equal grading cost: four, so that four
-# pytest workers can take one each. CPU measured (sandboxed kernels counted):
-# 01-05 62 s, 06-10 85 s, 11-13 52 s, 14-16 52 s; 10 moved to the third group.
+# pytest workers can take one each. CPU measured with the wrong-answer pass in the
+# instructor's submissions (sandboxed kernels counted, MINIGRAD_TIMES): 01-05 113 s,
+# 06-09 102 s, 10-13 138 s, 14-16 89 s (was: round trip 78/78/96/56 plus the separate
+# wrong-answer pass 110 (01-08), 119 (09-13), 59 (14-16)).
 GROUPS = (("01", "02", "03", "04", "05"), ("06", "07", "08", "09"),
           ("10", "11", "12", "13"), ("14", "15", "16"))
 
@@ -58,7 +63,9 @@ def make_course(course, notebooks):
 
     for source_nb in notebooks:
         released = nbformat.read(_released(course, source_nb), as_version=4)
-        submit("instructor", source_nb, nbformat.read(source_nb, as_version=4))
+        # The chapter as committed, with the wrong-answer pass in cells of its own.
+        submit("instructor", source_nb,
+               wrong_answer_suite.instructor_submission(source_nb.stem[:2]))
         submit("untouched", source_nb, released)
     if TAMPERED in notebooks:
         tampered = nbformat.read(_released(course, TAMPERED), as_version=4)
@@ -82,8 +89,12 @@ def chapter_tests(numbers):
     def graded(request, course):
         return graded_chapter(course, request.param)
 
-    return {"course": course, "graded": graded, **{
-        name: value for name, value in globals().items() if name.startswith("test_")}}
+    return {"course": course, "graded": graded, **wrong_answer_suite.chapter_tests(numbers),
+            **{name: value for name, value in globals().items() if name.startswith("test_")}}
+
+
+def autograded_path(course, student, source_nb):
+    return course / "autograded" / student / CLASSROOM.assignment_of(source_nb) / source_nb.name
 
 
 def graded_chapter(course, source_nb):
@@ -94,8 +105,8 @@ def graded_chapter(course, source_nb):
         scores = {student: gb.find_submission_notebook(source_nb.stem, assignment, student)
                   for student in students}
         scores = {s: (nb.score, nb.max_score) for s, nb in scores.items()}
-    autograded = {s: nbformat.read(course / "autograded" / s / assignment / source_nb.name,
-                                   as_version=4) for s in students[1:]}
+    autograded = {s: nbformat.read(autograded_path(course, s, source_nb), as_version=4)
+                  for s in students[1:]}
     return {"source": nbformat.read(source_nb, as_version=4),
             "released": nbformat.read(_released(course, source_nb), as_version=4),
             "scores": scores, "autograded": autograded}
