@@ -85,7 +85,6 @@ def test_widget_controls():
 
 
 def test_drawing_masks_what_is_not_filled():
-
     import matplotlib
 
     matplotlib.use("Agg")
