@@ -27,7 +27,8 @@ MUTABLE = {
 IPYTHON_NAMES = {"_", "__", "___", "exit", "quit", "get_ipython", "display", "help",
                  "copyright", "credits", "license", "open", "input", "raw_input", "getpass"}
 
-_state = {"baseline": None, "first_change": None, "hooked": False}
+_state = {"baseline": None, "first_change": None, "hooked": False, "names": None,
+          "quick": None, "classes": (), "alive": ()}
 
 
 class TamperingDetected(AssertionError):
@@ -35,18 +36,23 @@ class TamperingDetected(AssertionError):
 
 
 def _watched_modules():
-    import math
+    """``[(name, module)]``: the names found at the first call (every minigrad module
+    imported then), each looked up in ``sys.modules`` again at every call."""
+    if _state["names"] is None:
+        import math
 
-    import numpy
-    import torch
-    import torch.nn.functional
+        import numpy
+        import torch
+        import torch.nn.functional
 
-    _import_all_of_minigrad()
-    names = ["numpy", "numpy.linalg", "numpy.random", "math", "builtins", "torch",
-             "torch.autograd", "torch.autograd.graph", "torch.nn.functional"]
-    names += sorted(n for n in list(sys.modules) if n == "minigrad" or n.startswith("minigrad."))
-    del math, numpy, torch
-    return [(n, sys.modules[n]) for n in names if n in sys.modules]
+        _import_all_of_minigrad()
+        names = ["numpy", "numpy.linalg", "numpy.random", "math", "builtins", "torch",
+                 "torch.autograd", "torch.autograd.graph", "torch.nn.functional"]
+        names += sorted(n for n in list(sys.modules)
+                        if n == "minigrad" or n.startswith("minigrad."))
+        del math, numpy, torch
+        _state["names"] = names
+    return [(n, sys.modules[n]) for n in _state["names"] if n in sys.modules]
 
 
 def _import_all_of_minigrad():
@@ -110,9 +116,50 @@ def fingerprint():
     return prints
 
 
+def _classes():
+    """The classes whose methods :func:`fingerprint` watches."""
+    import numpy
+    import torch
+
+    found = [torch.Tensor, torch.nn.Module, numpy.ndarray]
+    for name, module in _watched_modules():
+        if name.startswith("minigrad"):
+            found += _owned_classes(name, module)
+    return found
+
+
+def _quick():
+    """Every watched module's and class's names and the identities of their values, as
+    tuples: equal to the last clean look's only if nothing at all was rebound (then
+    :func:`fingerprint`'s slower, filtered comparison is not needed). The values of the
+    first look are kept alive in ``_state["alive"]``, so no identity is reused."""
+    modules = _watched_modules()
+    found = [tuple(id(m) for _, m in modules)]
+    for space in [vars(m) for _, m in modules] + [vars(c) for c in _state["classes"]]:
+        found.append(tuple(space))
+        found.append(tuple(map(id, space.values())))
+    return found
+
+
+def _remember_quick():
+    _state["classes"] = _classes()
+    _state["quick"] = _quick()
+    _state["alive"] = [tuple(vars(m).values()) for _, m in _watched_modules()] + [
+        tuple(vars(c).values()) for c in _state["classes"]]
+
+
 def _changes(baseline):
+    if _state["quick"] is not None and _quick() == _state["quick"]:
+        return []
     now = fingerprint()
     changed = [key for key, ident in baseline.items() if now.get(key) != ident]
+    # a class given a method it inherited (torch.Tensor.allclose = ...): new in its dict
+    owners = {owner for owner, attr in baseline if "." in owner and owner[0].isalpha()
+              and owner not in dict(_watched_modules())}
+    changed += [key for key in now if key not in baseline and key[0] in owners
+                and not key[1].startswith("__")]
+    if not changed:  # a harmless rebinding (a warnings registry, torch's lazy wrapper)
+        _remember_quick()
     return [f"{owner}.{attr}" for owner, attr in changed]
 
 
@@ -144,6 +191,7 @@ def _after_cell(result):
 def install():
     """Take the fingerprint now, and (in IPython) look again after every cell."""
     _state["baseline"] = fingerprint()
+    _remember_quick()
     _state["first_change"] = None
     shell = _shell()
     if shell is not None and not _state["hooked"]:
