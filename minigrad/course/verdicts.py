@@ -68,11 +68,24 @@ EXERCISES = {
     "ex16-checkpoint-plan-test": ["minigrad.course.checkpoint_plan:measure_plan",
                                   "minigrad.course.graph_memory:saved_bytes"],
 }
+# Chapters 10, 11, 14, 16: the learner's classes and hooks, used by the test cell's own
+# functions, which run in the learner's process (minigrad.course.verdicts_classes.REMOTE);
+# where the test differentiates through the learner's Function, in OWN's "test:autograd".
+EXERCISES.update({
+    "ex10-momentum-test": [*BY_HAND, "minigrad.optim.sgd:SGD.step"],
+    "ex11-fix-backward-test": BY_HAND,
+    "ex14-dual-rules-test": [*BY_HAND, "minigrad.dual:Dual.__mul__", "minigrad.dual:Dual.tanh"],
+    "ex16-softplus-test": BY_HAND,
+    "ex16-sign-st-test": BY_HAND,
+    "ex16-clip-hook-test": [],
+})
 # grade_id -> {name: routes}: names whose calls run in a process of their own, with these
 # routes off (the test forbids more for them than for the exercise's other functions).
 OWN = {
     "ex08-predict-test": {"predicted_grad": BY_HAND},
 }
+OWN.update({grade_id: {"test:autograd": []} for grade_id in  # chapters 11 and 16
+            ("ex11-fix-backward-test", "ex16-softplus-test", "ex16-sign-st-test")})
 # grade_id -> routes whose calls the learner's process counts (the test's ``g.calls``).
 COUNT = {
     "ex08-predict-test": ROUTES["minigrad.autograd"],
@@ -180,7 +193,8 @@ def decide(exercises, bwrap="bwrap", time_limit=TIME_LIMIT):
     judge = Process(["-c", JUDGE], bwrap, package_dir)
     learners = None
     try:
-        judge.send({"exercises": [{"index": i, "source": exercises[i][1]} for i in chosen]})
+        judge.send({"exercises": [{"index": i, "source": exercises[i][1],
+                                   "grade_id": exercises[i][0]} for i in chosen]})
         while True:
             message = judge.receive(time.monotonic() + 120)
             if message is None:

@@ -14,6 +14,7 @@ import contextlib
 import io
 import sys
 
+from minigrad.course.verdicts_classes import prepare
 from minigrad.course.verdicts_wire import decode, dumps, encode, loads, tensors
 
 __all__ = ["Proxy", "judge"]
@@ -182,7 +183,7 @@ def judge(stdin=None, stdout=None):
                 reply = channel.ask({"op": "value", "name": name})
                 if reply.get("op") == "result":
                     namespace[name] = decode(reply["value"])
-        results.append(run_test(exercise["source"], namespace))
+        results.append(run_test(prepare(exercise, namespace, channel), namespace))
         channel.ask({"op": "finish"})
     from minigrad.course.verdicts_learner import cpu_seconds
 
