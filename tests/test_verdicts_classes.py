@@ -21,7 +21,7 @@ import pytest
 
 import minigrad
 from minigrad.course import verdicts, verdicts_classes
-from minigrad.course.verdicts_judge import run_test
+from minigrad.course.verdicts_judge import Proxy, run_test
 from minigrad.course.verdicts_learner import Server
 from minigrad.course.verdicts_wire import dumps, loads
 from tests.notebook_tools import NOTEBOOKS
@@ -61,6 +61,9 @@ class Doubler:
 def lay_out(f, a, b):
     b[0] = 7.0  # an array given, changed in place
     return f(Doubler([a]))
+
+def double(x):
+    return 2 * x
 '''
 TEST = '''
 def use(a, b, f):
@@ -71,15 +74,21 @@ def use(a, b, f):
 a = minigrad.tensor([1.0, 2.0], requires_grad=True)
 b = np.zeros(2)
 got = use(a, b, lambda d: (d.step(), d.params[0].data.numpy().sum())[1])
+
+def apply_to(f, x):
+    return f(x)
+
+six = apply_to(double, 3.0)
 '''
 
 
 def test_the_tests_functions_run_in_the_learners_process_from_their_source():
     channel = _InProcess([LEARNER])
-    namespace = {"__name__": "__main__", "np": np, "minigrad": minigrad}
+    namespace = {"__name__": "__main__", "np": np, "minigrad": minigrad,
+                 "double": Proxy(channel, "double")}
     tree = verdicts_classes.prepare({"grade_id": "g", "source": TEST}, namespace, channel)
     assert tree == TEST  # an exercise not of REMOTE runs as it is
-    verdicts_classes.REMOTE["g"] = {"use": "test"}
+    verdicts_classes.REMOTE["g"] = {"use": "test", "apply_to": "test"}
     try:
         code = verdicts_classes.prepare({"grade_id": "g", "source": TEST}, namespace, channel)
     finally:
@@ -91,7 +100,8 @@ def test_the_tests_functions_run_in_the_learners_process_from_their_source():
     assert namespace["got"] == 12.0
     assert np.array_equal(namespace["a"].detach().numpy(), [4.0, 8.0])  # both steps
     assert np.array_equal(namespace["b"], [7.0, 0.0])  # changed in place, written back
-    (call,) = channel.sent
+    assert namespace["six"] == 6.0  # the learner's function, by its name over there
+    call = channel.sent[0]
     assert call["name"] == "test"
     source, args, _ = call["args"]["v"]
     assert source.startswith("def use(a, b, f):")
