@@ -65,6 +65,7 @@ from minigrad.ops.toplevel import (
     absolute,
     allclose,
     cat,
+    ceil,
     clamp,
     clamp_max,
     clamp_min,
@@ -75,7 +76,9 @@ from minigrad.ops.toplevel import (
     dot,
     equal,
     exp,
+    floor,
     floor_divide,
+    frac,
     isclose,
     log,
     log_softmax,
@@ -102,6 +105,7 @@ from minigrad.ops.toplevel import (
     sum,  # noqa: A004 - torch's name
     tanh,
     transpose,
+    trunc,
     unsqueeze,
     where,
 )
@@ -146,5 +150,11 @@ __all__ = ["check", "check_all", "show_source",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
-           "softmax", "log_softmax", "min", "floor_divide", "round", "relu_",
-           "set_printoptions", "nan", "inf", "pi", "e"]
+           "softmax", "log_softmax", "min", "floor_divide", "round", "relu_", "floor",
+           "ceil", "trunc", "frac", "set_printoptions", "nan", "inf", "pi", "e"]
+
+# torch's everyday ops of ops/special.py, binary.py, maxima.py, ... (their list: NEW_OPS)
+from minigrad.ops import toplevel as _toplevel  # noqa: E402
+
+globals().update({_name: getattr(_toplevel, _name) for _name in _toplevel.NEW_OPS})
+__all__ += _toplevel.NEW_OPS

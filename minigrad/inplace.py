@@ -100,6 +100,27 @@ class InplaceMethods:
             activations.relu(self)  # torch's error for bools
         return self._inplace(_relu, None, _relu_numpy, cast=True)
 
+    def floor_(self):
+        return self._rounding(rounding.floor)
+
+    def ceil_(self):
+        return self._rounding(rounding.ceil)
+
+    def trunc_(self):
+        return self._rounding(rounding.trunc)
+
+    def frac_(self):
+        return self._rounding(rounding.frac)
+
+    def round_(self, decimals=None):
+        return self._rounding(lambda t: rounding.round(t, decimals))
+
+    def _rounding(self, op):
+        """A rounding op in place: recorded as the op itself (``FloorBackward0``...)."""
+        if self._data.dtype.kind in "biu":
+            op(self)  # torch's errors for bools (and ints for frac); ints stay as they are
+        return self._inplace(lambda t, _: op(t), None, _numbers_of(op), cast=True)
+
     # ``w -= lr * w.grad`` changes w in place, as in torch (not ``w = w - ...``).
     def __iadd__(self, other):
         return self.add_(other)
@@ -168,6 +189,14 @@ def _floor_divide(data, other, out, casting=None):
     rounding.check_floor_divide(data, other)
     with np.errstate(divide="ignore", invalid="ignore"):
         np.floor_divide(data, other, out=out, casting=casting)
+
+
+def _numbers_of(op):
+    """The numpy version of an op for ``_inplace``'s unrecorded path."""
+    def numbers(data, other, out, casting=None):
+        from minigrad.tensors import make
+        np.copyto(out, op(make(data, None))._data, casting="unsafe")
+    return numbers
 
 
 def _relu(tensor, _):

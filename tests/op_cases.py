@@ -134,6 +134,8 @@ CASES = [
     C("relu_", lambda a: ((a * 2).relu_() ** 2).sum(), tangent=False,
       why="minigrad's forward mode refuses in-place writes into dual tensors"),
     C("round", lambda a: (a.round() * a + a.round(decimals=1) * a * a).sum()),
+    C("floor_ceil_trunc_frac",
+      lambda a: (a.floor() * a + a.ceil() * a * a + a.trunc() * a + a.frac() ** 2).sum()),
     C("sum_all", lambda a: a.sum() ** 2),
     C("sum_dim", lambda a: (a.sum(1) ** 2).sum()),
     C("sum_keepdim", lambda a: (a.sum(1, keepdim=True) ** 2 * a).sum()),
@@ -206,6 +208,65 @@ CASES = [
       lambda u, v: mg.dot(u * u, v) ** 2, shapes=(M1, M1)),
     C("norm", lambda a: a.norm() ** 3 + a.norm(dim=1).sum() * a.norm(p=1)),
     C("norm_inf", lambda a: a.norm(p=float("inf")) * a.sum()),
+    # more of torch's everyday ops (ops/special.py, trigonometric.py, binary.py, maxima.py)
+    C("floor_ceil_trunc_frac", lambda a: (a.floor() * a + a.ceil() * a * a + a.trunc() * a
+                                          + a.frac() ** 2).sum()),
+    C("square", lambda a: (a.square() * a).sum()),
+    C("rsqrt", lambda a: (a.rsqrt() * a).sum(), low=0.5),
+    C("log1p_expm1", lambda a: (a.log1p() * a.expm1()).sum(), low=-0.5),
+    C("log2_exp2", lambda a: (a.log2() * a.exp2()).sum(), low=0.5),
+    C("erf", lambda a: (a.erf() * a).sum()),
+    C("tan_atan", lambda a: (a.tan() * a.atan()).sum(), low=-1.2, high=1.2),
+    C("asin_acos", lambda a: (a.asin() * a.acos() * a).sum(), low=-0.9, high=0.9),
+    C("sinh_cosh", lambda a: (a.sinh() * a.cosh() * a).sum()),
+    C("maximum_minimum", lambda a, b: (a.maximum(b) ** 2 * a.minimum(b[0])).sum(),
+      shapes=(M2, M2)),
+    C("maximum_ties", lambda a: (a.maximum(a.round()) * a.minimum(a.round() * 0 + 1)).sum(),
+      low=-1.0, high=3.0),
+    C("atan2", lambda a, b: (a.atan2(b) * a).sum(), shapes=(M2, M1)),
+    C("logaddexp", lambda a, b: (a.logaddexp(b) ** 2).sum(), shapes=(M2, M2)),
+    C("lerp", lambda a, b: (a.lerp(b, 0.3) ** 2 + a.lerp(b, 0.8) * a).sum(), shapes=(M2, M2)),
+    C("lerp_tensor", lambda a, b, w: (a.lerp(b, w) ** 2 * w).sum(), shapes=(M2, M2, M1)),
+    C("amax_amin", lambda a: (a.amax(1) ** 2).sum() * a.amin() + a.amax((0, 1), True).sum()),
+    C("amax_ties", lambda a: (a.round().amax(0) * a.amin(1, keepdim=True).sum() * a).sum()),
+    C("logsumexp", lambda a: (a.logsumexp(1) ** 2).sum() + a.logsumexp((0, 1)) * a.sum()),
+    # tiling.py, reorder.py, triangular.py, gathering.py, products.py, cumulative.py,
+    # predicates.py, sorting.py
+    C("expand", lambda a, v: (v.expand(3, 4) * a + v.reshape(4, 1).expand(2, 4, 3).sum(0).t()
+                              ** 2 * a).sum(), shapes=(M2, M1)),
+    C("repeat", lambda a: (a.repeat(2, 1, 3) ** 2 * a.repeat(2, 1, 3).tanh()).sum()),
+    C("flip_roll", lambda a: (a.flip(0) * a.roll(1, 1) * a.roll((1, -2), (0, 1)) * a).sum()
+      + (a.roll(5) ** 3).sum() + (a.flip(0, 1) ** 3).sum()),
+    C("narrow_split_chunk", lambda a: (a.narrow(1, 1, 2) ** 3).sum() + sum(
+        (p ** 2 * p.sum()).sum() for p in a.split(3, 1) + a.split([1, 2], 0) + a.chunk(2))),
+    C("tril_triu_trace", lambda a: (a.tril() ** 2 * a.triu(1).exp()).sum() + a.trace() ** 3
+      + (a.tril(-1) * a).sum()),
+    C("gather_index_select", lambda a: (
+        a.gather(1, _labels(torch if isinstance(a, torch.Tensor) else mg, [[0, 3], [2, 2], [1, 0]]))
+        ** 3).sum() + (a.index_select(1, _labels(torch if isinstance(a, torch.Tensor) else mg,
+                                                 [3, 0, 3])) ** 2 * a[:, :3]).sum()),
+    C("masked_fill", lambda a, b: (a.masked_fill(a > b, 0.5) ** 2 * b
+                                   + a.masked_fill(b > 0, b[0, 0] * b[1, 1]) ** 3).sum(),
+      shapes=(M2, M2)),
+    C("bmm", lambda a, b: (a.reshape(3, 2, 2).bmm(b.reshape(3, 2, 2)) ** 2).sum(),
+      shapes=(M2, M2)),
+    C("addmm", lambda v, a, b: (torch.addmm(v, a, b.t(), beta=0.5, alpha=2.0) ** 2).sum()
+      + (v.addmm(a, b.t()) ** 3).sum(), lambda v, a, b: (mg.addmm(v, a, b.t(), beta=0.5,
+                                                                   alpha=2.0) ** 2).sum()
+      + (v.addmm(a, b.t()) ** 3).sum(), shapes=((3,), M2, M2)),
+    C("outer", lambda u, v: (torch.outer(u, v) ** 2).sum() + (u.outer(u) * v).sum(),
+      lambda u, v: (mg.outer(u, v) ** 2).sum() + (u.outer(u) * v).sum(), shapes=(M1, M1)),
+    C("cumsum_cumprod", lambda a: (a.cumsum(1) ** 2 * a.cumprod(0)).sum()
+      + (a.cumprod(1) * a).sum()),
+    C("cumprod_zero", lambda a: (a.masked_fill(a > 1.2, 0.0).cumprod(1) * a).sum()
+      + (a.masked_fill(a < -1.0, 0.0).cumprod(0) ** 2).sum()),
+    C("prod", lambda a: a.prod() * a.sum() + (a.prod(1) ** 2).sum() + (a.prod(0, True) * a).sum()),
+    C("prod_zero", lambda a: a.masked_fill(a > 1.5, 0.0).prod() * a.sum()
+      + (a.masked_fill(a > 1.0, 0.0).prod(1) ** 2).sum(), low=-1.5),
+    C("diff", lambda a: (a.diff() ** 3).sum() + (a.diff(2, 0) * a[:1]).sum()),
+    C("nan_to_num", lambda a: ((a.log() * a).nan_to_num(0.5, 9.0, -9.0) ** 2).sum()),
+    C("sort_topk", lambda a: (a.sort(1)[0] * a + a.sort(0, True).values ** 2).sum()
+      + (a.topk(2)[0] ** 3).sum() + (a.topk(2, 0, False).values * a[:2]).sum()),
     C("zero_", _zero,
       tangent=False, why="minigrad's forward mode refuses in-place ops on dual tensors"),
     C("copy_slices", _copy_slices, shapes=(M2, M2),

@@ -96,3 +96,18 @@ def test_grad_and_value_inside_vmap_as_torch(argnums):
         return lib.func.vmap(per_sample, in_dims=(None, 0, None))(p, xs, unused)
 
     _both(run)
+
+
+@pytest.mark.parametrize("transform", ["jacfwd", "jacrev"])
+@pytest.mark.parametrize("func", [two_outputs, dict_output])
+@pytest.mark.parametrize("argnums", [0, (0, 1)])
+def test_per_sample_jacobians_of_several_outputs_as_torch(transform, func, argnums):
+    """``vmap(jacfwd(f))`` with a tuple or dict output: each output's per-sample
+    Jacobians in its place (minigrad's batched pass refused a tuple before)."""
+    def run(lib):
+        rng = np.random.default_rng(8)
+        xs = lib.tensor(rng.uniform(-1, 1, (4, 3)), dtype=lib.float64)
+        ys = lib.tensor(rng.uniform(-1, 1, (4, 2)), dtype=lib.float64)
+        return lib.func.vmap(getattr(lib.func, transform)(func, argnums=argnums))(xs, ys)
+
+    _both(run)

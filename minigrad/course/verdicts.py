@@ -68,6 +68,19 @@ EXERCISES = {
     "ex16-checkpoint-plan-test": ["minigrad.course.checkpoint_plan:measure_plan",
                                   "minigrad.course.graph_memory:saved_bytes"],
 }
+# Chapters 11, 12, 14, 15 (the test's functions cross as source: verdicts_callables), as
+# in the kernel: torch's routes are not importable there; minigrad's the test forbids are off
+EXERCISES.update({
+    "ex11-find-bugs-test": [],
+    "ex12-softmax-test": [],
+    "ex12-inplace-safe-test": [],
+    "ex14-jacobian-columns-test": [*ROUTES["minigrad.autograd"], *ROUTES["minigrad.jacobian"]],
+    "ex14-double-vjp-test": [*ROUTES["minigrad.forward_ad"], *ROUTES["minigrad.func"]],
+    "ex15-nth-derivative-test": ROUTES["minigrad.func"],
+    "ex15-hvp-test": ROUTES["minigrad.func"],
+    "ex15-newton-step-test": ROUTES["minigrad.func"],
+    "ex15-power-iteration-test": ROUTES["minigrad.func"],
+})
 # Chapters 10, 11, 14, 16: the learner's classes and hooks, used by the test cell's own
 # functions, which run in the learner's process (minigrad.course.verdicts_classes.REMOTE);
 # where the test differentiates through the learner's Function, in OWN's "test:autograd".
@@ -91,6 +104,12 @@ COUNT = {
     "ex08-predict-test": ROUTES["minigrad.autograd"],
     "ex12-hidden-grad-test": ROUTES["minigrad.autograd"],
 }
+COUNT.update({  # chapters 14, 15
+    "ex14-jacobian-columns-test": ["minigrad.autograd.forward_ad:make_dual"],
+    "ex14-double-vjp-test": ROUTES["minigrad.autograd"],
+    "ex15-hvp-test": ROUTES["minigrad.autograd"],
+    "ex15-power-iteration-test": ROUTES["minigrad.autograd"],
+})
 TIME_LIMIT = 60  # seconds of one exercise's learner process, as a kernel cell's
 BOOT = r"""
 import json, os, sys

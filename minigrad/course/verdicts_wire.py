@@ -21,6 +21,10 @@ __all__ = ["encode", "decode", "dumps", "loads", "tensors", "Ref", "WireError", 
 MAX_LINE = 64 * 1024 ** 2  # bytes of one message
 _KINDS = "biufc"  # bool, int, uint, float, complex: the dtypes that cross
 _LIMIT = 10_000_000  # elements of one array
+# Extra kinds (minigrad.course.verdicts_callables, chapters 11, 12, 14, 15): encoders tried
+# before a callable becomes a reference; decoders a process installs for itself (only the
+# learner's: they re-create the test's functions)
+ENCODERS, DECODERS = [], {}
 
 
 class Ref:
@@ -69,6 +73,9 @@ def encode(x, refs=None):
         return {"t": "Value", "v": encode(x.data), "grad": encode(x.grad)}
     if type(x).__module__ == "torch" and type(x).__name__ in ("Tensor", "Parameter"):
         return _array(x.detach().cpu().numpy())
+    for encoder in ENCODERS:
+        if (shipped := encoder(x)) is not None:
+            return shipped
     if isinstance(x, Ref):
         return {"t": "fn", "ref": x._ref, "name": x.__name__}
     if refs is not None and callable(x):
@@ -128,6 +135,8 @@ def decode(d, fn=None):
         return v
     if t == "fn" and fn is not None:
         return fn(int(d["ref"]), str(d["name"]))
+    if t in DECODERS:
+        return DECODERS[t](d, fn)
     raise WireError(f"{t!r} does not cross")
 
 

@@ -193,8 +193,18 @@ def regroup(grads, groups, specs, unflatten, single, item):
 
 
 def batched_jacrev(func, args, kwargs, single, nums, flatten, unflatten):
-    """One backward per element of a sample's output: every sample's row at once."""
+    """One backward per element of a sample's output: every sample's row at once (an
+    output that is a tuple, list or dict: one Jacobian per tensor in it, in its place)."""
     levels, leaves, specs, out = _run(func, args, kwargs, nums, flatten, unflatten)
+    if isinstance(out, tensors.Tensor):
+        return _jacobians_of(out, levels, leaves, specs, single, unflatten)
+    flat_out, out_spec = flatten(out)
+    return unflatten([_jacobians_of(o, levels, leaves, specs, single, unflatten)
+                      for o in flat_out], out_spec)
+
+
+def _jacobians_of(out, levels, leaves, specs, single, unflatten):
+    """The Jacobians of one output tensor with respect to every leaf, per sample."""
     po, out_levels = batched.to_physical(out)
     if out_levels != levels:  # an output shared by the samples: repeat it
         po, _ = _leaf(out, levels)

@@ -13,6 +13,7 @@ from minigrad.autograd.function import constant
 from minigrad.ops import activations, arithmetic, indexing, matmul, reductions, rounding
 from minigrad.ops import shape as shape_ops
 from minigrad.ops.checks import alpha_operand
+from minigrad.ops.more_methods import OpMethods
 from minigrad.ops.variance import var as reductions_var
 
 __all__ = ["TensorMethods"]
@@ -59,7 +60,7 @@ def _compare(op, symbol):
     return method
 
 
-class TensorMethods:
+class TensorMethods(OpMethods):
     """Operators and math methods; every result is built by an op's ``apply``."""
 
     __slots__ = ()
@@ -106,6 +107,18 @@ class TensorMethods:
 
     def round(self, decimals=None):  # noqa: A003 - torch's name
         return rounding.round(self, decimals)
+
+    def floor(self):
+        return rounding.floor(self)
+
+    def ceil(self):
+        return rounding.ceil(self)
+
+    def trunc(self):
+        return rounding.trunc(self)
+
+    def frac(self):
+        return rounding.frac(self)
 
     def __pow__(self, exponent):
         return arithmetic.pow(self, _operand(exponent, "**"))

@@ -10,6 +10,12 @@ that requires grad requires grad too, with a node whose backward refuses
 rounding_mode="floor")``'s gradient in torch, or ``(a / b).floor()`` treated as a step
 function, if a gradient is wanted.
 
+``floor``, ``ceil`` and ``trunc`` round down, up and toward zero (an int tensor is
+returned as it is, a bool one refused, as torch); like ``round`` they are step functions
+with a zero gradient (``FloorBackward0``...). ``frac`` is :math:`x - \mathrm{trunc}(x)`
+(sign kept, as torch), a sawtooth whose gradient is 1 (``FracBackward0``); torch
+refuses it for ints.
+
 ``round`` rounds half to even, as torch and numpy; ``round(decimals=d)`` computes
 :math:`\mathrm{rint}(x \cdot 10^d) / 10^d` (for :math:`d < 0`,
 :math:`\mathrm{rint}(x / 10^{-d}) \cdot 10^{-d}`) in the tensor's own dtype, as torch's
@@ -24,7 +30,8 @@ from minigrad.dtypes import torch_name
 from minigrad.ops import batching
 from minigrad.ops.promotion import promote
 
-__all__ = ["floor_divide", "rfloordiv", "round", "check_floor_divide"]
+__all__ = ["floor_divide", "rfloordiv", "round", "floor", "ceil", "trunc", "frac",
+           "check_floor_divide"]
 
 
 class FloorDivide(Function):
@@ -138,3 +145,78 @@ def round(a, decimals=None):  # noqa: A001 - torch's name
                                   "a bool tensor is already whole numbers; convert it, "
                                   "t.long(), if you need numbers.")
     return Round.apply(a, decimals)
+
+
+def _refuse_bools(a, kernel):
+    if a._data.dtype.kind == "b":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'. Fix: a bool "
+                                  "tensor is already whole numbers; convert it, t.long(), "
+                                  "if you need numbers.")
+
+
+class _Step(ZeroDerivative):
+    """``floor``, ``ceil``, ``trunc`` (a mixin): ``numpy_op`` on floats, ints returned as
+    they are; zero derivatives."""
+
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+    numpy_op = None
+
+    @classmethod
+    def forward(cls, ctx, a, _):  # a second input, so ZeroDerivative's rules fit
+        return a.copy() if a.dtype.kind in "iu" else cls.numpy_op(a)
+
+
+class Floor(_Step, Function):
+    numpy_op = staticmethod(np.floor)
+
+
+class Ceil(_Step, Function):
+    numpy_op = staticmethod(np.ceil)
+
+
+class Trunc(_Step, Function):
+    numpy_op = staticmethod(np.trunc)
+
+
+class Frac(Function):
+    """``x - trunc(x)``: gradient 1 everywhere (torch's ``FracBackward0``)."""
+
+    vmap = batching.Rule(batching.pointwise)  # its batching rule (vmap)
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(invalid="ignore"):  # inf - inf: nan, as torch
+            return a - np.trunc(a)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
+
+    differentiable_backward = backward
+
+    @staticmethod
+    def jvp(ctx, ta):
+        return ta
+
+
+def floor(a):
+    _refuse_bools(a, "floor_vml_cpu")
+    return Floor.apply(a, None)
+
+
+def ceil(a):
+    _refuse_bools(a, "ceil_vml_cpu")
+    return Ceil.apply(a, None)
+
+
+def trunc(a):
+    _refuse_bools(a, "trunc_vml_cpu")
+    return Trunc.apply(a, None)
+
+
+def frac(a):
+    if a._data.dtype.kind in "biu":
+        raise NotImplementedError(
+            f"\"frac_cpu\" not implemented for '{torch_name(a._data.dtype)}'. Fix: make the "
+            "tensor float first (t.double().frac()); an integer's fractional part is 0.")
+    return Frac.apply(a)

@@ -4,28 +4,50 @@
 
 from minigrad.ops import (
     activations,
+    binary,
     clamping,
     comparison,
+    cumulative,
+    gathering,
     joining,
     matmul,
+    maxima,
     movement,
     norms,
     pointwise,
+    predicates,
+    products,
     reductions,
+    reorder,
     rounding,
     selection,
+    sorting,
+    special,
+    triangular,
     trig,
+    trigonometric,
 )
 from minigrad.ops import shape as shape_ops
 from minigrad.ops import softmax as softmaxes
 from minigrad.ops.checks import tensor_arguments
 
+# torch's everyday ops added with ops/special.py and its siblings; minigrad/__init__.py
+# exports each of them
+NEW_OPS = ["square", "rsqrt", "log1p", "expm1", "log2", "exp2", "erf", "tan", "atan", "arctan",
+           "asin", "arcsin", "acos", "arccos", "sinh", "cosh", "maximum", "minimum", "atan2",
+           "arctan2", "logaddexp", "lerp", "amax", "amin", "logsumexp", "flip", "roll",
+           "narrow", "split", "chunk", "tril", "triu", "trace", "gather", "index_select",
+           "masked_fill", "bmm", "addmm", "outer", "cumsum", "cumprod", "prod", "diff",
+           "isnan", "isinf", "logical_not", "count_nonzero", "nan_to_num", "sort", "argsort",
+           "topk"]
 __all__ = ["mm", "matmul", "sum", "mean", "max", "exp", "log", "tanh", "sigmoid", "relu",
            "reshape", "transpose", "unsqueeze", "squeeze",
            "sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp", "clip", "clamp_min",
            "clamp_max", "where", "stack", "cat", "concat", "concatenate", "permute", "movedim",
            "moveaxis", "dot", "norm", "isclose", "allclose", "equal",
-           "softmax", "log_softmax", "min", "floor_divide", "round", "relu_"]
+           "softmax", "log_softmax", "min", "floor_divide", "round", "relu_",
+           "floor", "ceil", "trunc", "frac"] + NEW_OPS
+
 
 _one = ("input",)
 mm = tensor_arguments("mm", "input", "mat2")(matmul.mm)
@@ -36,6 +58,10 @@ tanh = tensor_arguments("tanh", *_one)(activations.tanh)
 sigmoid = tensor_arguments("sigmoid", *_one)(activations.sigmoid)
 relu = tensor_arguments("relu", *_one)(activations.relu)
 round = tensor_arguments("round", *_one)(rounding.round)  # noqa: A001 - torch's name
+floor = tensor_arguments("floor", *_one)(rounding.floor)
+ceil = tensor_arguments("ceil", *_one)(rounding.ceil)
+trunc = tensor_arguments("trunc", *_one)(rounding.trunc)
+frac = tensor_arguments("frac", *_one)(rounding.frac)
 transpose = tensor_arguments("transpose", *_one)(shape_ops.transpose)
 
 
@@ -106,3 +132,58 @@ allclose = comparison.allclose
 equal = comparison.equal
 softmax = softmaxes.softmax
 log_softmax = softmaxes.log_softmax
+
+
+# --- more of torch's everyday ops (special, trigonometric, binary, maxima, ...) ---
+_two = ("input", "other")
+square = tensor_arguments("square", *_one)(special.square)
+rsqrt = tensor_arguments("rsqrt", *_one)(special.rsqrt)
+log1p = tensor_arguments("log1p", *_one)(special.log1p)
+expm1 = tensor_arguments("expm1", *_one)(special.expm1)
+log2 = tensor_arguments("log2", *_one)(special.log2)
+exp2 = tensor_arguments("exp2", *_one)(special.exp2)
+erf = tensor_arguments("erf", *_one)(special.erf)
+tan = tensor_arguments("tan", *_one)(trigonometric.tan)
+atan = arctan = tensor_arguments("atan", *_one)(trigonometric.atan)
+asin = arcsin = tensor_arguments("asin", *_one)(trigonometric.asin)
+acos = arccos = tensor_arguments("acos", *_one)(trigonometric.acos)
+sinh = tensor_arguments("sinh", *_one)(trigonometric.sinh)
+cosh = tensor_arguments("cosh", *_one)(trigonometric.cosh)
+maximum = tensor_arguments("maximum", *_two)(binary.maximum)
+minimum = tensor_arguments("minimum", *_two)(binary.minimum)
+atan2 = arctan2 = tensor_arguments("atan2", *_two)(binary.atan2)
+logaddexp = tensor_arguments("logaddexp", *_two)(binary.logaddexp)
+lerp = tensor_arguments("lerp", "input", "end")(binary.lerp)
+amax = tensor_arguments("amax", *_one)(maxima.amax)
+amin = tensor_arguments("amin", *_one)(maxima.amin)
+logsumexp = tensor_arguments("logsumexp", *_one)(maxima.logsumexp)
+flip = tensor_arguments("flip", *_one)(reorder.flip)
+roll = tensor_arguments("roll", *_one)(reorder.roll)
+narrow = tensor_arguments("narrow", *_one)(reorder.narrow)
+split = tensor_arguments("split", "tensor")(reorder.split)
+chunk = tensor_arguments("chunk", *_one)(reorder.chunk)
+tril = tensor_arguments("tril", *_one)(triangular.tril)
+triu = tensor_arguments("triu", *_one)(triangular.triu)
+trace = tensor_arguments("trace", *_one)(triangular.trace)
+bmm = tensor_arguments("bmm", "input", "mat2")(products.bmm)
+addmm = tensor_arguments("addmm", "input", "mat1", "mat2")(products.addmm)
+outer = tensor_arguments("outer", "input", "vec2")(products.outer)
+cumsum = tensor_arguments("cumsum", *_one)(cumulative.cumsum)
+cumprod = tensor_arguments("cumprod", *_one)(cumulative.cumprod)
+prod = tensor_arguments("prod", *_one)(cumulative.prod)
+diff = tensor_arguments("diff", *_one)(cumulative.diff)
+isnan = tensor_arguments("isnan", *_one)(predicates.isnan)
+isinf = tensor_arguments("isinf", *_one)(predicates.isinf)
+logical_not = tensor_arguments("logical_not", *_one)(predicates.logical_not)
+count_nonzero = tensor_arguments("count_nonzero", *_one)(predicates.count_nonzero)
+nan_to_num = tensor_arguments("nan_to_num", *_one)(predicates.nan_to_num)
+sort = tensor_arguments("sort", *_one)(sorting.sort)
+argsort = tensor_arguments("argsort", *_one)(sorting.argsort)
+topk = tensor_arguments("topk", *_one)(sorting.topk)
+gather = tensor_arguments("gather", *_one)(gathering.gather)
+index_select = tensor_arguments("index_select", *_one)(gathering.index_select)
+
+
+@tensor_arguments("masked_fill", "input", "mask")
+def masked_fill(input, mask, value):  # noqa: A002 - torch's name
+    return gathering.masked_fill(input, mask, value)
