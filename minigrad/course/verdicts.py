@@ -103,11 +103,24 @@ EXERCISES |= {
 }
 # chapters 08, 09, 10, 12, 13: models, optimisers, rngs cross (verdicts_models)
 EXERCISES |= {k: [r for p in v for r in ROUTES[p]] for k, v in verdicts_models.EXERCISES.items()}
+# Chapters 10, 11, 14, 16: the learner's classes and hooks, used by the test cell's own
+# functions, which run in the learner's process (minigrad.course.verdicts_classes.REMOTE);
+# where the test differentiates through the learner's Function, in OWN's "test:autograd".
+EXERCISES.update({
+    "ex10-momentum-test": [*BY_HAND, "minigrad.optim.sgd:SGD.step"],
+    "ex11-fix-backward-test": BY_HAND,
+    "ex14-dual-rules-test": [*BY_HAND, "minigrad.dual:Dual.__mul__", "minigrad.dual:Dual.tanh"],
+    "ex16-softplus-test": BY_HAND,
+    "ex16-sign-st-test": BY_HAND,
+    "ex16-clip-hook-test": [],
+})
 # grade_id -> {name: routes}: names whose calls run in a process of their own, with these
 # routes off (the test forbids more for them than for the exercise's other functions).
 OWN = {
     "ex08-predict-test": {"predicted_grad": BY_HAND},
 }
+OWN.update({grade_id: {"test:autograd": []} for grade_id in  # chapters 11 and 16
+            ("ex11-fix-backward-test", "ex16-softplus-test", "ex16-sign-st-test")})
 # grade_id -> routes whose calls the learner's process counts (the test's ``g.calls``).
 COUNT = {
     "ex08-predict-test": ROUTES["minigrad.autograd"],

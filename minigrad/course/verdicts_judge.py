@@ -15,6 +15,7 @@ import io
 import sys
 
 from minigrad.course import verdicts_models
+from minigrad.course.verdicts_classes import prepare
 from minigrad.course.verdicts_wire import decode, dumps, encode, loads, tensors
 
 __all__ = ["Proxy", "judge"]
@@ -188,7 +189,8 @@ def judge(stdin=None, stdout=None):
                 if reply.get("op") == "result":
                     namespace[name] = decode(reply["value"])
         from minigrad.course.verdicts_callables import judge_side  # the test's functions
-        results.append(run_test(judge_side(exercise, namespace, channel), namespace))
+        exercise = {**exercise, "source": judge_side(exercise, namespace, channel)}
+        results.append(run_test(prepare(exercise, namespace, channel), namespace))
         channel.ask({"op": "finish"})
     from minigrad.course.verdicts_learner import cpu_seconds
 

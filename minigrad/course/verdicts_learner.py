@@ -22,7 +22,7 @@ import traceback
 
 import numpy as np
 
-from minigrad.course import verdicts_models
+from minigrad.course import verdicts_classes, verdicts_models
 from minigrad.course.verdicts_wire import Ref, decode, dumps, encode, loads, tensors
 
 __all__ = ["serve", "forbid", "count", "Blocker"]
@@ -277,5 +277,6 @@ def serve(setup, root):
     from minigrad.course.verdicts_callables import install  # the test's functions (11-15)
     install(server)
     names, failed = server.run_cells([setup["preamble"], *setup["cells"]])
+    verdicts_classes.install(server.namespace)  # the test's functions (10-16's classes)
     server.send({"op": "ready", "names": names, "failed": failed})
     server.serve()

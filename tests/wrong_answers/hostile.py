@@ -239,6 +239,10 @@ def _route(body, restore):
 def hostile(exercise, honest):
     """The hostile answers to ``exercise`` (a solution cell's grade_id); ``honest``: its
     reference solution's source."""
+    from tests.wrong_answers import hostile_classes  # classes and hooks: a module of their own
+
+    if exercise in hostile_classes.SAMPLE:
+        return []
     in_place = exercise in IN_PLACE
     answers = [Hostile(exercise, "caller-frame", _wrapped(honest, _FRAME, in_place)),
                Hostile(exercise, "silenced-grader", _wrapped(honest, _SILENCE, in_place)),
