@@ -201,3 +201,17 @@ def test_engine_never_fails_inside_numpy_on_bad_shapes():
         theirs, ours = _raise(torch, snippet), _raise(minigrad, snippet)
         assert type(ours) is type(theirs) is RuntimeError
         assert re.search("numpy", str(ours)) is None
+
+
+@pytest.mark.parametrize("name", ["sin", "cos", "abs", "absolute", "sqrt", "sign", "clamp",
+                                  "clip", "where", "permute", "exp", "floor", "square"])
+@pytest.mark.parametrize("value", [True, 1.5, None])
+def test_a_top_level_op_given_a_number_is_torchs_type_error(name, value):
+    """``torch.sin(x != None)``: a bool, a float or None where a tensor is expected is
+    torch's TypeError (minigrad raised AttributeError for sin, cos, where... before)."""
+    errors = {}
+    for lib in (torch, minigrad):
+        with pytest.raises(Exception) as caught:  # noqa: PT011 - compared below
+            getattr(lib, name)(value)
+        errors[lib.__name__] = caught.value
+    assert type(errors["minigrad"]) is type(errors["torch"]) is TypeError

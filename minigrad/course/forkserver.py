@@ -119,7 +119,6 @@ def _reseed():
 def _kernel(request, fds):
     """``C``: confined further, then ipykernel, as ``python -m ipykernel_launcher -f F``."""
     import resource
-    import runpy
 
     os.setsid()
     new_user_namespace(1000)
@@ -137,25 +136,20 @@ def _kernel(request, fds):
     os.environ.clear()  # without what the preloaded imports set (TORCHINDUCTOR_CACHE_DIR)
     os.environ.update(_ENVIRON)
     _reseed()
-    code = 0
-    try:
-        if request.get("code") is None:
-            os.chdir(request["cwd"])
-            sys.path[0] = request["cwd"]  # python -m puts its working folder first
-            sys.argv = ["-m", "-f", request["connection_file"]]
-            runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
-        else:  # as python -c CODE (a verdict's judge)
-            os.chdir("/tmp")
-            sys.path[0], sys.argv = "", ["-c"]
-            main = sys.modules["__main__"] = type(sys)("__main__")
-            exec(compile(request["code"], "<string>", "exec"), main.__dict__)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except BaseException:  # noqa: BLE001 - as an uncaught exception ends python
-        import traceback
+    raise _Become(request)  # run from main()'s frame: as deep as a new process's code
 
-        traceback.print_exc()
-        code = 1
+
+class _Become(BaseException):
+    """Raised in ``C`` once confined: it unwinds the server's frames up to :func:`main`,
+    which runs the kernel there, so a cell's code runs as deep in the stack as in a new
+    ``python -m ipykernel_launcher`` (a recursion demo counts the same frames)."""
+
+    def __init__(self, request):
+        super().__init__()
+        self.request = request
+
+
+def _finish(code):
     import atexit
 
     atexit._run_exitfuncs()
@@ -167,17 +161,41 @@ def _kernel(request, fds):
     os._exit(code)
 
 
+def _main_module(request):
+    """``__main__``, ``sys.argv`` and the folder as ``python -m ipykernel_launcher -f F``
+    (or ``python -c CODE``) set them; the code to run."""
+    import importlib.util
+
+    main = type(sys)("__main__")
+    if request.get("code") is None:
+        os.chdir(request["cwd"])
+        spec = importlib.util.find_spec("ipykernel_launcher")
+        sys.path[0] = request["cwd"]  # python -m puts its working folder first
+        sys.argv = [spec.origin, "-f", request["connection_file"]]
+        main.__dict__.update(__file__=spec.origin, __cached__=spec.cached, __package__="",
+                             __loader__=spec.loader, __spec__=spec)
+        code = spec.loader.get_code("ipykernel_launcher")
+    else:  # as python -c CODE (a verdict's judge)
+        os.chdir("/tmp")
+        sys.path[0], sys.argv = "", ["-c"]
+        code = compile(request["code"], "<string>", "exec")
+    main.__dict__["__builtins__"] = __builtins__
+    sys.modules["__main__"] = main
+    return main, code
+
+
 def _run(step, *args):
     """``step(*args)`` in a forked process, which it never leaves: a failure is printed
     to the server's stderr (the grading run's log) and ends the process."""
     try:
         step(*args)
+    except _Become:
+        raise  # the kernel, on its way up to main()
     except BaseException:  # noqa: BLE001 - nothing may return into the server's loop
         import traceback
 
         traceback.print_exc()
-    finally:
-        os._exit(70)
+    os._exit(70)
 
 
 def _init(request, fds):
@@ -271,5 +289,25 @@ def serve(path):
             conn.close()
 
 
-if __name__ == "__main__":
-    serve(sys.argv[1])  # sys.argv[2]: room for a forked process's command line
+def main():
+    """The server (``python -c "from minigrad.course.forkserver import main; main()" PATH
+    ROOM``: ROOM is room for a forked process's command line); in a forked kernel, the
+    kernel, run right here, two frames deep as ``python -m``'s ``runpy`` runs a module."""
+    try:
+        serve(sys.argv[1])
+        return
+    except _Become as become:  # C, confined: leave the except block (no exception context)
+        request = become.request
+    main, code = _main_module(request)
+    del request
+    status = 0
+    try:
+        exec(code, main.__dict__)
+    except SystemExit as exc:
+        status = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:  # noqa: BLE001 - as an uncaught exception ends python
+        import traceback
+
+        traceback.print_exc()
+        status = 1
+    _finish(status)

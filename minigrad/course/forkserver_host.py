@@ -22,6 +22,8 @@ from minigrad.course.sandbox import ETC, LAUNCHER, PACKAGE_ROOT, bwrap_args, pyt
 
 __all__ = ["ForkServer", "server_for", "live_server", "client_command", "fork_root"]
 
+SERVER = "from minigrad.course.forkserver import main; main()"  # python -c SERVER
+
 _SERVERS = {}
 _BROKEN = set()  # servers that could not start or fork: not tried again
 _SPAWNER = {}  # this process's id: the executor whose one thread starts the servers
@@ -53,7 +55,7 @@ class ForkServer:
         cmd = [sys.executable, "-I", "-S", "-c", LAUNCHER, "", "RLIMIT_CORE=0", "--",
                *bwrap_args(shutil.which(bwrap) or bwrap, None, self.base, package_dir,
                            64 * 1024 ** 2, binds=[root], host_proc=True),
-               sys.executable, "-m", "minigrad.course.forkserver", self.socket, "#" * 2048]
+               sys.executable, "-c", SERVER, self.socket, "#" * 2048]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
         if self.proc.stdout.readline() != b"ready\n":

@@ -107,22 +107,22 @@ def reshape(t, shape):
 
 
 # --- torch's everyday names (new op modules: trig, pointwise, clamping, selection, ...) ---
-sin = trig.sin
-cos = trig.cos
-abs = pointwise.abs  # noqa: A001 - torch's name
-absolute = pointwise.abs
-sqrt = pointwise.sqrt
-sign = pointwise.sign
-clamp = clamping.clamp
-clip = clamping.clamp
+sin = tensor_arguments("sin", *_one)(trig.sin)
+cos = tensor_arguments("cos", *_one)(trig.cos)
+abs = tensor_arguments("abs", *_one)(pointwise.abs)  # noqa: A001 - torch's name
+absolute = tensor_arguments("absolute", *_one)(pointwise.abs)
+sqrt = tensor_arguments("sqrt", *_one)(pointwise.sqrt)
+sign = tensor_arguments("sign", *_one)(pointwise.sign)
+clamp = tensor_arguments("clamp", *_one)(clamping.clamp)
+clip = tensor_arguments("clip", *_one)(clamping.clamp)
 clamp_min = clamping.clamp_min
 clamp_max = clamping.clamp_max
-where = selection.where
+where = tensor_arguments("where", "condition")(selection.where)
+permute = tensor_arguments("permute", *_one)(movement.permute)
 stack = joining.stack
 cat = joining.cat
 concat = joining.concat
 concatenate = joining.concatenate
-permute = movement.permute
 movedim = movement.movedim
 moveaxis = movement.moveaxis
 dot = tensor_arguments("dot", "input", "tensor")(norms.dot)
