@@ -195,18 +195,25 @@ for cells, test in json.load(sys.stdin):
         passed.append(False)
     finally:
         sys.settrace(None)
+        sys.setprofile(None)
 print(json.dumps(passed))
 '''
+
+
+def run_in_kernel(pairs):
+    """Whether each (solution cells, test cell) passes the in-kernel check (one Python,
+    the integrity guard installed, the preamble first): the verdict a kernel gives."""
+    script = IN_KERNEL.replace("PREAMBLE", repr(verdicts.PREAMBLE))
+    run = subprocess.run([sys.executable, "-c", script], input=json.dumps(pairs),
+                         capture_output=True, text=True, cwd=ROOT, timeout=900)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return json.loads(run.stdout.splitlines()[-1])
 
 
 @pytest.fixture(scope="module")
 def verdict_table():
     cases = _cases()
-    script = IN_KERNEL.replace("PREAMBLE", repr(verdicts.PREAMBLE))
-    run = subprocess.run([sys.executable, "-c", script], input=json.dumps(
-        [(c[3], c[4]) for c in cases]), capture_output=True, text=True, cwd=ROOT, timeout=900)
-    assert run.returncode == 0, run.stderr[-2000:]
-    in_kernel = json.loads(run.stdout.splitlines()[-1])
+    in_kernel = run_in_kernel([(c[3], c[4]) for c in cases])
     before = verdicts.COST["cpu"]
     outside = verdicts.decide([(c[1], c[4], c[3]) for c in cases])
     assert outside is not None

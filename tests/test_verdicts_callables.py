@@ -11,7 +11,6 @@
   named mistake.
 """
 
-import json
 import re
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from minigrad.course.verdicts_wire import (
     loads,
 )
 from tests.notebook_tools import NOTEBOOKS
-from tests.test_verdicts import IN_KERNEL, ROOT, _cells, needs_sandbox
+from tests.test_verdicts import ROOT, _cells, needs_sandbox, run_in_kernel
 from tests.wrong_answers.hostile_callables import hostile
 
 CELL = '''
@@ -220,11 +219,7 @@ def _cases():
 @pytest.fixture(scope="module")
 def table():
     cases = _cases()
-    script = IN_KERNEL.replace("PREAMBLE", repr(verdicts.PREAMBLE))
-    run = subprocess.run([sys.executable, "-c", script], input=json.dumps(
-        [(c[2], c[3]) for c in cases]), capture_output=True, text=True, cwd=ROOT, timeout=900)
-    assert run.returncode == 0, run.stderr[-2000:]
-    in_kernel = json.loads(run.stdout.splitlines()[-1])
+    in_kernel = run_in_kernel([(c[2], c[3]) for c in cases])
     before = verdicts.COST["cpu"]
     outside = verdicts.decide([(c[0], c[3], c[2]) for c in cases])
     assert outside is not None

@@ -13,7 +13,6 @@ chapters 10.2, 11.3, 14.1, 16.1-16.3; minigrad/course/verdicts_classes.py).
 import ast
 import io
 import json
-import subprocess
 import sys
 
 import numpy as np
@@ -25,7 +24,7 @@ from minigrad.course.verdicts_judge import Proxy, run_test
 from minigrad.course.verdicts_learner import Server
 from minigrad.course.verdicts_wire import dumps, loads
 from tests.notebook_tools import NOTEBOOKS
-from tests.test_verdicts import IN_KERNEL, ROOT, _cells, needs_sandbox
+from tests.test_verdicts import _cells, needs_sandbox, run_in_kernel
 from tests.wrong_answers.hostile import KINDS
 from tests.wrong_answers.hostile_classes import SAMPLE, hostile
 
@@ -157,11 +156,7 @@ def _cases():
 @pytest.fixture(scope="module")
 def verdict_table():
     cases = _cases()
-    script = IN_KERNEL.replace("PREAMBLE", repr(verdicts.PREAMBLE))
-    run = subprocess.run([sys.executable, "-c", script], input=json.dumps(
-        [(c[2], c[3]) for c in cases]), capture_output=True, text=True, cwd=ROOT, timeout=900)
-    assert run.returncode == 0, run.stderr[-2000:]
-    in_kernel = json.loads(run.stdout.splitlines()[-1])
+    in_kernel = run_in_kernel([(c[2], c[3]) for c in cases])
     before = verdicts.COST["cpu"]
     outside = verdicts.decide([(c[0], c[3], c[2]) for c in cases])
     assert outside is not None

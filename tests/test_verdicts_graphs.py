@@ -12,7 +12,6 @@
 import io
 import json
 import os
-import subprocess
 import sys
 
 import nbformat
@@ -26,6 +25,7 @@ from minigrad.course import verdicts_graphs_wire as wire
 from minigrad.course.sandbox import sandbox_problem
 from minigrad.course.verdicts_graphs import GRAPHS, MARK, MODE, cells_for, context_cell
 from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
+from tests.test_verdicts import run_in_kernel
 from tests.wrong_answers.hostile import KINDS
 from tests.wrong_answers.hostile_graphs import hostile
 
@@ -168,35 +168,10 @@ def _cases():
     return cases
 
 
-IN_KERNEL = r'''
-import contextlib, io, json, sys
-from minigrad.course import integrity
-integrity.install()
-passed = []
-for cells, test in json.load(sys.stdin):
-    ns = {"__name__": "__main__"}
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            for source in [PREAMBLE, *cells, test]:
-                exec(compile(source, "<string>", "exec"), ns)
-        passed.append(True)
-    except BaseException:
-        passed.append(False)
-    finally:
-        sys.settrace(None)
-        sys.setprofile(None)
-print(json.dumps(passed))
-'''
-
-
 @pytest.fixture(scope="module")
 def verdict_table():
     cases = _cases()
-    script = IN_KERNEL.replace("PREAMBLE", repr(verdicts.PREAMBLE))
-    run = subprocess.run([sys.executable, "-c", script], input=json.dumps(
-        [(c[2], c[3]) for c in cases]), capture_output=True, text=True, cwd=ROOT, timeout=900)
-    assert run.returncode == 0, run.stderr[-2000:]
-    in_kernel = json.loads(run.stdout.splitlines()[-1])
+    in_kernel = run_in_kernel([(c[2], c[3]) for c in cases])
     before = verdicts.COST["cpu"]
     outside = verdicts.decide([(c[0], c[3], c[2]) for c in cases])
     assert outside is not None

@@ -16,7 +16,6 @@ import ast
 import importlib
 import io
 import json
-import subprocess
 import sys
 
 import numpy as np
@@ -26,7 +25,7 @@ import minigrad
 from minigrad.course import verdicts, verdicts_models, verdicts_objects
 from minigrad.course.verdicts_wire import decode, encode, loads
 from tests.notebook_tools import NOTEBOOKS, SOURCES
-from tests.test_verdicts import IN_KERNEL, ROOT, _cells, needs_sandbox
+from tests.test_verdicts import _cells, needs_sandbox, run_in_kernel
 from tests.wrong_answers.hostile_models import hostile
 
 MINE = list(verdicts_models.EXERCISES)
@@ -168,12 +167,9 @@ def _cases():
 def table():
     cases = _cases()
     hostile_cases = [c for c in cases if c[1] != "honest" and not c[1].startswith("mistake")]
-    script = IN_KERNEL.replace("PREAMBLE", repr(verdicts.PREAMBLE))
-    run = subprocess.run([sys.executable, "-c", script], input=json.dumps(
-        [(verdicts_models.cells(c[0], c[2]), c[3]) for c in hostile_cases]),
-        capture_output=True, text=True, cwd=ROOT, timeout=900)
-    assert run.returncode == 0, run.stderr[-2000:]
-    in_kernel = dict(zip([c[:2] for c in hostile_cases], json.loads(run.stdout.splitlines()[-1]),
+    passed_in_kernel = run_in_kernel([(verdicts_models.cells(c[0], c[2]), c[3])
+                                      for c in hostile_cases])
+    in_kernel = dict(zip([c[:2] for c in hostile_cases], passed_in_kernel,
                          strict=True))
     before = verdicts.COST["cpu"]
     outside = verdicts.decide([(c[0], c[3], c[2]) for c in cases])
