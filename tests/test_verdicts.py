@@ -210,15 +210,26 @@ def run_in_kernel(pairs):
     return json.loads(run.stdout.splitlines()[-1])
 
 
+def decide_outside(exercises):
+    """``verdicts.decide`` on [(grade_id, test source, solution sources)]: each test cell's
+    outputs, and the CPU the verdict processes reported, per exercise."""
+    before = verdicts.COST["cpu"]
+    outside = verdicts.decide(exercises)
+    assert outside is not None
+    return outside, (verdicts.COST["cpu"] - before) / len(exercises)
+
+
+def passed(outputs):
+    """Whether a test cell's outputs from outside hold no error (the exercise's points)."""
+    return not any(o["output_type"] == "error" for o in outputs)
+
+
 @pytest.fixture(scope="module")
 def verdict_table():
     cases = _cases()
     in_kernel = run_in_kernel([(c[3], c[4]) for c in cases])
-    before = verdicts.COST["cpu"]
-    outside = verdicts.decide([(c[1], c[4], c[3]) for c in cases])
-    assert outside is not None
-    cost = (verdicts.COST["cpu"] - before) / len(cases)
-    rows = [(*c[:3], k, not any(o["output_type"] == "error" for o in out))
+    outside, cost = decide_outside([(c[1], c[4], c[3]) for c in cases])
+    rows = [(*c[:3], k, passed(out))
             for c, k, out in zip(cases, in_kernel, outside, strict=True)]
     _report(rows, cost)
     return rows

@@ -30,7 +30,7 @@ from minigrad.course.verdicts_wire import (
     loads,
 )
 from tests.notebook_tools import NOTEBOOKS
-from tests.test_verdicts import ROOT, _cells, needs_sandbox, run_in_kernel
+from tests.test_verdicts import ROOT, _cells, decide_outside, needs_sandbox, run_in_kernel
 from tests.wrong_answers.hostile_callables import hostile
 
 CELL = '''
@@ -220,11 +220,8 @@ def _cases():
 def table():
     cases = _cases()
     in_kernel = run_in_kernel([(c[2], c[3]) for c in cases])
-    before = verdicts.COST["cpu"]
-    outside = verdicts.decide([(c[0], c[3], c[2]) for c in cases])
-    assert outside is not None
-    sys.stderr.write(f"\nverdict processes: {(verdicts.COST['cpu'] - before) / len(cases):.2f} "
-                     "CPU s per exercise\n")
+    outside, cost = decide_outside([(c[0], c[3], c[2]) for c in cases])
+    sys.stderr.write(f"\nverdict processes: {cost:.2f} CPU s per exercise\n")
     rows = []
     for case, kernel, outputs in zip(cases, in_kernel, outside, strict=True):
         errors = [o["evalue"] for o in outputs if o["output_type"] == "error"]

@@ -24,7 +24,7 @@ from minigrad.course.verdicts_judge import Proxy, run_test
 from minigrad.course.verdicts_learner import Server
 from minigrad.course.verdicts_wire import dumps, loads
 from tests.notebook_tools import NOTEBOOKS
-from tests.test_verdicts import _cells, needs_sandbox, run_in_kernel
+from tests.test_verdicts import _cells, decide_outside, needs_sandbox, passed, run_in_kernel
 from tests.wrong_answers.hostile import KINDS
 from tests.wrong_answers.hostile_classes import SAMPLE, hostile
 
@@ -157,11 +157,8 @@ def _cases():
 def verdict_table():
     cases = _cases()
     in_kernel = run_in_kernel([(c[2], c[3]) for c in cases])
-    before = verdicts.COST["cpu"]
-    outside = verdicts.decide([(c[0], c[3], c[2]) for c in cases])
-    assert outside is not None
-    cost = (verdicts.COST["cpu"] - before) / len(cases)
-    rows = [(*c[:2], k, not any(o["output_type"] == "error" for o in out), out)
+    outside, cost = decide_outside([(c[0], c[3], c[2]) for c in cases])
+    rows = [(*c[:2], k, passed(out), out)
             for c, k, out in zip(cases, in_kernel, outside, strict=True)]
     out = io.StringIO()
     print(f"\nverdict processes: {cost:.2f} CPU s per exercise", file=out)

@@ -25,7 +25,7 @@ from minigrad.course import verdicts_graphs_wire as wire
 from minigrad.course.sandbox import sandbox_problem
 from minigrad.course.verdicts_graphs import GRAPHS, MARK, MODE, cells_for, context_cell
 from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
-from tests.test_verdicts import run_in_kernel
+from tests.test_verdicts import decide_outside, passed, run_in_kernel
 from tests.wrong_answers.hostile import KINDS
 from tests.wrong_answers.hostile_graphs import hostile
 
@@ -172,11 +172,8 @@ def _cases():
 def verdict_table():
     cases = _cases()
     in_kernel = run_in_kernel([(c[2], c[3]) for c in cases])
-    before = verdicts.COST["cpu"]
-    outside = verdicts.decide([(c[0], c[3], c[2]) for c in cases])
-    assert outside is not None
-    cost = (verdicts.COST["cpu"] - before) / len(cases)
-    rows = [(c[0], c[1], k, not any(o["output_type"] == "error" for o in out))
+    outside, cost = decide_outside([(c[0], c[3], c[2]) for c in cases])
+    rows = [(c[0], c[1], k, passed(out))
             for c, k, out in zip(cases, in_kernel, outside, strict=True)]
     _report(rows, cost)
     return rows

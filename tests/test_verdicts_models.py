@@ -22,10 +22,10 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad.course import verdicts, verdicts_models, verdicts_objects
+from minigrad.course import verdicts_models, verdicts_objects
 from minigrad.course.verdicts_wire import decode, encode, loads
 from tests.notebook_tools import NOTEBOOKS, SOURCES
-from tests.test_verdicts import _cells, needs_sandbox, run_in_kernel
+from tests.test_verdicts import _cells, decide_outside, needs_sandbox, run_in_kernel
 from tests.wrong_answers.hostile_models import hostile
 
 MINE = list(verdicts_models.EXERCISES)
@@ -171,10 +171,7 @@ def table():
                                       for c in hostile_cases])
     in_kernel = dict(zip([c[:2] for c in hostile_cases], passed_in_kernel,
                          strict=True))
-    before = verdicts.COST["cpu"]
-    outside = verdicts.decide([(c[0], c[3], c[2]) for c in cases])
-    assert outside is not None
-    cost = (verdicts.COST["cpu"] - before) / len(cases)
+    outside, cost = decide_outside([(c[0], c[3], c[2]) for c in cases])
     rows = [(c[0], c[1], in_kernel.get(c[:2]), [o["evalue"] for o in out
                                                   if o["output_type"] == "error"])
             for c, out in zip(cases, outside, strict=True)]
