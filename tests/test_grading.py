@@ -229,3 +229,26 @@ def test_a_notebook_shows_the_clean_error_and_still_fails(tmp_path):
     assert "1 failed, 1 passed" in nbval.stdout
     assert "FAILED untagged.ipynb::Cell 0" in nbval.stdout
     assert "Hint: look up" in nbval.stdout and "grading.py" not in nbval.stdout
+
+
+@pytest.mark.slow
+def test_the_guard_takes_its_slow_look_only_after_a_change(tmp_path):
+    """In a real kernel (ipykernel binds a new ``builtins.input`` at every request), cells
+    that rebind nothing watched cost only the quick look; a patch still takes the slow one
+    and is noticed."""
+    import nbclient
+    import nbformat
+
+    cells = ["import numpy as np\nimport minigrad.course.integrity as mi\n"
+             "slow = [0]\n_fingerprint = mi.fingerprint\n"
+             "def counted():\n    slow[0] += 1\n    return _fingerprint()\n"
+             "mi.fingerprint = counted\nmi.install()",
+             "class A:\n    pass", "x = input", "y = [1, 2]", "print(slow[0])",
+             "np.isclose = lambda *a, **k: True", "print(slow[0], mi._state['first_change'])"]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    kernel_env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    nbclient.NotebookClient(nb, resources={"metadata": {"path": str(tmp_path)}},
+                            kernel_name="python3", timeout=120).execute(env=kernel_env)
+    assert nb.cells[4].outputs[0].text == "1\n"  # install's own look only
+    after = nb.cells[6].outputs[0].text
+    assert after.startswith("2 (6, 'np.isclose") and "numpy.isclose" in after
