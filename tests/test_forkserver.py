@@ -30,9 +30,10 @@ facts = {
     "cwd": os.getcwd(), "path": sys.path, "argv0": sys.argv[0], "argv_flag": sys.argv[1],
     "environ": sorted(os.environ),
     # files and folders held open (sockets, pipes, eventfds vary with zmq's timing; a
-    # deleted temporary file's inode number with the tmpfs's history: '/tmp/#N (deleted)')
-    "files": sorted(__import__('re').sub(r'#[0-9]+ ', '#N ', t) for t in
-                    map(target, os.listdir('/proc/self/fd')) if t.startswith('/')),
+    # deleted temporary file's inode number with the tmpfs's history: '/tmp/#N (deleted)';
+    # each path once: IPython's history thread opens history.sqlite once more or not yet)
+    "files": sorted({__import__('re').sub(r'#[0-9]+ ', '#N ', t) for t in
+                     map(target, os.listdir('/proc/self/fd')) if t.startswith('/')}),
     "root": sorted(os.listdir('/')), "pids": sorted(p for p in os.listdir('/proc') if p.isdigit()),
     # OpenBLAS stops its threads at fork and restarts as many at its next call: the same
     # pool (so the same sums) as a new process's
