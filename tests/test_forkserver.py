@@ -47,6 +47,19 @@ facts = {
     # how deep a cell's code runs: a recursion demo's count depends on it (chapter 03)
     "depth": len(__import__('traceback').extract_stack()),
 }
+# matplotlib as a chapter's first cell finds it (the server preloads it): the backend,
+# every rcParam, a figure's PNG, and the inline backend's hook after the cell
+import hashlib, io, matplotlib, matplotlib.pyplot as plt
+fig, ax = plt.subplots(figsize=(3, 2))
+ax.plot([0, 1, 2], [1, 0, 2], "o-", label="line")
+ax.set_title("x**2")
+ax.legend()
+png = io.BytesIO()
+fig.savefig(png, format="png")
+facts["matplotlib"] = [matplotlib.get_backend(),
+                       hashlib.sha256(repr(sorted(matplotlib.rcParams.items())).encode()).hexdigest(),
+                       hashlib.sha256(png.getvalue()).hexdigest(),
+                       sorted(f.__name__ for f in get_ipython().events.callbacks["post_execute"])]
 try:
     open('nb.ipynb').read()
 except OSError as e:
@@ -107,7 +120,7 @@ def _same(facts, key):
 @pytest.mark.parametrize("key", ["uid", "gid", "pid", "ppid", "argv_flag", "environ", "files",
                                  "root", "pids", "limits", "usr_writable", "notebook",
                                  "cmdline", "minigrad_randn", "threads_after_blas",
-                                 "depth"])
+                                 "depth", "matplotlib"])
 def test_a_forked_kernel_sees_what_a_new_one_sees(facts, key):
     assert _same(facts, key), {s: f[key] for s, f in facts.items()}
 

@@ -70,7 +70,12 @@ __all__ = ["CLIENT", "serve", "PRELOAD"]
 
 PRELOAD = ("numpy", "torch", "torch._dynamo", "torch.nn.functional", "torch.func",
            "torch.optim", "minigrad", "minigrad.course.integrity", "ipykernel.kernelapp",
-           "ipykernel.ipkernel", "IPython")
+           "ipykernel.ipkernel", "IPython", "matplotlib", "matplotlib.pyplot")
+# What ipykernel sets before any cell when it is unset: matplotlib reads it at its import
+# (the server's), then the backend itself loads in the kernel, at its first figure, as in
+# a new kernel (every chapter's first cell imports pyplot: 0.6 s a kernel, the font list
+# built again in each kernel's empty MPLCONFIGDIR)
+INLINE = "module://matplotlib_inline.backend_inline"
 
 # The host's side, as the kernel's command: send the request with this process's stdio, put
 # the forked process in the cgroup, say go, then wait for the kernel's exit status.
@@ -269,6 +274,7 @@ def serve(path):
     import importlib
 
     _ENVIRON.update(os.environ)
+    os.environ.setdefault("MPLBACKEND", INLINE)
     for name in PRELOAD:
         importlib.import_module(name)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # every A is reaped by the kernel
