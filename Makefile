@@ -3,8 +3,12 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Keep Jupyter and matplotlib state of the test run out of the home folder.
-TESTENV := JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
+# Keep Jupyter and matplotlib state of the test run out of the home folder. Bytecode is
+# written (__pycache__, gitignored) even where the shell sets PYTHONDONTWRITEBYTECODE, as
+# this machine's does: else every pytest worker rewrote every test module's asserts and
+# every process (nbval's kernels, the fork server, the judges) compiled minigrad again.
+TESTENV := PYTHONDONTWRITEBYTECODE= \
+	JUPYTER_CONFIG_DIR=$(CURDIR)/build/jupyter/config \
 	JUPYTER_DATA_DIR=$(CURDIR)/build/jupyter/data \
 	JUPYTER_RUNTIME_DIR=$(CURDIR)/build/jupyter/runtime \
 	MPLCONFIGDIR=$(CURDIR)/build/mpl \
