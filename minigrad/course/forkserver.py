@@ -66,7 +66,7 @@ from minigrad.course.forkserver_confine import (
     set_cmdline,
 )
 
-__all__ = ["CLIENT", "serve", "PRELOAD"]
+__all__ = ["CLIENT", "serve", "listen", "PRELOAD"]
 
 PRELOAD = ("numpy", "torch", "torch._dynamo", "torch.nn.functional", "torch.func",
            "torch.optim", "minigrad", "minigrad.course.integrity", "ipykernel.kernelapp",
@@ -271,6 +271,12 @@ def serve(path):
     _ENVIRON.update(os.environ)
     for name in PRELOAD:
         importlib.import_module(name)
+    listen(path)
+
+
+def listen(path):
+    """Listen on ``path`` and fork ``A`` per connection until the end of stdin (the kernels'
+    server and the learners' one, :mod:`minigrad.course.forkserver_learner`)."""
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # every A is reaped by the kernel
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
