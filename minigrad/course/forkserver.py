@@ -120,7 +120,8 @@ def _kernel(request, fds):
     """``C``: confined further, then ipykernel, as ``python -m ipykernel_launcher -f F``."""
     import resource
 
-    os.setsid()
+    if not request.get("init_session"):
+        os.setsid()
     new_user_namespace(1000)
     drop_capabilities()
     prctl(PR_SET_NO_NEW_PRIVS, 1)
@@ -205,6 +206,8 @@ def _init(request, fds):
     new = request["root"]
     mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     enter_root(new)
+    if request.get("init_session"):  # a learner's: pid 1 leads the session, as bwrap's init
+        os.setsid()
     kernel = os.fork()
     if kernel == 0:
         _run(_kernel, request, fds)
