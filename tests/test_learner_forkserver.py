@@ -62,6 +62,9 @@ def facts():
     found["cwd"], found["argv"], found["path"] = os.getcwd(), sys.argv, sys.path
     found["environ"] = dict(os.environ)
     found["flags"] = [sys.flags.isolated, sys.flags.no_site]
+    main = sys.modules["__main__"]
+    found["main"] = sorted(vars(main)), main.setup == {k: main.setup[k] for k in (
+        "forbid", "count", "preamble", "cells")}
     frame, depth = sys._getframe(), 0
     while frame is not None:
         frame, depth = frame.f_back, depth + 1
@@ -188,16 +191,20 @@ def test_a_forked_learners_sleeper_ends_with_it(end, monkeypatch):
     process = _start([SLEEPER], True, monkeypatch)
     try:
         assert _call(process, "sleeper", mark) > 2
-        assert _running(mark)
+        assert _until(lambda: _running(mark))
         if end == "kill":
             process.proc.kill()
     finally:
         process.close()
-    for _ in range(100):  # the pid namespace's end reaches the sleeper soon after
-        if not _running(mark):
-            break
-        time.sleep(0.1)
-    assert _running(mark) == []
+    assert _until(lambda: not _running(mark))  # the pid namespace's end reaches it
+
+
+def _until(condition):
+    for _ in range(200):
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
 
 
 PATCH = r'''

@@ -45,6 +45,7 @@ for rel, text in setup.pop("files").items():
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
+del rel, text, path, f  # as BOOT
 sys.path[:0] = [root]
 sys.path += setup.pop("site")
 from minigrad.course.verdicts_learner import prepare, exercise
@@ -59,8 +60,7 @@ except _Become:
     pass
 sys.argv = ["-c"]
 os.chdir("/tmp")  # bwrap's default: the HOME it sets
-for name in added:
-    sys.modules.pop(name, None)
+[sys.modules.pop(name, None) for name in added]  # __main__ keeps BOOT's names only
 del _Become, serve, added, environ, chunk
 setup = sys.stdin.readline()
 if not setup:  # the probe

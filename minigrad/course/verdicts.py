@@ -148,6 +148,7 @@ for rel, text in setup.pop("files").items():
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
+del rel, text, path, f  # a file's source, kept by __main__ no more
 sys.path[:0] = [root]
 sys.path += setup.pop("site")
 from minigrad.course.verdicts_learner import prepare, exercise
