@@ -2,12 +2,14 @@ r"""The learner's process of a verdict (issue 19): the submission's code runs he
 
 Started by :mod:`minigrad.course.verdicts` as ``python -I -S`` under bubblewrap, with no
 minigrad package mounted: its source arrives on stdin and is written to the private
-``/tmp``, imported whole, then deleted, so no fresh copy of a route can be loaded later.
-Before any learner code runs, the routes the exercise forbids (``module:qualname`` as in
-:data:`minigrad.course.grading.ROUTES`) get a raiser as their code, the originals are
-dropped and collected; an import blocker makes every module outside the standard library,
-numpy and minigrad unimportable (torch first). Then the preamble and the submission's
-solution cells run, and calls are served: plain data in, plain data out
+``/tmp``, imported whole, then deleted, so no fresh copy of a route can be loaded later
+(:func:`prepare`); or forked, after that part, from the learners' fork server
+(:mod:`minigrad.course.forkserver_learner`), which did it once. Per exercise
+(:func:`exercise`), before any learner code runs, the routes the exercise forbids
+(``module:qualname`` as in :data:`minigrad.course.grading.ROUTES`) get a raiser as their
+code, the originals are dropped and collected; an import blocker makes every module outside
+the standard library, numpy and minigrad unimportable (torch first). Then the preamble and
+the submission's solution cells run, and calls are served: plain data in, plain data out
 (:mod:`minigrad.course.verdicts_wire`), with the ``grad`` and ``g`` of every tensor given
 written back. The exercise's test, its references and its pass/fail never come here.
 """

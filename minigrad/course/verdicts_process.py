@@ -25,7 +25,7 @@ __all__ = ["Process"]
 def _fork_server(argv, bwrap, package_dir):
     """The grading run's fork server (:mod:`minigrad.course.forkserver`) for a ``python -c
     CODE`` with minigrad mounted (the judge), or None: the learner's process (``-I -S``,
-    no minigrad, nothing preloaded it could reach) is always a new Python."""
+    no minigrad, nothing preloaded it could reach) forks from a server of its own."""
     if package_dir is None or len(argv) != 2 or argv[0] != "-c":
         return None
     from minigrad.course.forkserver_host import live_server
