@@ -66,7 +66,7 @@ from minigrad.course.forkserver_confine import (
     set_cmdline,
 )
 
-__all__ = ["CLIENT", "serve", "PRELOAD"]
+__all__ = ["CLIENT", "serve", "listen", "PRELOAD"]
 
 PRELOAD = ("numpy", "torch", "torch._dynamo", "torch.nn.functional", "torch.func",
            "torch.optim", "minigrad", "minigrad.course.integrity", "ipykernel.kernelapp",
@@ -125,7 +125,8 @@ def _kernel(request, fds):
     """``C``: confined further, then ipykernel, as ``python -m ipykernel_launcher -f F``."""
     import resource
 
-    os.setsid()
+    if not request.get("init_session"):
+        os.setsid()
     new_user_namespace(1000)
     drop_capabilities()
     prctl(PR_SET_NO_NEW_PRIVS, 1)
@@ -210,6 +211,8 @@ def _init(request, fds):
     new = request["root"]
     mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
     enter_root(new)
+    if request.get("init_session"):  # a learner's: pid 1 leads the session, as bwrap's init
+        os.setsid()
     kernel = os.fork()
     if kernel == 0:
         _run(_kernel, request, fds)
@@ -277,6 +280,12 @@ def serve(path):
     os.environ.setdefault("MPLBACKEND", INLINE)
     for name in PRELOAD:
         importlib.import_module(name)
+    listen(path)
+
+
+def listen(path):
+    """Listen on ``path`` and fork ``A`` per connection until the end of stdin (the kernels'
+    server and the learners' one, :mod:`minigrad.course.forkserver_learner`)."""
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # every A is reaped by the kernel
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)

@@ -148,10 +148,12 @@ for rel, text in setup.pop("files").items():
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(text)
+del rel, text, path, f  # a file's source, kept by __main__ no more
 sys.path[:0] = [root]
 sys.path += setup.pop("site")
-from minigrad.course.verdicts_learner import serve
-serve(setup, root)
+from minigrad.course.verdicts_learner import prepare, exercise
+prepare(root)
+exercise(setup)
 """
 JUDGE = ("import sys; sys.path.insert(0, '/opt/minigrad')\n"
          "from minigrad.course.verdicts_judge import judge; judge()")
@@ -184,9 +186,12 @@ def _stopped(why):
 
 def _learner(bwrap, forbid, cells, count=()):
     process = Process(["-I", "-S", "-c", BOOT], bwrap, None)
-    process.send({"files": _package_files(), "forbid": list(forbid), "count": list(count),
-                  "preamble": PREAMBLE, "cells": cells,
-                  "site": sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})})
+    setup = {"forbid": list(forbid), "count": list(count), "preamble": PREAMBLE,
+             "cells": cells}
+    if not process.forked:  # a new Python: minigrad's source too (forked: imported)
+        setup.update(files=_package_files(), site=sorted(
+            {sysconfig.get_paths()[k] for k in ("purelib", "platlib")}))
+    process.send(setup)
     return process
 
 

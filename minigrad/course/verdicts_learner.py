@@ -2,12 +2,14 @@ r"""The learner's process of a verdict (issue 19): the submission's code runs he
 
 Started by :mod:`minigrad.course.verdicts` as ``python -I -S`` under bubblewrap, with no
 minigrad package mounted: its source arrives on stdin and is written to the private
-``/tmp``, imported whole, then deleted, so no fresh copy of a route can be loaded later.
-Before any learner code runs, the routes the exercise forbids (``module:qualname`` as in
-:data:`minigrad.course.grading.ROUTES`) get a raiser as their code, the originals are
-dropped and collected; an import blocker makes every module outside the standard library,
-numpy and minigrad unimportable (torch first). Then the preamble and the submission's
-solution cells run, and calls are served: plain data in, plain data out
+``/tmp``, imported whole, then deleted, so no fresh copy of a route can be loaded later
+(:func:`prepare`); or forked, after that part, from the learners' fork server
+(:mod:`minigrad.course.forkserver_learner`), which did it once. Per exercise
+(:func:`exercise`), before any learner code runs, the routes the exercise forbids
+(``module:qualname`` as in :data:`minigrad.course.grading.ROUTES`) get a raiser as their
+code, the originals are dropped and collected; an import blocker makes every module outside
+the standard library, numpy and minigrad unimportable (torch first). Then the preamble and
+the submission's solution cells run, and calls are served: plain data in, plain data out
 (:mod:`minigrad.course.verdicts_wire`), with the ``grad`` and ``g`` of every tensor given
 written back. The exercise's test, its references and its pass/fail never come here.
 """
@@ -25,7 +27,7 @@ import numpy as np
 from minigrad.course import verdicts_classes, verdicts_models
 from minigrad.course.verdicts_wire import Ref, decode, dumps, encode, loads, tensors
 
-__all__ = ["serve", "forbid", "count", "Blocker"]
+__all__ = ["serve", "prepare", "exercise", "forbid", "count", "Blocker"]
 
 ALLOWED = ("numpy", "minigrad")
 # The grader's side (sandboxes, fork server, nbgrader's hooks, the widgets):
@@ -127,7 +129,10 @@ def count(specs):
         func.__code__ = namespace["counted"].__code__
 
 
-def _import_everything(root):
+def _import_everything(root, also=()):
+    """Import all of minigrad from ``root`` (the grader's side left out), then ``also`` (the
+    learners' fork server's own modules), then delete ``root``; the names ``also`` added to
+    ``sys.modules`` (a forked learner drops them)."""
     import pkgutil
 
     import minigrad
@@ -139,11 +144,16 @@ def _import_everything(root):
             importlib.import_module(info.name)
         except Exception:  # noqa: S112 - a module needing what is not here is not offered
             continue
+    before = set(sys.modules)
+    for name in also:
+        importlib.import_module(name)
+    added = set(sys.modules) - before
     shutil.rmtree(root, ignore_errors=True)
     sys.path_importer_cache.clear()
     import linecache
 
     linecache.clearcache()
+    return added
 
 
 class _Remote(Ref):
@@ -264,13 +274,21 @@ def _where(exc):
     return f"  in {name}, line {f.lineno}"
 
 
-def serve(setup, root):
-    """Run one exercise's learner side: ``setup`` is the first message (already read)."""
+def prepare(root, also=()):
+    """The part of a learner process done once: the import blocker, all of minigrad
+    imported from ``root``, the files deleted (a fresh learner's start, or the learners'
+    fork server's, :mod:`minigrad.course.forkserver_learner`, with ``also`` its own
+    modules); the names ``also`` added to ``sys.modules``."""
+    sys.meta_path.insert(0, Blocker())
+    return _import_everything(root, also)
+
+
+def exercise(setup):
+    """The part of a learner process done per exercise: ``setup`` is its first message
+    (already read): routes off, counts, the cells, then calls served until the end."""
     out = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)  # the learner's prints go to stderr, not into the messages
     sys.stdout = sys.stderr
-    sys.meta_path.insert(0, Blocker())
-    _import_everything(root)
     forbid(setup["forbid"])
     count(setup.get("count", ()))
     for name in [n for n in sys.modules if n.partition(".")[0] not in
@@ -285,3 +303,10 @@ def serve(setup, root):
     verdicts_classes.install(server.namespace)  # the test's functions (10-16's classes)
     server.send({"op": "ready", "names": names, "failed": failed})
     server.serve()
+
+
+def serve(setup, root):
+    """Run one exercise's learner side in a new process: ``setup`` is the first message
+    (already read)."""
+    prepare(root)
+    exercise(setup)

@@ -3,7 +3,9 @@ r"""A sandboxed Python process of a verdict, spoken to one JSON line at a time (
 :mod:`minigrad.course.verdicts` starts the judge's and the learner's processes with it
 (every converted chapter), under :func:`minigrad.course.sandbox.bwrap_args`; the judge is
 forked from the grading run's fork server when there is one (:mod:`minigrad.course.forkserver`:
-torch already imported), the learner's process is always a new Python.
+torch already imported), the learner's process from the learners' fork server
+(:mod:`minigrad.course.forkserver_learner`: minigrad already imported) when one starts.
+``forked`` says which: a forked learner's setup message carries no files.
 """
 
 import os
@@ -23,7 +25,7 @@ __all__ = ["Process"]
 def _fork_server(argv, bwrap, package_dir):
     """The grading run's fork server (:mod:`minigrad.course.forkserver`) for a ``python -c
     CODE`` with minigrad mounted (the judge), or None: the learner's process (``-I -S``,
-    no minigrad, nothing preloaded it could reach) is always a new Python."""
+    no minigrad, nothing preloaded it could reach) forks from a server of its own."""
     if package_dir is None or len(argv) != 2 or argv[0] != "-c":
         return None
     from minigrad.course.forkserver_host import live_server
@@ -37,8 +39,20 @@ def _fork_server(argv, bwrap, package_dir):
     return server if os.path.realpath(package_dir) in (mine, os.path.dirname(mine)) else None
 
 
+def _learner_server(bwrap, package_dir, limits):
+    """The learners' fork server (:mod:`minigrad.course.forkserver_learner`, started at the
+    first learner process) for a learner's process (no minigrad mounted), or None: then a
+    new Python, as where no confined process forks."""
+    if package_dir is not None:
+        return None
+    from minigrad.course.forkserver_learner import learner_server
+
+    return learner_server(bwrap, limits)
+
+
 class Process:
-    """A sandboxed Python reading and writing one JSON line at a time."""
+    """A sandboxed Python reading and writing one JSON line at a time (``argv`` with
+    ``package_dir`` None: a learner's process, ``python -I -S -c BOOT``)."""
 
     def __init__(self, argv, bwrap, package_dir, memory=6 * GiB, cpu=300):
         self.runtime = tempfile.mkdtemp(prefix="minigrad-verdict-")
@@ -46,11 +60,15 @@ class Process:
                   f"RLIMIT_FSIZE={64 * 1024 ** 2}", "RLIMIT_CORE=0"]
         bwrap = shutil.which(bwrap) or bwrap
         server = _fork_server(argv, bwrap, package_dir)
+        learners = _learner_server(bwrap, package_dir, limits)
+        self.forked = server is not None or learners is not None
         if server is not None:  # the judge, forked with torch already imported
             from minigrad.course.forkserver_host import client_command
 
             cmd = client_command(server, server.request(None, None, None, limits,
                                                         256 * 1024 ** 2, code=argv[1]), None)
+        elif learners is not None:  # a learner, forked with minigrad already imported
+            cmd = learners.command(argv, limits, 256 * 1024 ** 2)
         else:
             cmd = [sys.executable, "-I", "-S", "-c", LAUNCHER, "", *limits, "--",
                    *bwrap_args(bwrap, None, self.runtime, package_dir, 256 * 1024 ** 2),
