@@ -211,6 +211,8 @@ def bwrap_args(bwrap, cwd, runtime_dir, package_dir, tmp_bytes, uid=1000, binds=
         # restores the test cells before it runs): the kernel reads none of it.
         for notebook in sorted(pathlib.Path(cwd).rglob("*.ipynb")):
             args += ["--ro-bind", "/dev/null", str(notebook)]
+    else:  # not the grader's own folder (bwrap's default where that path exists inside)
+        args += ["--chdir", "/tmp"]
     args += ["--remount-ro", "/"]  # the sandbox's own root: no unbounded writable tmpfs
     env = {name: os.environ[name] for name in PASSED_ENV if name in os.environ}
     env.update(HOME="/tmp", PATH=os.pathsep.join([os.path.join(sys.prefix, "bin"),
