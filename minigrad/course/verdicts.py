@@ -3,9 +3,10 @@ r"""Verdicts the learner's code cannot reach (issue 19, item 2; all 54 exercises
 Under ``nbgrader autograde`` the submission still runs in its sandboxed kernel (its
 outputs are the learner's feedback); then :class:`minigrad.course.nbgrader_plugins.Verdicts`
 calls :func:`decide`, which re-decides each exercise of :data:`EXERCISES` outside it, with
-two processes of its own under the same bubblewrap sandbox (:func:`minigrad.course.sandbox.bwrap_args`),
-each forked from a server where one starts (the judge from the kernels' fork server, the
-learner's from :mod:`minigrad.course.forkserver_learner`), else a new Python:
+two processes of its own under the same bubblewrap sandbox
+(:func:`minigrad.course.sandbox.bwrap_args`), each forked from a server where one starts
+(the judge from the kernels' fork server, the learner's from
+:mod:`minigrad.course.forkserver_learner`), else a new Python:
 
 - the **learner's** (:mod:`~minigrad.course.verdicts_learner`): only the preamble and the
   submission's solution cells run there, after the exercise's routes were switched off
