@@ -26,16 +26,6 @@ def _own(listing):
     return [n for n in listing if n not in IN_TMP]
 
 
-# A checkout under /tmp (a CI clone) has its venv bound at its own path: that folder's
-# name shows in every sandbox's /tmp, new or forked, as the Python it runs needs.
-IN_TMP = {p.split("/")[2] for p in python_paths() if p.startswith("/tmp/")}
-
-
-def _own(listing):
-    """A /tmp listing without the folders of :data:`IN_TMP`."""
-    return [n for n in listing if n not in IN_TMP]
-
-
 FACTS = r'''
 def facts():
     import gc, os, resource, sys
