@@ -80,11 +80,15 @@ class ForkServer:
             "ro": [f"/etc/{name}" for name in ETC] + python_paths()
             + [f"{PACKAGE_ROOT}/minigrad"]})
 
+    def probe_command(self, limits):
+        """The client's command for a confined ``python -c pass``."""
+        return client_command(self, self.request(None, None, None, limits, 16 * 1024 ** 2,
+                                                 code="pass"), None)
+
     def probe(self, limits):
         """Whether a confined process forks here (nested user namespaces may be off)."""
-        request = self.request(None, None, None, limits, 16 * 1024 ** 2, code="pass")
         try:
-            return subprocess.run(client_command(self, request, None), timeout=60,
+            return subprocess.run(self.probe_command(limits), timeout=60,
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                   env={"PATH": "/usr/bin:/bin"}).returncode == 0
         except (OSError, subprocess.SubprocessError):
