@@ -15,6 +15,7 @@ from minigrad.course.capstone import (
     epoch_batches,
     forward_numpy,
     init_params,
+    load_digits_arrays,
     load_digits_split,
     torch_gradients,
     train_minigrad,
@@ -37,6 +38,54 @@ def test_the_split_is_seeded_and_complete():
     assert 0.0 <= x_train.min() and x_train.max() <= 1.0
     assert sorted(np.concatenate([y_train, y_test]).tolist()) == sorted(
         __import__("sklearn.datasets").datasets.load_digits().target.tolist())
+
+
+def test_the_digits_are_scikit_learns_own():
+    """Read from scikit-learn's file without importing it: the arrays load_digits() gives,
+    dtypes too; and the split is the one made from load_digits() itself."""
+    from sklearn.datasets import load_digits
+
+    digits = load_digits()
+    data, target = load_digits_arrays()
+    assert data.dtype == digits.data.dtype and target.dtype == digits.target.dtype
+    assert np.array_equal(data, digits.data) and np.array_equal(target, digits.target)
+    order = np.random.default_rng(0).permutation(len(digits.target))
+    x_train, y_train, x_test, y_test = load_digits_split(n_train=1500, seed=0)
+    assert np.array_equal(x_train, digits.data[order][:1500] / 16.0)
+    assert np.array_equal(y_test, digits.target[order][1500:])
+
+
+@pytest.mark.parametrize("loss", ["cross_entropy", "mse"])
+def test_train_torch_steps_as_torch_optim_sgd_does(loss, monkeypatch):
+    """train_torch writes SGD's step out; with torch.optim.SGD itself in its place (an
+    optimizer driven as usual: zero_grad, backward, step) every loss and accuracy is the
+    same, bit for bit."""
+    data = load_digits_split(n_train=1500, seed=0)
+    p0 = init_params((64, 32, 10), seed=0)
+    ours = train_torch(p0, data, 2, 32, 0.1, 1, loss=loss)
+
+    def with_sgd(p0, data, epochs, batch, lr, seed, loss):
+        x, y, x_test, y_test = data
+        p = [torch.tensor(v, requires_grad=True) for v in p0.values()]
+        x_t, y_t = torch.tensor(x), torch.as_tensor(y)
+        onehot = torch.nn.functional.one_hot(y_t, 10).double()
+        optimizer = torch.optim.SGD(p, lr=lr)
+        rng = np.random.default_rng(seed)
+        losses, accs = [], []
+        for _ in range(epochs):
+            for rows in epoch_batches(len(x), batch, rng):
+                h = (x_t[rows] @ p[0] + p[1]).relu() @ p[2] + p[3]
+                value = (torch.nn.functional.mse_loss(h, onehot[rows]) if loss == "mse"
+                         else torch.nn.functional.cross_entropy(h, y_t[rows]))
+                optimizer.zero_grad()
+                value.backward()
+                optimizer.step()
+                losses.append(value.item())
+            accs.append(accuracy(dict(zip(p0, [t.detach().numpy() for t in p], strict=True)),
+                                 x_test, y_test))
+        return losses, accs
+
+    assert ours == with_sgd(p0, data, 2, 32, 0.1, 1, loss)
 
 
 def test_init_params_shapes_and_scale():

@@ -48,6 +48,7 @@ facts = {
     "cmdline": open('/proc/self/cmdline', 'rb').read().decode().split(chr(0))[:4],
     # how deep a cell's code runs: a recursion demo's count depends on it (chapter 03)
     "depth": len(__import__('traceback').extract_stack()),
+    "gc_frozen": __import__('gc').get_freeze_count(),
 }
 # matplotlib as a chapter's first cell finds it (the server preloads it): the backend,
 # every rcParam, a figure's PNG, and the inline backend's hook after the cell
@@ -125,6 +126,13 @@ def _same(facts, key):
                                  "depth", "matplotlib"])
 def test_a_forked_kernel_sees_what_a_new_one_sees(facts, key):
     assert _same(facts, key), {s: f[key] for s, f in facts.items()}
+
+
+def test_the_servers_objects_are_out_of_the_collectors_sight(facts):
+    """gc.freeze() in the server: a forked kernel's collections (IPython's full one at its
+    exit: 0.2 s a kernel) skip the preloaded objects; a new kernel has none frozen."""
+    assert facts["alice"]["gc_frozen"] > 100_000 and facts["bob"]["gc_frozen"] > 100_000
+    assert facts["carol"]["gc_frozen"] == 0
 
 
 def test_each_kernel_in_its_own_folder_with_its_python_path(facts):

@@ -8,8 +8,9 @@ kernel, chapters 01-16) when ``fork_server`` is on. The server itself runs under
 run's ``autograded`` folder and its kernels' runtime folders bound in; it never runs a
 submission's code. Per submission (the host's client, :data:`CLIENT`, asks over a Unix socket):
 
-1. the server forks ``A`` (a single-threaded fork: torch's pools start at the first parallel
-   op, which the server never runs; OpenBLAS stops its thread at fork);
+1. the server (its imports done, their objects frozen out of the collector's sight) forks
+   ``A`` (a single-threaded fork: torch's pools start at the first parallel op, which the
+   server never runs; OpenBLAS stops its thread at fork);
 2. ``A`` reports itself to the client (its pid, translated by ``SO_PASSCRED``), which puts it
    in the submission's ``pids`` cgroup, then makes new user, mount, pid, network, ipc, uts
    and cgroup namespaces, and builds a fresh root on a tmpfs holding only what bwrap would
@@ -71,6 +72,12 @@ __all__ = ["CLIENT", "serve", "listen", "PRELOAD"]
 PRELOAD = ("numpy", "torch", "torch._dynamo", "torch.nn.functional", "torch.func",
            "torch.optim", "minigrad", "minigrad.course.integrity", "ipykernel.kernelapp",
            "ipykernel.ipkernel", "IPython", "matplotlib", "matplotlib.pyplot")
+# What IPKernelApp.initialize imports in every kernel, new or forked (its debugger, debugpy's
+# pydevd, psutil, sqlite3 for the history, pdb...): 0.25 s a kernel. What these imports put
+# in os.environ, a new kernel's init puts there too: kept in the kernels' environment.
+KERNEL_INIT = ("ipykernel.debugger", "debugpy.server.api", "ipykernel.zmqshell", "psutil",
+               "sqlite3", "pdb", "IPython.core.completerlib", "IPython.extensions.storemagic",
+               "xmlrpc.server", "http.server", "tornado.queues", "tornado.platform.asyncio")
 # What ipykernel sets before any cell when it is unset: matplotlib reads it at its import
 # (the server's), then the backend itself loads in the kernel, at its first figure, as in
 # a new kernel (every chapter's first cell imports pyplot: 0.6 s a kernel, the font list
@@ -274,12 +281,26 @@ def _submission(conn):
 def serve(path):
     """The server's loop: preload, listen on ``path``, fork ``A`` per connection; end at
     the end of stdin (the grading run closed it or died)."""
+    import gc
     import importlib
 
     _ENVIRON.update(os.environ)
     os.environ.setdefault("MPLBACKEND", INLINE)
+    # pydevd's warning on frozen modules at its import (each new kernel's stderr): not in
+    # the grading log
+    os.environ["PYDEVD_DISABLE_FILE_VALIDATION"] = "1"
     for name in PRELOAD:
         importlib.import_module(name)
+    before = dict(os.environ)
+    for name in KERNEL_INIT:
+        importlib.import_module(name)
+    _ENVIRON.update({k: v for k, v in os.environ.items() if before.get(k) != v})
+    # Every object the imports made, out of the collector's sight (Python's advice for a
+    # server that forks without exec): a kernel's collections, the full one IPython runs at
+    # its exit among them (0.2 s a kernel), walk only what the kernel made. What it hides:
+    # those objects from gc.get_objects() and gc.get_referrers() in a kernel.
+    gc.collect()
+    gc.freeze()
     listen(path)
 
 
