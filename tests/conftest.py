@@ -29,7 +29,7 @@ LONGEST = ("test_browser_widgets.py", "test_nbgrader_roundtrip_3.py",
            "test_nbgrader_roundtrip_4.py", "test_sandbox.py", "test_verdicts.py",
            "test_autograde.py", "test_verdicts_models.py", "test_verdicts_graphs.py",
            "test_verdicts_callables.py", "test_grade_index.py", "test_forkserver.py",
-           "test_python_versions.py", "test_book.py", "test_browser.py", "test_class_report.py",
+           "test_python_versions.py", "test_book.py", "test_class_report.py",
            "test_exchange.py", "test_workspace.py")
 
 

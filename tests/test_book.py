@@ -1,7 +1,7 @@
 """The book (`make book` -> build/book/) as a reader sees it, every page in Chromium.
 
 Serves build/book/ on 127.0.0.1 and opens each page in headless Chromium (Debian's,
-as tests/test_browser.py does). On every page: no console error, no failed request and
+as tests/test_browser_widgets.py does). On every page: no console error, no failed request and
 no request that leaves the machine (MathJax and the widgets' JavaScript are served with
 the site); every math element rendered by MathJax and no raw TeX delimiters left in
 the text; every image loaded; every link inside the site resolves to a file of
