@@ -32,10 +32,12 @@ facts = {
     # files and folders held open (sockets, pipes, eventfds vary with zmq's timing; a
     # deleted temporary file's inode number with the tmpfs's history: '/tmp/#N (deleted)';
     # IPython's history database left out: its thread holds history.sqlite, and its
-    # -journal mid-write, or not yet, as timing has it)
+    # -journal mid-write, and SQLite the profile's folder to sync it after a commit, or
+    # not yet, as timing has it)
     "files": sorted({__import__('re').sub(r'#[0-9]+ ', '#N ', t) for t in
                      map(target, os.listdir('/proc/self/fd')) if t.startswith('/')
-                     and '/history.sqlite' not in t}),
+                     and '/history.sqlite' not in t
+                     and t != get_ipython().profile_dir.location}),
     "root": sorted(os.listdir('/')), "pids": sorted(p for p in os.listdir('/proc') if p.isdigit()),
     # OpenBLAS stops its threads at fork and restarts as many at its next call: the same
     # pool (so the same sums) as a new process's
