@@ -86,6 +86,7 @@ def servers_start(base, run):
     import minigrad
     from minigrad.course import forkserver_host, forkserver_learner
     from minigrad.course.sandbox import SandboxedKernelManager
+    from minigrad.course.verdicts_process import process_limits
 
     km = SandboxedKernelManager(kernel_name="python3")
     bwrap = shutil.which(km.bwrap) or km.bwrap
@@ -94,9 +95,7 @@ def servers_start(base, run):
     package_dir = os.path.dirname(os.path.realpath(minigrad.__file__))
     kernels = forkserver_host.server_for(bwrap, forkserver_host.fork_root(str(folder)),
                                          package_dir, km._limits(nproc=False))
-    learners = forkserver_learner.learner_server(
-        bwrap, [f"RLIMIT_AS={6 * 1024 ** 3}", "RLIMIT_CPU=300",
-                f"RLIMIT_FSIZE={64 * 1024 ** 2}", "RLIMIT_CORE=0"])
+    learners = forkserver_learner.learner_server(bwrap, process_limits())
     assert kernels is not None and learners is not None, "no fork server starts here"
     forkserver_learner._close_all()
     forkserver_host._close_all()

@@ -56,7 +56,9 @@ def _free_port():
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory):
     """A JupyterLab server over a copy of the chapters; yields its base URL. One a pytest
-    worker: every browser test file it runs shares it (a server costs some 7 CPU s)."""
+    worker: every browser test file it runs shares it (a server costs some 7 CPU s). Skips
+    where chromium is absent (fails under CI)."""
+    require_chromium()
     home = tmp_path_factory.mktemp("lab")
     _workspace_module().build(home / "workspace", scratch=home / "student")  # own folder
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
@@ -140,6 +142,7 @@ def browser():
 def lab_page(lab, browser):
     """One JupyterLab page, loaded once a worker (a load costs Chromium some 8 CPU s), in
     which the tests open the chapters in turn with :func:`open_chapter`."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page = browser.new_page(viewport={"width": 1280, "height": 1000})
     # ?reset: a fresh workspace, so no tab of an earlier session is restored.
     page.goto(f"{lab}/lab/tree/workspace?reset")
@@ -199,6 +202,16 @@ def run_cells(page, cells, indices, raising=()):
         "cells[i].querySelector('.jp-InputPrompt').innerText)); }",
         arg=list(indices), timeout=PATIENCE_MS, polling=POLL_MS)
     _wait_idle(page)
+
+
+def run_without_errors(page, cells, indices, raising=()):
+    """:func:`run_cells`, then no cell of ``indices`` shows an error but those in
+    ``raising`` (cells that raise on purpose)."""
+    run_cells(page, cells, indices, raising)
+    for i in indices:
+        errors = _errors_in(cells.nth(i))
+        if i not in raising:
+            assert errors.count() == 0, errors.first.inner_text()
 
 
 def _cell_index(notebook, predicate):

@@ -30,8 +30,8 @@ from tests.browser_tools import (
     _type_into,
     _wait_idle,
     open_chapter,
-    require_chromium,
     run_cells,
+    run_without_errors,
     wait_for_text,
     widget_area,
 )
@@ -89,21 +89,14 @@ def test_chapter_widgets_respond(chapter, lab_page):
 
 
 def drive_chapter(chapter, page):
-    require_chromium()
     driver = importlib.import_module(f"tests.widget_drivers.ch{chapter}")
     name = driver.NOTEBOOK
     assert pathlib.Path(ROOT / "notebooks" / name).exists()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     indices = [_cell_index(name, lambda c, m=w.marker: m in "".join(c["source"]))
                for w in driver.WIDGETS]
     needed = needed_cells(name, tuple(indices))
     cells = open_chapter(page, name)
-    raising = _raising_cells(name)
-    run_cells(page, cells, needed, raising)
-    for i in needed:
-        errors = _errors_in(cells.nth(i))
-        if i not in raising:
-            assert errors.count() == 0, errors.first.inner_text()
+    run_without_errors(page, cells, needed, _raising_cells(name))
     for widget, index in zip(driver.WIDGETS, indices, strict=True):
         cell = cells.nth(index)
         widget_area(cell).scroll_into_view_if_needed()
@@ -118,16 +111,12 @@ def drive_chapter(chapter, page):
 @pytest.mark.slow
 @pytest.mark.browser
 def test_chapter_01_learner_path(lab_page):
-    require_chromium()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     name, page = "01_derivatives.ipynb", lab_page
     cells = open_chapter(page, name)
     assert "-a.data / b.data ** 2" not in page.locator(".jp-Notebook").inner_text()
 
     explorer = _cell_index(name, lambda c: "tangent_explorer(f" in "".join(c["source"]))
-    run_cells(page, cells, needed_cells(name, (explorer,)))
-    for i in needed_cells(name, (explorer,)):
-        assert _errors_in(cells.nth(i)).count() == 0, _errors_in(cells.nth(i)).first.inner_text()
+    run_without_errors(page, cells, needed_cells(name, (explorer,)))
     readout = page.locator(".minigrad-readout")
     readout.wait_for(timeout=60_000)
     assert "x = 3.00" in readout.inner_text()
@@ -150,9 +139,7 @@ def test_chapter_01_learner_path(lab_page):
     # answer, then a right one.
     answer = _cell_index(name, _grade_id("ex01-value-div"))
     before = [i for i in needed_cells(name, (answer, answer + 1)) if i < answer]
-    run_cells(page, cells, before)
-    for i in before:
-        assert _errors_in(cells.nth(i)).count() == 0, _errors_in(cells.nth(i)).first.inner_text()
+    run_without_errors(page, cells, before)
     check = cells.nth(answer + 1)
     _type_into(page, cells.nth(answer),
                "def div_v1(a, b):\n"
@@ -193,8 +180,6 @@ def test_chapter_01_learner_path(lab_page):
 @pytest.mark.browser
 def test_chapter_04_stepper_then_the_next_cell(lab_page):
     """Step chapter 04's backward stepper to the end, then run the cells after it."""
-    require_chromium()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     name, page = "04_local_and_upstream.ipynb", lab_page
     widget_cell = _cell_index(name, lambda c: "stepper_widget(zm)" in "".join(c["source"]))
     cells = open_chapter(page, name)

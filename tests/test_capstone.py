@@ -56,7 +56,7 @@ def test_the_digits_are_scikit_learns_own():
 
 
 @pytest.mark.parametrize("loss", ["cross_entropy", "mse"])
-def test_train_torch_steps_as_torch_optim_sgd_does(loss, monkeypatch):
+def test_train_torch_steps_as_torch_optim_sgd_does(loss):
     """train_torch writes SGD's step out; with torch.optim.SGD itself in its place (an
     optimizer driven as usual: zero_grad, backward, step) every loss and accuracy is the
     same, bit for bit."""

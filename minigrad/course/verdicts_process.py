@@ -19,7 +19,7 @@ import time
 from minigrad.course.sandbox import LAUNCHER, GiB, bwrap_args
 from minigrad.course.verdicts_wire import MAX_LINE, dumps, loads
 
-__all__ = ["Process"]
+__all__ = ["Process", "process_limits"]
 
 
 def _fork_server(argv, bwrap, package_dir):
@@ -50,14 +50,19 @@ def _learner_server(bwrap, package_dir, limits):
     return learner_server(bwrap, limits)
 
 
+def process_limits(memory=6 * GiB, cpu=300):
+    """A verdict process's resource limits (the judge's and the learner's)."""
+    return [f"RLIMIT_AS={memory}", f"RLIMIT_CPU={cpu}", f"RLIMIT_FSIZE={64 * 1024 ** 2}",
+            "RLIMIT_CORE=0"]
+
+
 class Process:
     """A sandboxed Python reading and writing one JSON line at a time (``argv`` with
     ``package_dir`` None: a learner's process, ``python -I -S -c BOOT``)."""
 
     def __init__(self, argv, bwrap, package_dir, memory=6 * GiB, cpu=300):
         self.runtime = tempfile.mkdtemp(prefix="minigrad-verdict-")
-        limits = [f"RLIMIT_AS={memory}", f"RLIMIT_CPU={cpu}",
-                  f"RLIMIT_FSIZE={64 * 1024 ** 2}", "RLIMIT_CORE=0"]
+        limits = process_limits(memory, cpu)
         bwrap = shutil.which(bwrap) or bwrap
         server = _fork_server(argv, bwrap, package_dir)
         learners = _learner_server(bwrap, package_dir, limits)
