@@ -11,6 +11,8 @@
   (an unexecuted test cell would otherwise get full marks); turns a test cell's stderr
   into ordinary output (nbgrader scores a test cell with any stderr 0, and a warning or a
   debug print must not cost a correct answer its points).
+  It reads the kernel's channels in half-second slices (:func:`polled_in_slices`): a
+  missed wake-up of the asyncio wait held a reply until the cell's 60 s timeout.
 - :class:`RestoreCells` (replaces ``OverwriteCells``): puts back the solution and test
   cells of an exercise the student deleted, in their place, so the submission is graded
   (nbgrader 0.9.6's ``add_missing_cells`` raises KeyError when a whole exercise is gone).
@@ -25,6 +27,10 @@ Where no sandbox can be made it refuses to grade (:data:`~minigrad.course.sandbo
 unless the instructor passes ``--GuardedExecute.allow_unsandboxed=True``.
 """
 
+import queue
+import time
+
+from jupyter_core.utils import run_sync
 from nbclient.exceptions import DeadKernelError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_output
 from nbgrader import utils
@@ -38,12 +44,36 @@ from minigrad.course.sandbox import (
     sandbox_problem,
 )
 
-__all__ = ["GuardedExecute", "RestoreCells", "Verdicts", "MISSING", "NOT_RUN"]
+__all__ = ["GuardedExecute", "RestoreCells", "Verdicts", "MISSING", "NOT_RUN", "polled_in_slices"]
 
 INSTALL = ("import minigrad.course.integrity as _minigrad_integrity\n"
            "_minigrad_integrity.install()")
 MISSING = "This cell was missing from the submission; the grader put it back."
 NOT_RUN = "NotRun"
+
+
+def polled_in_slices(get_msg, every=0.5, clock=time.monotonic):
+    """A kernel channel's ``get_msg`` that waits in slices of ``every`` seconds.
+
+    The asyncio wait on a channel sometimes misses the socket's wake-up (nbclient 0.11,
+    jupyter_client 8.10, pyzmq 27.3): the reply is in the client's queue and the wait ends
+    only at its timeout, the cell's 60 s, where pyzmq's last look finds it. Five such
+    stalls were in one ``make test`` (tests/test_kernel_channels.py). Each slice ends with
+    that look, so a reply is read at most ``every`` seconds after it arrives; the timeout
+    (none for IOPub) is kept."""
+
+    async def sliced(timeout=None):
+        deadline = None if timeout is None else clock() + timeout
+        while True:
+            wait = every if deadline is None else max(0.0, min(every, deadline - clock()))
+            try:
+                return await get_msg(timeout=wait)
+            except queue.Empty:
+                if deadline is not None and clock() >= deadline:
+                    raise
+
+    sliced.sliced = True
+    return sliced
 
 
 class GuardedExecute(Execute):
@@ -69,6 +99,15 @@ class GuardedExecute(Execute):
         self.log.warning("grading WITHOUT a sandbox (--GuardedExecute.allow_unsandboxed=True): "
                          "%s", problem)
         return super().create_kernel_manager()
+
+    async def async_start_new_kernel_client(self):
+        kc = await super().async_start_new_kernel_client()
+        for channel in (kc.shell_channel, kc.iopub_channel):
+            channel.get_msg = polled_in_slices(channel.get_msg)
+        return kc
+
+    # nbclient binds its sync twin to its own coroutine at class creation
+    start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
     def preprocess(self, nb, resources=None, km=None):
         guard = new_code_cell(INSTALL, id="minigrad-integrity")
