@@ -30,7 +30,11 @@ $(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# A .venv from before the rename holds the old distribution name: drop it.
 	$(BIN)/python -m pip uninstall -q -y minigrad 2>/dev/null || true
-	$(BIN)/python -m pip install -q -c constraints.txt -e '.[course,dev,bench,book]'
+	# pip compiles the bytecode of ~13,000 files on one core; compileall on both makes the
+	# same files (the sandbox's read-only venv needs them): 79 -> 62 s here. Like pip, it
+	# skips files that do not compile (a few packages ship Python 2 test data).
+	$(BIN)/python -m pip install -q --no-compile -c constraints.txt -e '.[course,dev,bench,book]'
+	$(BIN)/python -m compileall -qq -j 0 "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_path("purelib"))')" || true
 	touch $(STAMP)
 
 ROOTFLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
