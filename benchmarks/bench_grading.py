@@ -94,11 +94,11 @@ def servers_start(base, run):
     folder.mkdir(parents=True)
     package_dir = os.path.dirname(os.path.realpath(minigrad.__file__))
     kernels = forkserver_host.server_for(bwrap, forkserver_host.fork_root(str(folder)),
-                                         package_dir, km._limits(nproc=False))
+                                         package_dir, km.limits(nproc=False))
     learners = forkserver_learner.learner_server(bwrap, process_limits())
     assert kernels is not None and learners is not None, "no fork server starts here"
-    forkserver_learner._close_all()
-    forkserver_host._close_all()
+    forkserver_learner.close_all()
+    forkserver_host.close_all()
 
 
 def wrong_version(source_nb):

@@ -20,7 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from minigrad.course.forkserver import CLIENT
 from minigrad.course.sandbox import ETC, LAUNCHER, PACKAGE_ROOT, bwrap_args, python_paths
 
-__all__ = ["ForkServer", "server_for", "live_server", "client_command", "fork_root"]
+__all__ = ["ForkServer", "server_for", "live_server", "client_command", "fork_root",
+           "close_all"]
 
 SERVER = "from minigrad.course.forkserver import main; main()"  # python -c SERVER
 
@@ -148,9 +149,15 @@ def client_command(server, request, cgroup):
     return [sys.executable, "-I", "-S", "-c", CLIENT, server.socket, request, str(cgroup or "")]
 
 
-@atexit.register
-def _close_all():
-    for key, server in list(_SERVERS.items()):
+def close_servers(servers):
+    """Close the servers of ``servers`` (a module's registry) this process started."""
+    for key, server in list(servers.items()):
         if key[0] == os.getpid():
             server.close()
-    _SERVERS.clear()
+    servers.clear()
+
+
+@atexit.register
+def close_all():
+    """Close this process's kernel servers (at exit; the benchmark times a worker's start)."""
+    close_servers(_SERVERS)

@@ -269,7 +269,7 @@ class SandboxedKernelManager(AsyncKernelManager):
             from minigrad.course.forkserver_host import server_for
 
             server = server_for(shutil.which(self.bwrap) or self.bwrap, root, package_dir,
-                                self._limits(nproc=False))
+                                self.limits(nproc=False))
         if server is not None:
             shutil.rmtree(self.runtime_dir, ignore_errors=True)
             self.runtime_dir = tempfile.mkdtemp(prefix="minigrad-kernel-", dir=server.kernels)
@@ -286,7 +286,7 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.cgroup = make_pids_cgroup(self.max_processes)
         if self.cgroup is not None:  # also at exit, should nbclient never clean this kernel up
             weakref.finalize(self, remove_cgroup, self.cgroup)
-        limits = self._limits(nproc=self.cgroup is None)
+        limits = self.limits(nproc=self.cgroup is None)
         kw["env"] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
         if server is not None and kernel_cmd[1:4] == ["-m", "ipykernel_launcher", "-f"]:
             from minigrad.course.forkserver_host import client_command
@@ -303,7 +303,8 @@ class SandboxedKernelManager(AsyncKernelManager):
         self.log.debug("sandboxed kernel: %s", json.dumps(cmd))
         return cmd, kw
 
-    def _limits(self, nproc):
+    def limits(self, nproc):
+        """The setrlimit arguments of a kernel (RLIMIT_NPROC where no cgroup caps tasks)."""
         limits = [f"RLIMIT_AS={self.memory_limit}", f"RLIMIT_CPU={self.cpu_limit}",
                   f"RLIMIT_FSIZE={self.file_size_limit}", "RLIMIT_CORE=0"]
         return limits + ([f"RLIMIT_NPROC={self.max_processes}"] if nproc else [])
