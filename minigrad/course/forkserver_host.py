@@ -149,15 +149,10 @@ def client_command(server, request, cgroup):
     return [sys.executable, "-I", "-S", "-c", CLIENT, server.socket, request, str(cgroup or "")]
 
 
-def close_servers(servers):
-    """Close the servers of ``servers`` (a module's registry) this process started."""
-    for key, server in list(servers.items()):
-        if key[0] == os.getpid():
-            server.close()
-    servers.clear()
-
-
 @atexit.register
 def close_all():
     """Close this process's kernel servers (at exit; the benchmark times a worker's start)."""
-    close_servers(_SERVERS)
+    for key, server in list(_SERVERS.items()):
+        if key[0] == os.getpid():
+            server.close()
+    _SERVERS.clear()
