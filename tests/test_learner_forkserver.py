@@ -5,6 +5,8 @@ descriptors; forks do not see each other, leave nothing running, share no module
 """
 
 import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -253,3 +255,15 @@ def test_where_no_server_starts_a_learner_is_a_new_python(monkeypatch):
         finally:
             process.close()
     assert len(forkserver_learner._BROKEN) == 1
+
+
+def test_the_servers_exit_needs_nothing_of_the_graders_side():
+    """close_all runs at exit in the learners' server too, where the grader's modules
+    (verdicts_learner.HOST_ONLY) cannot be imported: its exit prints no traceback."""
+    code = ("import sys; sys.modules['minigrad.course.forkserver_host'] = None\n"
+            "from minigrad.course import forkserver_learner\n"
+            "forkserver_learner._SERVERS[(0, 'bwrap')] = None  # another process's: kept\n"
+            "forkserver_learner.close_all()\n"
+            "assert forkserver_learner._SERVERS == {}\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
