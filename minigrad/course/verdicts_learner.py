@@ -27,7 +27,7 @@ import numpy as np
 from minigrad.course import verdicts_classes, verdicts_models
 from minigrad.course.verdicts_wire import Ref, decode, dumps, encode, loads, tensors
 
-__all__ = ["serve", "prepare", "exercise", "forbid", "count", "Blocker"]
+__all__ = ["serve", "prepare", "exercise", "forbid", "count", "Blocker", "host_only"]
 
 ALLOWED = ("numpy", "minigrad")
 # The grader's side (sandboxes, fork server, nbgrader's hooks, the widgets):
@@ -35,6 +35,12 @@ ALLOWED = ("numpy", "minigrad")
 HOST_ONLY = ("minigrad.course.widgets", "minigrad.course.nbgrader_plugins",
              "minigrad.course.forkserver", "minigrad.course.sandbox",
              "minigrad.course.verdicts_process")
+
+
+def host_only(module):
+    """Whether ``module`` stays on the grader's side: :data:`HOST_ONLY`, and
+    ``minigrad.course.verdicts`` itself (it decides; its siblings are the learner's)."""
+    return module.startswith(HOST_ONLY) or module == "minigrad.course.verdicts"
 
 
 class Blocker(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -138,7 +144,7 @@ def _import_everything(root, also=()):
     import minigrad
 
     for info in pkgutil.walk_packages(minigrad.__path__, "minigrad."):
-        if info.name.startswith(HOST_ONLY) or info.name == "minigrad.course.verdicts":
+        if host_only(info.name):
             continue
         try:
             importlib.import_module(info.name)
