@@ -13,6 +13,7 @@ own, so no test waits.
 
 import asyncio
 import queue
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -43,13 +44,20 @@ class MissedWakeup:
         raise queue.Empty
 
 
+def _run(coro):
+    """``asyncio.run`` in a thread of its own: in a pytest worker an earlier test (the browser
+    tests' playwright) may leave an event loop running in this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def _read(arrives, timeout, sliced=True):
     clock = Clock()
     channel = MissedWakeup(clock, arrives)
     get_msg = polled_in_slices(channel.get_msg, every=0.5, clock=clock) if sliced \
         else channel.get_msg
     try:
-        result = asyncio.run(get_msg(timeout=timeout))
+        result = _run(get_msg(timeout=timeout))
     except queue.Empty:
         result = "empty"
     return result, clock.now
@@ -86,10 +94,10 @@ def test_guarded_execute_slices_both_channels(monkeypatch):
         return self.kc
 
     monkeypatch.setattr(GuardedExecute.__mro__[1], "async_start_new_kernel_client", started)
-    kc = asyncio.run(GuardedExecute().async_start_new_kernel_client())
+    kc = _run(GuardedExecute().async_start_new_kernel_client())
     assert getattr(kc.shell_channel.get_msg, "sliced", False)
     assert getattr(kc.iopub_channel.get_msg, "sliced", False)
-    assert asyncio.run(kc.shell_channel.get_msg(timeout=1)) == "msg"
+    assert _run(kc.shell_channel.get_msg(timeout=1)) == "msg"
 
 
 def test_the_sync_twin_slices_too(monkeypatch):
