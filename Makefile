@@ -15,10 +15,12 @@ TESTENV := PYTHONDONTWRITEBYTECODE= \
 	PYDEVD_DISABLE_FILE_VALIDATION=1
 # Whole files to each worker in tests/conftest.py's order (longest first), not xdist's
 # default order by number of tests, which left long files of few tests (the browser
-# tests, the round trip) for the end, one core working while the other waited. Four
-# workers on two cores: the long files spend much of their time waiting (kernels starting,
-# nbgrader, Chromium), and a third and fourth worker use the cores meanwhile.
-XDIST := -n 4 --dist loadfile --no-loadscope-reorder
+# tests, the round trip) for the end, one core working while the other waited. Three
+# workers on two cores: the long files wait at times (kernels starting, nbgrader,
+# Chromium), and a third worker uses the cores meanwhile; a fourth only added contention
+# once grading's 60 s reply stalls were gone (pytest 466 s and 890 CPU s against 492 s and
+# 940 CPU s with four, same host, one run each).
+XDIST := -n 3 --dist loadfile --no-loadscope-reorder
 NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
 
 .PHONY: setup lab lab-instructor reset solution course test lint book fuzz notebooks \

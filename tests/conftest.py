@@ -18,7 +18,7 @@ settings.register_profile("fuzz", deadline=None, max_examples=5000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-# The longest test files run first, longest first (pytest -n 4 --dist loadfile hands
+# The longest test files run first, longest first (pytest -n 3 --dist loadfile hands
 # each worker whole files in this order), so no worker is left with one at the end. CPU
 # seconds measured with MINIGRAD_TIMES (tests/timing.py), under a load near 10: the
 # browser widgets (every chapter on one JupyterLab page; the longest wall time) ~180;
