@@ -81,7 +81,10 @@ def test_a_wait_without_timeout_is_sliced_too():
     assert _read(arrives=3.1, timeout=None) == ("reply", 3.5)
 
 
-def test_guarded_execute_slices_both_channels(monkeypatch):
+@pytest.mark.parametrize("twin", ["async", "sync"])
+def test_guarded_execute_slices_both_channels(twin, monkeypatch):
+    """Both of nbclient's ways in: nbgrader's (setup_kernel) calls the sync twin."""
+
     class Channel:
         async def get_msg(self, timeout=None):
             return "msg"
@@ -94,26 +97,10 @@ def test_guarded_execute_slices_both_channels(monkeypatch):
         return self.kc
 
     monkeypatch.setattr(GuardedExecute.__mro__[1], "async_start_new_kernel_client", started)
-    kc = _run(GuardedExecute().async_start_new_kernel_client())
+    execute = GuardedExecute()
+    kc = (_run(execute.async_start_new_kernel_client()) if twin == "async"
+          else execute.start_new_kernel_client())
     assert getattr(kc.shell_channel.get_msg, "sliced", False)
     assert getattr(kc.iopub_channel.get_msg, "sliced", False)
+    assert not getattr(kc.stdin_channel.get_msg, "sliced", False)
     assert _run(kc.shell_channel.get_msg(timeout=1)) == "msg"
-
-
-def test_the_sync_twin_slices_too(monkeypatch):
-    """nbclient's setup_kernel (nbgrader's path) calls start_new_kernel_client."""
-
-    class Channel:
-        async def get_msg(self, timeout=None):
-            return "msg"
-
-    class Client:
-        shell_channel, iopub_channel, stdin_channel = Channel(), Channel(), Channel()
-
-    async def started(self):
-        self.kc = Client()
-        return self.kc
-
-    monkeypatch.setattr(GuardedExecute.__mro__[1], "async_start_new_kernel_client", started)
-    kc = GuardedExecute().start_new_kernel_client()
-    assert getattr(kc.shell_channel.get_msg, "sliced", False)
