@@ -108,7 +108,7 @@ def lab(tmp_path_factory):
 
 
 # How long a page may take to load or answer before a test gives up: generous, as the
-# tests run four workers on two cores (a book page once took over playwright's default
+# tests run three workers on two cores (a book page once took over playwright's default
 # 30 s there). Waiting longer changes no verdict; it is not a timing assertion.
 PATIENCE_MS = 120_000
 

@@ -15,7 +15,7 @@ SOURCES = sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
 
 
 # Appended to the nbgrader_config.py of every course folder a test grades: on a busy
-# machine (make test runs four workers on two cores, beside other jobs) a kernel's last
+# machine (make test runs three workers on two cores, beside other jobs) a kernel's last
 # IOPub messages can lag its reply by more than nbclient's 4 s, which fails the whole
 # submission ("Timeout waiting for IOPub output"); no grade depends on this wait.
 BUSY_MACHINE = "\nc.Execute.iopub_timeout = 60  # tests/notebook_tools.py: BUSY_MACHINE\n"
