@@ -233,8 +233,6 @@ def _grade_id(name):
     return lambda cell: cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == name
 
 
-
-
 def widget_area(cell):
     """The rendered widget in a cell's output (waits until JupyterLab has drawn it)."""
     area = cell.locator(".jp-OutputArea-output .jupyter-widgets").first

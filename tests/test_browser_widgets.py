@@ -108,6 +108,16 @@ def drive_chapter(chapter, page):
         page.screenshot(path=str(ARTIFACTS / f"{chapter}_{widget.name}_after.png"))
 
 
+def _answer_and_check(page, cells, answer, code):
+    """Type ``code`` into the answer cell, run it and the check after it (Shift+Enter
+    twice, as a learner does), and wait for the kernel."""
+    _type_into(page, cells.nth(answer), code)
+    cells.nth(answer).locator(".cm-content").click()
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.press("Shift+Enter")
+    _wait_idle(page)
+
+
 @pytest.mark.slow
 @pytest.mark.browser
 def test_chapter_01_learner_path(lab_page):
@@ -141,13 +151,9 @@ def test_chapter_01_learner_path(lab_page):
     before = [i for i in needed_cells(name, (answer, answer + 1)) if i < answer]
     run_without_errors(page, cells, before)
     check = cells.nth(answer + 1)
-    _type_into(page, cells.nth(answer),
-               "def div_v1(a, b):\n"
-               "    return Value_v1(a.data / b.data, ((a, 1 / b.data), (b, 1 / a.data)))\n")
-    cells.nth(answer).locator(".cm-content").click()
-    page.keyboard.press("Shift+Enter")
-    page.keyboard.press("Shift+Enter")
-    _wait_idle(page)
+    _answer_and_check(page, cells, answer,
+                      "def div_v1(a, b):\n"
+                      "    return Value_v1(a.data / b.data, ((a, 1 / b.data), (b, 1 / a.data)))\n")
     # The verdict table and its hint are two outputs: wait for both, never read half.
     wait_for_text(page, answer + 1, "Exercise 1.1", "FAIL", "Hint:")
     shown = check.locator(".jp-OutputArea").inner_text()
@@ -155,16 +161,12 @@ def test_chapter_01_learner_path(lab_page):
     check.scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "01_exercise_wrong.png"))
 
-    _type_into(page, cells.nth(answer),
-               "def div_v1(a, b):\n"
-               "    a = a if isinstance(a, Value_v1) else Value_v1(a)\n"
-               "    b = b if isinstance(b, Value_v1) else Value_v1(b)\n"
-               "    return Value_v1(a.data / b.data,\n"
-               "                    ((a, 1 / b.data), (b, -a.data / b.data ** 2)))\n")
-    cells.nth(answer).locator(".cm-content").click()
-    page.keyboard.press("Shift+Enter")
-    page.keyboard.press("Shift+Enter")
-    _wait_idle(page)
+    _answer_and_check(page, cells, answer,
+                      "def div_v1(a, b):\n"
+                      "    a = a if isinstance(a, Value_v1) else Value_v1(a)\n"
+                      "    b = b if isinstance(b, Value_v1) else Value_v1(b)\n"
+                      "    return Value_v1(a.data / b.data,\n"
+                      "                    ((a, 1 / b.data), (b, -a.data / b.data ** 2)))\n")
     page.wait_for_function(
         "i => !document.querySelectorAll('.jp-Notebook .jp-Cell')[i].innerText"
         ".includes('FAIL')", arg=answer + 1, timeout=60_000, polling=POLL_MS)
