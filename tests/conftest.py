@@ -23,10 +23,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # seconds measured with MINIGRAD_TIMES (tests/timing.py), under a load near 10: the
 # browser widgets (every chapter on one JupyterLab page; the longest wall time) ~180;
 # the round trip, which holds the wrong-answer pass (one group of chapters a file),
-# 90-140 each; sandbox 83, grade index 52, autograde 38, class report 33.
-LONGEST = ("test_browser_widgets.py", "test_nbgrader_roundtrip_3.py",
-           "test_nbgrader_roundtrip_2.py", "test_nbgrader_roundtrip.py",
-           "test_nbgrader_roundtrip_4.py", "test_sandbox.py", "test_verdicts.py",
+# 110-120 each; sandbox 83, grade index 52, autograde 38, class report 33.
+LONGEST = ("test_browser_widgets.py", "test_nbgrader_roundtrip.py",
+           "test_nbgrader_roundtrip_2.py", "test_sandbox.py", "test_verdicts.py",
            "test_autograde.py", "test_verdicts_models.py", "test_verdicts_graphs.py",
            "test_verdicts_callables.py", "test_grade_index.py", "test_forkserver.py",
            "test_python_versions.py", "test_book.py", "test_class_report.py",

@@ -33,13 +33,14 @@ def _test_ids(nb):
     return [nbgrader_meta(c)["grade_id"] for c in nb.cells if _is_test(c)]
 
 
-# Chapter groups, one test file each, of about equal grading cost: four, so that four
-# pytest workers can take one each. CPU measured with the wrong-answer pass in the
-# instructor's submissions (sandboxed kernels counted, MINIGRAD_TIMES): 01-05 113 s,
-# 06-09 102 s, 10-13 138 s, 14-16 89 s (was: round trip 78/78/96/56 plus the separate
-# wrong-answer pass 110 (01-08), 119 (09-13), 59 (14-16)).
-GROUPS = (("01", "02", "03", "04", "05"), ("06", "07", "08", "09"),
-          ("10", "11", "12", "13"), ("14", "15", "16"))
+# Chapter groups, one test file each, of about equal grading cost: two, as a course's
+# fixed cost (nbgrader's processes, the fork server's imports, the gradebook) is paid once a
+# file, and the two files and the browser tests keep the three pytest workers busy. Kernel
+# seconds of the instructor's submissions (the wrong-answer pass in) and the untouched
+# ones, from the autograded notebooks: 01-10 65 s, 11-16 57 s (ten chapters' nbgrader work
+# against six). Four groups cost some 20 CPU s more.
+GROUPS = (("01", "02", "03", "04", "05", "06", "07", "08", "09", "10"),
+          ("11", "12", "13", "14", "15", "16"))
 
 CLASSROOM = load_module("instructor/classroom.py")
 TAMPERED = NOTEBOOKS[0]  # one chapter shows it: nbgrader restores tests the same way in all

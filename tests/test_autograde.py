@@ -190,3 +190,22 @@ def test_statuses_tell_apart_not_submitted_and_scored_zero(course):
     untouched = _by(course, "untouched")
     assert {r["status"] for r in untouched.values()} == {"scored 0"}
     assert all("not written yet" in r["detail"] for r in untouched.values())
+
+
+def test_the_gradebook_holds_the_schema_revision_alembic_names(course):
+    """The course's config reads the schema's alembic revision in nbgrader's own process
+    (``nbgrader_plugins.alembic_head``) where nbgrader would ask ``alembic heads`` in a new
+    one: the gradebook ``generate_assignment`` made holds what that command prints."""
+    import sqlite3
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from nbgrader.dbutil import _temp_alembic_ini
+
+    with _temp_alembic_ini("sqlite:////tmp/gradebook.db") as ini:
+        heads = subprocess.run([str(Path(sys.executable).parent / "alembic"), "-c", ini, "heads"],
+                               capture_output=True, text=True, check=True).stdout
+    with sqlite3.connect(course["course"] / "gradebook.db") as db:
+        (stored,) = db.execute("SELECT version_num FROM alembic_version").fetchone()
+    assert stored == heads.split()[0]

@@ -12,7 +12,7 @@ grades, for each chapter:
   deleted -> still zero, because nbgrader grades with the original tests.
 
 The suite is in ``tests/roundtrip_suite.py``; this file grades the first group of
-chapters, ``tests/test_nbgrader_roundtrip_2.py``, ``_3.py`` and ``_4.py`` the others.
+chapters, ``tests/test_nbgrader_roundtrip_2.py`` the other.
 """
 
 import pytest

@@ -44,7 +44,8 @@ from minigrad.course.sandbox import (
     sandbox_problem,
 )
 
-__all__ = ["GuardedExecute", "RestoreCells", "Verdicts", "MISSING", "NOT_RUN", "polled_in_slices"]
+__all__ = ["GuardedExecute", "RestoreCells", "Verdicts", "MISSING", "NOT_RUN", "polled_in_slices",
+           "alembic_head"]
 
 INSTALL = ("import minigrad.course.integrity as _minigrad_integrity\n"
            "_minigrad_integrity.install()")
@@ -74,6 +75,23 @@ def polled_in_slices(get_msg, every=0.5, clock=time.monotonic):
 
     sliced.sliced = True
     return sliced
+
+
+def alembic_head():
+    """The gradebook schema's alembic revision, as ``nbgrader.api.get_alembic_version``
+    gives it, read in this process: nbgrader runs ``alembic heads`` in a new Python (1.2
+    CPU s) for each new gradebook. ``instructor/nbgrader_config.py`` puts it in nbgrader's
+    place."""
+    import os
+
+    import nbgrader
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location",
+                           os.path.join(os.path.dirname(nbgrader.__file__), "alembic"))
+    return ScriptDirectory.from_config(config).get_current_head()
 
 
 class GuardedExecute(Execute):
