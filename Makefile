@@ -22,6 +22,8 @@ TESTENV := PYTHONDONTWRITEBYTECODE= \
 # 940 CPU s with four, same host, one run each).
 XDIST := -n 3 --dist loadfile --no-loadscope-reorder
 NBVAL := --nbval --nbval-sanitize-with tests/sanitize.cfg --nbval-current-env
+# The chapters' own kernel, python3: LABKERNELS' forked one (below).
+NBVAL_LAB := --nbval --nbval-sanitize-with tests/sanitize.cfg
 
 .PHONY: setup lab lab-instructor reset solution course test lint book fuzz notebooks \
 	figures bench bench-scalar bench-tensor bench-grading constraints test-latest clean
@@ -41,11 +43,17 @@ $(STAMP): pyproject.toml constraints.txt
 
 ROOTFLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# The chapters' kernel, python3, forked from a server with torch imported (a new kernel
+# is ready with its imports done: minigrad/course/lab_kernels.py), first on Jupyter's path.
+LABKERNELS := JUPYTER_PATH=$(CURDIR)/build/lab-jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH}
+
 # The learner's path: workspace/ holds the student version of every chapter (new
 # chapters are added; your work is never overwritten).
 lab: $(STAMP)
 	$(BIN)/python scripts/workspace.py build
-	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR)/workspace \
+	$(BIN)/python -m minigrad.course.lab_kernels build/lab-jupyter >/dev/null
+	$(LABKERNELS) PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/jupyter lab \
+		--ServerApp.root_dir=$(CURDIR)/workspace \
 		--LabApp.default_url=/lab/tree/01_derivatives.ipynb $(ROOTFLAG)
 
 # One chapter of the workspace afresh (your copy is kept in workspace/.previous/): make reset CH=04
@@ -58,7 +66,9 @@ solution: $(STAMP)
 
 # The instructor's view: the nbgrader source chapters, solutions and hidden tests shown.
 lab-instructor: $(STAMP)
-	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/jupyter lab --ServerApp.root_dir=$(CURDIR) \
+	$(BIN)/python -m minigrad.course.lab_kernels build/lab-jupyter >/dev/null
+	$(LABKERNELS) PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/jupyter lab \
+		--ServerApp.root_dir=$(CURDIR) \
 		--LabApp.default_url=/lab/tree/notebooks/01_derivatives.ipynb $(ROOTFLAG)
 
 # An nbgrader course folder, course/, with every chapter as an assignment (see README).
@@ -72,9 +82,12 @@ lint: $(STAMP)
 # browser tests (JupyterLab and the book) and strict nbval over every chapter (plus the
 # same comparison in nbgrader's run of the round trip's instructor submission, which holds
 # the wrong-answer pass: tests/wrong_answer_submission.py), in one pytest run on both cores.
+# nbval runs each chapter in the kernel `make lab` gives a learner, forked (LABKERNELS);
+# `make notebooks` builds them in new Pythons.
 test: $(STAMP) lint book
 	mkdir -p build/jupyter build/mpl
-	$(TESTENV) $(BIN)/python -m pytest $(XDIST) tests notebooks $(NBVAL)
+	$(BIN)/python -m minigrad.course.lab_kernels build/lab-jupyter >/dev/null
+	$(TESTENV) $(LABKERNELS) $(BIN)/python -m pytest $(XDIST) tests notebooks $(NBVAL_LAB)
 
 # The chapters as a static site in build/book/ (Jupyter Book 1; MathJax and the widgets'
 # JavaScript come from the npm registry once, into build/book-assets/). Open

@@ -70,6 +70,11 @@ def lab(tmp_path_factory):
     news = home / "settings" / "@jupyterlab" / "apputils-extension"
     news.mkdir(parents=True)
     (news / "notification.jupyterlab-settings").write_text(json.dumps({"fetchNews": "false"}))
+    # The chapters' kernel as `make lab` gives it: forked (minigrad/course/lab_kernels.py),
+    # first on Jupyter's path.
+    from minigrad.course.lab_kernels import write_kernelspec
+
+    write_kernelspec(home / "lab-jupyter")
     port = _free_port()
     bin_dir = pathlib.Path(sys.executable).parent
     env = {**os.environ,
@@ -78,6 +83,7 @@ def lab(tmp_path_factory):
            "JUPYTERLAB_WORKSPACES_DIR": str(home / "workspaces"),
            "JUPYTER_CONFIG_DIR": str(home / "config"),
            "JUPYTER_DATA_DIR": str(home / "data"),
+           "JUPYTER_PATH": str(home / "lab-jupyter"),
            "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
            "MPLCONFIGDIR": str(home / "mpl")}
     log = open(home / "lab.log", "w")  # noqa: SIM115 - closed below

@@ -9,11 +9,12 @@ screenshot, moves or presses its control, sees the output change, and takes anot
 artifacts/browser/NN_<widget>_before.png and _after.png.
 
 Two learner paths besides, in the same page (a JupyterLab server, Chromium and the page's
-load cost some 20 CPU s; one pytest worker runs this file): in chapter 01 no solution is
-in sight, the tangent explorer's slider moves its readout, then exercise 1.1 gets a wrong
-answer (its check shows the failing table and hint) and a right one (it passes); in
-chapter 04 the backward stepper steps to the end and the next cells still agree with
-torch. Screenshots: artifacts/browser/01_*.png, 04_*.png.
+load cost some 20 CPU s; one pytest worker runs this file), each in its chapter's tab and
+kernel (a chapter's opening costs some 7 CPU s): in chapter 01 no solution is in sight
+when it opens, and after its widgets exercise 1.1 gets a wrong answer (its check shows the
+failing table and hint) and a right one (it passes); in chapter 04, before its widget, the
+backward stepper steps to the end and the next cells still agree with torch.
+Screenshots: artifacts/browser/01_*.png, 04_*.png.
 """
 
 import importlib
@@ -84,11 +85,15 @@ def _grader(cell):
 @pytest.mark.parametrize("chapter", DRIVERS)
 def test_chapter_widgets_respond(chapter, lab_page):
     """Every chapter in one file, so in one JupyterLab page on one pytest worker: the page
-    loads once, and each chapter is opened from the file browser with a kernel of its own."""
-    drive_chapter(chapter, lab_page)
+    loads once, and each chapter is opened from the file browser with a kernel of its own.
+    Chapters 01 and 04 walk their learner paths (LEARNER_PATHS) in the same tab and kernel:
+    a chapter's opening costs some 7 CPU s (its cells drawn, its kernel started)."""
+    drive_chapter(chapter, lab_page, *LEARNER_PATHS.get(chapter, (None, None)))
 
 
-def drive_chapter(chapter, page):
+def drive_chapter(chapter, page, first=None, then=None):
+    """Open the chapter, run ``first(page, cells)`` if given, run the cells its widgets need
+    and drive each widget, then run ``then(page, cells)`` if given."""
     driver = importlib.import_module(f"tests.widget_drivers.ch{chapter}")
     name = driver.NOTEBOOK
     assert pathlib.Path(ROOT / "notebooks" / name).exists()
@@ -96,6 +101,8 @@ def drive_chapter(chapter, page):
                for w in driver.WIDGETS]
     needed = needed_cells(name, tuple(indices))
     cells = open_chapter(page, name)
+    if first:
+        first(page, cells)
     run_without_errors(page, cells, needed, _raising_cells(name))
     for widget, index in zip(driver.WIDGETS, indices, strict=True):
         cell = cells.nth(index)
@@ -106,6 +113,8 @@ def drive_chapter(chapter, page):
         _wait_idle(page)
         assert _errors_in(cell).count() == 0, _errors_in(cell).first.inner_text()
         page.screenshot(path=str(ARTIFACTS / f"{chapter}_{widget.name}_after.png"))
+    if then:
+        then(page, cells)
 
 
 def _answer_and_check(page, cells, answer, code):
@@ -118,32 +127,14 @@ def _answer_and_check(page, cells, answer, code):
     _wait_idle(page)
 
 
-@pytest.mark.slow
-@pytest.mark.browser
-def test_chapter_01_learner_path(lab_page):
-    name, page = "01_derivatives.ipynb", lab_page
-    cells = open_chapter(page, name)
+def _chapter_01_no_solution_in_sight(page, cells):
     assert "-a.data / b.data ** 2" not in page.locator(".jp-Notebook").inner_text()
 
-    explorer = _cell_index(name, lambda c: "tangent_explorer(f" in "".join(c["source"]))
-    run_without_errors(page, cells, needed_cells(name, (explorer,)))
-    readout = page.locator(".minigrad-readout")
-    readout.wait_for(timeout=60_000)
-    assert "x = 3.00" in readout.inner_text()
-    assert "minigrad slope 6.0000" in readout.inner_text()
-    assert "matches torch" in readout.inner_text()
-    page.locator(".minigrad-x-slider").scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / "01_before.png"))
-    handle = page.locator(".minigrad-x-slider .noUi-handle")
-    handle.focus()
-    handle.press("ArrowRight")
-    page.wait_for_function(
-        "() => document.querySelector('.minigrad-readout').innerText.includes('x = 3.25')",
-        timeout=30_000, polling=POLL_MS)
-    text = readout.inner_text()
-    assert "minigrad slope 6.5000" in text and "matches torch" in text
-    _wait_idle(page)
-    page.screenshot(path=str(ARTIFACTS / "01_after.png"))
+
+def _chapter_01_exercise(page, cells):
+    """After the widgets (the tangent explorer's slider moved its readout): exercise 1.1
+    with a wrong answer (the failing table and hint) and a right one (it passes)."""
+    name = "01_derivatives.ipynb"
 
     # Exercise 1.1: the cells it needs (its own and its check aside), in order, then a wrong
     # answer, then a right one.
@@ -178,13 +169,11 @@ def test_chapter_01_learner_path(lab_page):
     page.screenshot(path=str(ARTIFACTS / "01_exercise_right.png"))
 
 
-@pytest.mark.slow
-@pytest.mark.browser
-def test_chapter_04_stepper_then_the_next_cell(lab_page):
-    """Step chapter 04's backward stepper to the end, then run the cells after it."""
-    name, page = "04_local_and_upstream.ipynb", lab_page
+def _chapter_04_stepper_then_the_next_cell(page, cells):
+    """Before the widgets: step chapter 04's backward stepper to the end, then run the cells
+    after it."""
+    name = "04_local_and_upstream.ipynb"
     widget_cell = _cell_index(name, lambda c: "stepper_widget(zm)" in "".join(c["source"]))
-    cells = open_chapter(page, name)
     ran = needed_cells(name, (widget_cell,))
     run_cells(page, cells, ran)
     readout = page.locator(".minigrad-stepper-readout")
@@ -215,3 +204,8 @@ def test_chapter_04_stepper_then_the_next_cell(lab_page):
         errors = _errors_in(cells.nth(i))
         assert errors.count() == 0, errors.first.inner_text()
     page.screenshot(path=str(ARTIFACTS / "04_after_stepper.png"))
+
+
+# {chapter: (before its widgets, after them)}: the learner paths, in the chapter's own tab.
+LEARNER_PATHS = {"01": (_chapter_01_no_solution_in_sight, _chapter_01_exercise),
+                 "04": (_chapter_04_stepper_then_the_next_cell, None)}

@@ -28,6 +28,11 @@ submission's code. Per submission (the host's client, :data:`CLIENT`, asks over 
    generator from the OS; minigrad's at its fixed default),
    and runs ``ipykernel_launcher`` as ``python -m`` would, in its submission folder.
 
+Started with ``plain`` (:mod:`minigrad.course.lab_kernels`: JupyterLab's and nbval's
+kernels), the server runs unconfined as the learner and forks each kernel straight from
+``A`` (:func:`_plain_kernel`): no namespaces, in the notebook's folder, with the
+environment Jupyter gives the kernel.
+
 A submission changes only its own copy of the server's memory (copy-on-write): modules it
 patches, ``sys.modules``, generators. When the client is killed, ``A`` kills ``B`` and with it
 the pid namespace; when the grading run ends, the server (``--die-with-parent``) and every
@@ -112,6 +117,8 @@ sys.exit(int(buffer.split()[1]))
 """
 
 _ENVIRON = {}  # the server's environment before its imports: each kernel's
+_INIT_ENVIRON = {}  # what KERNEL_INIT's imports put there: a plain kernel's too
+_PLAIN = []  # [True] in a server started with ``plain``
 
 
 def _reseed():
@@ -150,6 +157,23 @@ def _kernel(request, fds):
     os.environ.update(_ENVIRON)
     _reseed()
     raise _Become(request)  # run from main()'s frame: as deep as a new process's code
+
+
+def _plain_kernel(request, fds):
+    """``C`` of a plain server: ipykernel, as ``python -m ipykernel_launcher -f F`` run by
+    Jupyter in ``request["cwd"]`` with ``request["env"]``; it ends with ``A``."""
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    os.setsid()  # as Jupyter starts a kernel: a session of its own
+    set_cmdline([sys.executable, *request["argv"]])
+    for target, fd in enumerate(fds):
+        os.dup2(fd, target)
+    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
+    for number in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, signal.SIG_DFL)
+    os.environ.clear()
+    os.environ.update({**_INIT_ENVIRON, **request["env"]})
+    _reseed()
+    raise _Become(request)
 
 
 class _Become(BaseException):
@@ -245,6 +269,14 @@ def _submission(conn):
     conn.sendall(b"pid\n")
     if conn.recv(3) != b"go\n":
         os._exit(70)
+    if _PLAIN:
+        kernel = os.fork()
+        if kernel == 0:
+            conn.close()
+            _run(_plain_kernel, request, fds)
+        for fd in fds:
+            os.close(fd)
+        _relay(conn, kernel)
     new_user_namespace(0)  # root there, for the mounts; the kernel drops it
     check(libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
                          CLONE_NEWUTS | CLONE_NEWCGROUP), "unshare")
@@ -258,14 +290,20 @@ def _submission(conn):
         _run(_init, request, fds)
     for fd in fds:
         os.close(fd)
-    pidfd = os.pidfd_open(init)
+    _relay(conn, init)
+
+
+def _relay(conn, child):
+    """``A``, until ``child`` ends (its exit status goes to the client) or the client is
+    killed (so is ``child``)."""
+    pidfd = os.pidfd_open(child)
     poller = select.poll()
     poller.register(conn.fileno(), select.POLLRDHUP | select.POLLHUP)
     poller.register(pidfd, select.POLLIN)
     while True:
         events = dict(poller.poll())
         if pidfd in events:
-            _, status = os.waitpid(init, 0)
+            _, status = os.waitpid(child, 0)
             code = os.waitstatus_to_exitcode(status)
             try:
                 conn.sendall(f"exit {code if code >= 0 else 128 - code}\n".encode())
@@ -273,17 +311,20 @@ def _submission(conn):
                 pass
             os._exit(0)
         if conn.fileno() in events:  # the client was killed: so is the kernel
-            os.kill(init, signal.SIGKILL)
-            os.waitpid(init, 0)
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
             os._exit(0)
 
 
-def serve(path):
+def serve(path, plain=False):
     """The server's loop: preload, listen on ``path``, fork ``A`` per connection; end at
-    the end of stdin (the grading run closed it or died)."""
+    the end of stdin (the grading run, or JupyterLab, closed it or died). ``plain``: every
+    kernel unconfined (:func:`_plain_kernel`)."""
     import gc
     import importlib
 
+    if plain:
+        _PLAIN.append(True)
     _ENVIRON.update(os.environ)
     os.environ.setdefault("MPLBACKEND", INLINE)
     # pydevd's warning on frozen modules at its import (each new kernel's stderr): not in
@@ -294,7 +335,8 @@ def serve(path):
     before = dict(os.environ)
     for name in KERNEL_INIT:
         importlib.import_module(name)
-    _ENVIRON.update({k: v for k, v in os.environ.items() if before.get(k) != v})
+    _INIT_ENVIRON.update({k: v for k, v in os.environ.items() if before.get(k) != v})
+    _ENVIRON.update(_INIT_ENVIRON)
     # Every object the imports made, out of the collector's sight (Python's advice for a
     # server that forks without exec): a kernel's collections, the full one IPython runs at
     # its exit among them (0.2 s a kernel), walk only what the kernel made. What it hides:
@@ -327,10 +369,10 @@ def listen(path):
 
 def main():
     """The server (``python -c "from minigrad.course.forkserver import main; main()" PATH
-    ROOM``: ROOM is room for a forked process's command line); in a forked kernel, the
-    kernel, run right here, two frames deep as ``python -m``'s ``runpy`` runs a module."""
+    ROOM [plain]``: ROOM is room for a forked process's command line); in a forked kernel,
+    the kernel, run right here, two frames deep as ``python -m``'s ``runpy`` runs a module."""
     try:
-        serve(sys.argv[1])
+        serve(sys.argv[1], plain=sys.argv[3:4] == ["plain"])
         return
     except _Become as become:  # C, confined: leave the except block (no exception context)
         request = become.request

@@ -1,0 +1,169 @@
+"""Kernels forked for JupyterLab and nbval (minigrad/course/lab_kernels.py), started as
+JupyterLab starts one: jupyter_client's KernelManager over the kernelspec that ``make lab``
+and ``make test`` write."""
+
+import os
+import signal
+import time
+
+import pytest
+from jupyter_client import KernelManager
+from jupyter_client.kernelspec import KernelSpecManager
+
+from minigrad.course import lab_kernels
+
+pytestmark = pytest.mark.slow
+
+PROBE = ("import os, sys, random\n"
+         "print(os.getcwd()); print(os.environ.get('MINIGRAD_PROBE'))\n"
+         "print('torch' in sys.modules); print(os.getpid())\n")
+
+
+@pytest.fixture(scope="module")
+def specs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("jupyter")
+    lab_kernels.write_kernelspec(folder)
+    return KernelSpecManager(kernel_dirs=[str(folder / "kernels")])
+
+
+@pytest.fixture
+def kernel(specs, tmp_path):
+    """A started kernel (in ``tmp_path``, MINIGRAD_PROBE=yes in its environment) and its
+    client; shut down after the test."""
+    km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
+    km.start_kernel(cwd=str(tmp_path), env={**os.environ, "MINIGRAD_PROBE": "yes"})
+    kc = km.client()
+    kc.start_channels()
+    kc.wait_for_ready(timeout=60)
+    yield km, kc, tmp_path
+    kc.stop_channels()
+    if km.is_alive():
+        km.shutdown_kernel(now=True)
+
+
+def _run(kc, code, timeout=60):
+    """(stdout, the error's name or None) of ``code`` run in the kernel."""
+    msg_id = kc.execute(code)
+    out, error = [], None
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = kc.get_iopub_msg(timeout=max(0.1, deadline - time.monotonic()))
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind, content = msg["msg_type"], msg["content"]
+        if kind == "stream":
+            out.append(content["text"])
+        elif kind == "error":
+            error = content["ename"]
+        elif kind == "status" and content["execution_state"] == "idle":
+            return "".join(out), error
+
+
+def _gone(pid, within=10):
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_kernelspec_is_ipykernels_python3_with_the_provisioner(specs):
+    spec = specs.get_kernel_spec("python3")
+    assert spec.argv[1:] == ["-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    assert spec.display_name == "Python 3 (ipykernel)"  # what JupyterLab's status bar shows
+    assert spec.interrupt_mode == "message"
+    assert spec.metadata["kernel_provisioner"]["provisioner_name"] == lab_kernels.NAME
+
+
+def test_a_kernel_is_forked_in_its_folder_with_the_environment_jupyter_gives(kernel):
+    km, kc, folder = kernel
+    assert isinstance(km.provisioner, lab_kernels.ForkedProvisioner)
+    out, error = _run(kc, PROBE)
+    assert error is None
+    cwd, probe, preloaded, pid = out.split()
+    assert cwd == str(folder.resolve())
+    assert probe == "yes"
+    assert preloaded == "True", "torch is imported before any cell: the kernel was forked"
+    assert int(pid) != km.provisioner.pid, "Jupyter's process is the client, not the kernel"
+
+
+def test_two_kernels_draw_different_random_numbers(specs, tmp_path):
+    """Seeded from the OS as a new process is: no two kernels share the server's draws."""
+    draws = []
+    for _ in range(2):
+        km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
+        km.start_kernel(cwd=str(tmp_path))
+        kc = km.client()
+        kc.start_channels()
+        kc.wait_for_ready(timeout=60)
+        out, error = _run(kc, "import random, numpy, torch\n"
+                              "print(random.random(), numpy.random.rand(), torch.rand(1).item())")
+        assert error is None
+        draws.append(out.split())
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    assert all(a != b for a, b in zip(*draws, strict=True)), draws
+
+
+def test_an_interrupt_stops_a_running_cell_and_the_kernel_goes_on(kernel):
+    km, kc, _ = kernel
+    msg_id = kc.execute("import time\ntime.sleep(120)")
+    time.sleep(1)
+    start = time.monotonic()
+    km.interrupt_kernel()
+    reply = kc.get_shell_msg(timeout=60)
+    assert reply["parent_header"]["msg_id"] == msg_id
+    assert reply["content"]["ename"] == "KeyboardInterrupt"
+    assert time.monotonic() - start < 30
+    assert _run(kc, "print(6 * 7)") == ("42\n", None)
+
+
+def test_restart_forks_a_new_kernel_and_shutdown_ends_it(kernel):
+    km, kc, _ = kernel
+    _run(kc, "x = 1")
+    before = int(_run(kc, PROBE)[0].split()[3])
+    km.restart_kernel(now=True)
+    kc.wait_for_ready(timeout=60)
+    out, error = _run(kc, "print('x' in globals())\n" + PROBE)
+    assert error is None
+    defined, _, _, preloaded, after = out.split()
+    assert defined == "False" and preloaded == "True" and int(after) != before
+    assert _gone(before), "the kernel before the restart is still running"
+    km.shutdown_kernel()
+    assert _gone(int(after)), "the kernel outlived its shutdown"
+
+
+def test_killing_jupyters_process_of_the_kernel_kills_the_kernel(kernel):
+    """The client, Jupyter's kernel process, killed as Jupyter kills a kernel that does
+    not shut down: the kernel ends with it."""
+    km, kc, _ = kernel
+    pid = int(_run(kc, PROBE)[0].split()[3])
+    os.kill(km.provisioner.pid, signal.SIGKILL)
+    assert _gone(pid)
+
+
+def test_without_a_server_a_kernel_is_a_new_python(specs, tmp_path, monkeypatch):
+    monkeypatch.setattr(lab_kernels, "_BROKEN", {os.getpid()})
+    monkeypatch.setattr(lab_kernels, "_SERVER", {})
+    km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
+    km.start_kernel(cwd=str(tmp_path))
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=60)
+        out, error = _run(kc, PROBE)
+        assert error is None and out.split()[2] == "False"
+        assert int(out.split()[3]) == km.provisioner.pid
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def test_jupyter_finds_the_provisioner_by_its_name():
+    from importlib.metadata import entry_points
+
+    (found,) = entry_points(group="jupyter_client.kernel_provisioners", name=lab_kernels.NAME)
+    assert found.load() is lab_kernels.ForkedProvisioner
