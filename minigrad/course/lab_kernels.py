@@ -19,9 +19,11 @@ Jupyter keeps ipykernel's own ``python3``.
     python -m minigrad.course.lab_kernels FOLDER   # FOLDER/kernels/python3/kernel.json
 """
 
+import asyncio
 import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -49,6 +51,8 @@ def _server():
         proc, path = _SERVER.get(pid, (None, None))
         if proc is not None and proc.poll() is None:
             return path
+        if proc is not None:  # it died: its folder goes, a new server starts
+            shutil.rmtree(os.path.dirname(path), ignore_errors=True)
         if pid in _BROKEN:
             return None
         base = tempfile.mkdtemp(prefix="minigrad-lab-kernels-")
@@ -59,9 +63,13 @@ def _server():
                                     start_new_session=True)
             ready = proc.stdout.readline() == b"ready\n"
         except OSError:
-            ready = False
+            proc, ready = None, False
         if not ready:
+            if proc is not None:
+                proc.kill()
+                proc.wait()
             _BROKEN.add(pid)
+            shutil.rmtree(base, ignore_errors=True)
             return None
         _SERVER[pid] = (proc, path)
         return path
@@ -69,13 +77,14 @@ def _server():
 
 @atexit.register
 def _close():
-    proc, _ = _SERVER.pop(os.getpid(), (None, None))
+    proc, path = _SERVER.pop(os.getpid(), (None, None))
     if proc is not None:
         proc.stdin.close()
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
 
 
 class ForkedProvisioner(LocalProvisioner):
@@ -84,7 +93,8 @@ class ForkedProvisioner(LocalProvisioner):
 
     async def launch_kernel(self, cmd, **kwargs):
         if cmd[1:4] == ["-m", "ipykernel_launcher", "-f"] and len(cmd) == 5:
-            path = _server()
+            # off the event loop: the server's start (its imports) takes seconds
+            path = await asyncio.get_running_loop().run_in_executor(None, _server)
             if path is not None:
                 request = {"argv": cmd[1:], "connection_file": cmd[4],
                            "cwd": os.path.realpath(kwargs.get("cwd") or os.getcwd()),
