@@ -118,7 +118,7 @@ sys.exit(int(buffer.split()[1]))
 
 _ENVIRON = {}  # the server's environment before its imports: each kernel's
 _INIT_ENVIRON = {}  # what KERNEL_INIT's imports put there: a plain kernel's too
-_PLAIN = []  # [True] in a server started with ``plain``
+_PLAIN = False  # True in a server started with ``plain``
 
 
 def _reseed():
@@ -323,8 +323,8 @@ def serve(path, plain=False):
     import gc
     import importlib
 
-    if plain:
-        _PLAIN.append(True)
+    global _PLAIN
+    _PLAIN = plain
     _ENVIRON.update(os.environ)
     os.environ.setdefault("MPLBACKEND", INLINE)
     # pydevd's warning on frozen modules at its import (each new kernel's stderr): not in
