@@ -20,10 +20,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # The longest test files run first, longest first (pytest -n 3 --dist loadfile hands
 # each worker whole files in this order), so no worker is left with one at the end. CPU
-# seconds measured with MINIGRAD_TIMES (tests/timing.py), under a load near 10: the
-# browser widgets (every chapter on one JupyterLab page; the longest wall time) ~180;
-# the round trip, which holds the wrong-answer pass (one group of chapters a file),
-# 110-120 each; sandbox 83, grade index 52, autograde 38, class report 33.
+# seconds (and wall) measured with MINIGRAD_TIMES (tests/timing.py) in one make test: the
+# browser widgets (every chapter on one JupyterLab page) 112 (131 s); the round trip,
+# which holds the wrong-answer pass (one group of chapters a file), 116 (198 s) and 97
+# (165 s); book 70, verdicts 43, grade index 38, sandbox 30, autograde 24.
 LONGEST = ("test_browser_widgets.py", "test_nbgrader_roundtrip.py",
            "test_nbgrader_roundtrip_2.py", "test_sandbox.py", "test_verdicts.py",
            "test_autograde.py", "test_verdicts_models.py", "test_verdicts_graphs.py",
