@@ -2,6 +2,7 @@
 JupyterLab starts one: jupyter_client's KernelManager over the kernelspec that ``make lab``
 and ``make test`` write."""
 
+import contextlib
 import os
 import signal
 import time
@@ -26,19 +27,29 @@ def specs(tmp_path_factory):
     return KernelSpecManager(kernel_dirs=[str(folder / "kernels")])
 
 
+@contextlib.contextmanager
+def started(specs, cwd, **env):
+    """A kernel started as JupyterLab starts one, in ``cwd`` with ``env`` added to this
+    process's environment, and its client; shut down at the end."""
+    km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
+    km.start_kernel(cwd=str(cwd), env={**os.environ, **env})
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=60)
+        yield km, kc
+    finally:
+        kc.stop_channels()
+        if km.is_alive():
+            km.shutdown_kernel(now=True)
+
+
 @pytest.fixture
 def kernel(specs, tmp_path):
     """A started kernel (in ``tmp_path``, MINIGRAD_PROBE=yes in its environment) and its
-    client; shut down after the test."""
-    km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
-    km.start_kernel(cwd=str(tmp_path), env={**os.environ, "MINIGRAD_PROBE": "yes"})
-    kc = km.client()
-    kc.start_channels()
-    kc.wait_for_ready(timeout=60)
-    yield km, kc, tmp_path
-    kc.stop_channels()
-    if km.is_alive():
-        km.shutdown_kernel(now=True)
+    client."""
+    with started(specs, tmp_path, MINIGRAD_PROBE="yes") as (km, kc):
+        yield km, kc, tmp_path
 
 
 def _run(kc, code, timeout=60):
@@ -94,17 +105,11 @@ def test_two_kernels_draw_different_random_numbers(specs, tmp_path):
     """Seeded from the OS as a new process is: no two kernels share the server's draws."""
     draws = []
     for _ in range(2):
-        km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
-        km.start_kernel(cwd=str(tmp_path))
-        kc = km.client()
-        kc.start_channels()
-        kc.wait_for_ready(timeout=60)
-        out, error = _run(kc, "import random, numpy, torch\n"
-                              "print(random.random(), numpy.random.rand(), torch.rand(1).item())")
-        assert error is None
-        draws.append(out.split())
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
+        with started(specs, tmp_path) as (_, kc):
+            out, error = _run(kc, "import random, numpy, torch\nprint(random.random(), "
+                                  "numpy.random.rand(), torch.rand(1).item())")
+            assert error is None
+            draws.append(out.split())
     assert all(a != b for a, b in zip(*draws, strict=True)), draws
 
 
@@ -160,36 +165,20 @@ def test_a_server_that_died_is_started_again(specs, tmp_path):
     dead, old_path = lab_kernels._SERVER[os.getpid()]
     dead.kill()
     dead.wait()
-    km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
-    km.start_kernel(cwd=str(tmp_path))
-    kc = km.client()
-    kc.start_channels()
-    try:
-        kc.wait_for_ready(timeout=60)
+    with started(specs, tmp_path) as (_, kc):
         out, error = _run(kc, PROBE)
-        assert error is None and out.split()[2] == "True"
-        assert lab_kernels._SERVER[os.getpid()][0] is not dead
-        assert not os.path.exists(os.path.dirname(old_path))
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
+    assert error is None and out.split()[2] == "True"
+    assert lab_kernels._SERVER[os.getpid()][0] is not dead
+    assert not os.path.exists(os.path.dirname(old_path))
 
 
 def test_without_a_server_a_kernel_is_a_new_python(specs, tmp_path, monkeypatch):
     monkeypatch.setattr(lab_kernels, "_BROKEN", {os.getpid()})
     monkeypatch.setattr(lab_kernels, "_SERVER", {})
-    km = KernelManager(kernel_name="python3", kernel_spec_manager=specs)
-    km.start_kernel(cwd=str(tmp_path))
-    kc = km.client()
-    kc.start_channels()
-    try:
-        kc.wait_for_ready(timeout=60)
+    with started(specs, tmp_path) as (km, kc):
         out, error = _run(kc, PROBE)
         assert error is None and out.split()[2] == "False"
         assert int(out.split()[3]) == km.provisioner.pid
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
 
 
 def test_jupyter_finds_the_provisioner_by_its_name():

@@ -261,7 +261,8 @@ def _init(request, fds):
 
 
 def _submission(conn):
-    """``A``: between the client and the submission's pid namespace."""
+    """``A``: between the client and the submission's pid namespace (a plain server's:
+    its kernel)."""
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     message, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
@@ -270,13 +271,7 @@ def _submission(conn):
     if conn.recv(3) != b"go\n":
         os._exit(70)
     if _PLAIN:
-        kernel = os.fork()
-        if kernel == 0:
-            conn.close()
-            _run(_plain_kernel, request, fds)
-        for fd in fds:
-            os.close(fd)
-        _relay(conn, kernel)
+        _fork_and_relay(conn, _plain_kernel, request, fds)
     new_user_namespace(0)  # root there, for the mounts; the kernel drops it
     check(libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC |
                          CLONE_NEWUTS | CLONE_NEWCGROUP), "unshare")
@@ -284,18 +279,19 @@ def _submission(conn):
     request["root"] = root = f"/tmp/.root-{os.getpid()}"
     os.mkdir(root)
     build_root(root, request)
-    init = os.fork()
-    if init == 0:
+    _fork_and_relay(conn, _init, request, fds)
+
+
+def _fork_and_relay(conn, step, request, fds):
+    """``A`` forks ``step(request, fds)`` (``B``, or a plain server's kernel), then waits
+    until it ends (its exit status goes to the client) or the client is killed (so is
+    the child)."""
+    child = os.fork()
+    if child == 0:
         conn.close()
-        _run(_init, request, fds)
+        _run(step, request, fds)
     for fd in fds:
         os.close(fd)
-    _relay(conn, init)
-
-
-def _relay(conn, child):
-    """``A``, until ``child`` ends (its exit status goes to the client) or the client is
-    killed (so is ``child``)."""
     pidfd = os.pidfd_open(child)
     poller = select.poll()
     poller.register(conn.fileno(), select.POLLRDHUP | select.POLLHUP)
