@@ -90,6 +90,9 @@ lint: $(STAMP)
 test: $(STAMP) lint book
 	mkdir -p build/jupyter build/mpl
 	$(BIN)/python -m minigrad.course.lab_kernels build/lab-jupyter >/dev/null
+	# minigrad's bytecode before any sandboxed process imports it (the sandbox binds the
+	# checkout read-only: there each process would compile what it imports, every time)
+	$(BIN)/python -m compileall -q -j 0 minigrad >/dev/null
 	$(TESTENV) $(LABKERNELS) $(BIN)/python -m pytest $(XDIST) tests notebooks $(NBVAL_LAB)
 
 # The chapters as a static site in build/book/ (Jupyter Book 1; MathJax and the widgets'
