@@ -72,7 +72,18 @@ from minigrad.course.forkserver_confine import (
     set_cmdline,
 )
 
-__all__ = ["CLIENT", "serve", "listen", "PRELOAD"]
+__all__ = ["CLIENT", "serve", "listen", "PRELOAD", "ROOM", "server_command"]
+
+ROOM = "#" * 2048  # room for a forked process's command line (set_cmdline writes over it)
+
+
+def server_command(path, *mode):
+    """The server's command (its socket at ``path``; ``"plain"`` for JupyterLab's and
+    nbval's kernels), for :mod:`minigrad.course.forkserver_host` and
+    :mod:`minigrad.course.lab_kernels`."""
+    return [sys.executable, "-c", "from minigrad.course.forkserver import main; main()",
+            path, ROOM, *mode]
+
 
 PRELOAD = ("numpy", "torch", "torch._dynamo", "torch.nn.functional", "torch.func",
            "torch.optim", "minigrad", "minigrad.course.integrity", "ipykernel.kernelapp",
@@ -147,16 +158,8 @@ def _kernel(request, fds):
     for item in request["limits"]:
         name, value = item.split("=")
         resource.setrlimit(getattr(resource, name), (int(value), int(value)))
-    set_cmdline([sys.executable, *request["argv"]])
-    for target, fd in enumerate(fds):
-        os.dup2(fd, target)
-    os.closerange(3, os.sysconf("SC_OPEN_MAX"))
-    for number in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(number, signal.SIG_DFL)
-    os.environ.clear()  # without what the preloaded imports set (TORCHINDUCTOR_CACHE_DIR)
-    os.environ.update(_ENVIRON)
-    _reseed()
-    raise _Become(request)  # run from main()'s frame: as deep as a new process's code
+    # without what the preloaded imports set (TORCHINDUCTOR_CACHE_DIR)
+    _become_kernel(request, fds, _ENVIRON)
 
 
 def _plain_kernel(request, fds):
@@ -164,6 +167,13 @@ def _plain_kernel(request, fds):
     Jupyter in ``request["cwd"]`` with ``request["env"]``; it ends with ``A``."""
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     os.setsid()  # as Jupyter starts a kernel: a session of its own
+    _become_kernel(request, fds, {**_INIT_ENVIRON, **request["env"]})
+
+
+def _become_kernel(request, fds, environ):
+    """The last steps of either ``C``: the kernel's command line, the client's stdio and
+    nothing else open, default signals, ``environ`` as its environment, fresh seeds; then
+    up to :func:`main`, which runs the kernel."""
     set_cmdline([sys.executable, *request["argv"]])
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
@@ -171,9 +181,9 @@ def _plain_kernel(request, fds):
     for number in (signal.SIGCHLD, signal.SIGTERM, signal.SIGHUP):
         signal.signal(number, signal.SIG_DFL)
     os.environ.clear()
-    os.environ.update({**_INIT_ENVIRON, **request["env"]})
+    os.environ.update(environ)
     _reseed()
-    raise _Become(request)
+    raise _Become(request)  # run from main()'s frame: as deep as a new process's code
 
 
 class _Become(BaseException):

@@ -17,13 +17,11 @@ import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from minigrad.course.forkserver import CLIENT
+from minigrad.course.forkserver import CLIENT, server_command
 from minigrad.course.sandbox import ETC, LAUNCHER, PACKAGE_ROOT, bwrap_args, python_paths
 
 __all__ = ["ForkServer", "server_for", "live_server", "client_command", "fork_root",
            "close_all"]
-
-SERVER = "from minigrad.course.forkserver import main; main()"  # python -c SERVER
 
 _SERVERS = {}
 _BROKEN = set()  # servers that could not start or fork: not tried again
@@ -56,7 +54,7 @@ class ForkServer:
         cmd = [sys.executable, "-I", "-S", "-c", LAUNCHER, "", "RLIMIT_CORE=0", "--",
                *bwrap_args(shutil.which(bwrap) or bwrap, None, self.base, package_dir,
                            64 * 1024 ** 2, binds=[root], host_proc=True),
-               sys.executable, "-c", SERVER, self.socket, "#" * 2048]
+               *server_command(self.socket)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      env={"PATH": "/usr/bin:/bin"}, start_new_session=True)
         if self.proc.stdout.readline() != b"ready\n":

@@ -31,12 +31,11 @@ import threading
 
 from jupyter_client.provisioning import LocalProvisioner
 
-from minigrad.course.forkserver import CLIENT
+from minigrad.course.forkserver import CLIENT, server_command
 
 __all__ = ["ForkedProvisioner", "write_kernelspec", "NAME"]
 
 NAME = "minigrad-forked"  # the provisioner's entry point (pyproject.toml)
-SERVER = "from minigrad.course.forkserver import main; main()"  # python -c SERVER
 
 _LOCK = threading.Lock()
 _SERVER = {}  # {pid: (process, socket path)} of this process's server
@@ -58,9 +57,8 @@ def _server():
         base = tempfile.mkdtemp(prefix="minigrad-lab-kernels-")
         path = os.path.join(base, "server.sock")
         try:
-            proc = subprocess.Popen([sys.executable, "-c", SERVER, path, "#" * 2048, "plain"],
-                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    start_new_session=True)
+            proc = subprocess.Popen(server_command(path, "plain"), stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, start_new_session=True)
             ready = proc.stdout.readline() == b"ready\n"
         except OSError:
             proc, ready = None, False

@@ -82,15 +82,12 @@ def alembic_head():
     gives it, read in this process: nbgrader runs ``alembic heads`` in a new Python (1.2
     CPU s) for each new gradebook. ``instructor/nbgrader_config.py`` puts it in nbgrader's
     place."""
-    import os
-
-    import nbgrader
     from alembic.config import Config
     from alembic.script import ScriptDirectory
+    from nbgrader.dbutil import ALEMBIC_DIR
 
     config = Config()
-    config.set_main_option("script_location",
-                           os.path.join(os.path.dirname(nbgrader.__file__), "alembic"))
+    config.set_main_option("script_location", ALEMBIC_DIR)
     return ScriptDirectory.from_config(config).get_current_head()
 
 
