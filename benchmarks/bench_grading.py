@@ -17,9 +17,10 @@ untouched (the released stubs). They are graded
   ``torch._dynamo`` at start), each kernel and each verdicts' judge a new Python;
 - the new way: the same, each kernel and judge forked from the worker's fork server
   (:mod:`minigrad.course.forkserver`: ipykernel, torch, ``torch._dynamo`` and minigrad
-  imported once per worker). Each worker starts its two fork servers once; that start is
-  measured on its own in the same run and taken out for the figure of a worker that grades
-  a whole class (one start over hundreds of submissions).
+  imported once per worker). Each worker starts its own process (nbgrader and the course's
+  config imported) and its two fork servers once; that start is measured on its own in the
+  same run and taken out for the figure of a worker that grades a whole class (one start
+  over hundreds of submissions).
 
 CPU is this process's and every process it starts (a cpuacct cgroup: nbgrader
 processes, kernels in their sandboxes), else its waited-for children's. The unit,
@@ -99,6 +100,12 @@ def servers_start(base, run):
     assert kernels is not None and learners is not None, "no fork server starts here"
     forkserver_learner.close_all()
     forkserver_host.close_all()
+
+
+def worker_start(course):
+    """What a worker pays once for itself: its process and imports (nbgrader, the course's
+    config's), started and closed without a submission."""
+    CLASSROOM._Worker(course).close()
 
 
 def wrong_version(source_nb):
@@ -201,7 +208,8 @@ def main(argv=None):
                  for _ in range(3)]
         unit = sorted(units)[1]
         starts = [measured(servers_start, pathlib.Path(base), i)[1] for i in range(3)]
-        start = sorted(starts)[1]
+        workers = [measured(worker_start, new)[1] for _ in range(3)]
+        start = sorted(starts)[1] + sorted(workers)[1]
         rcs, old_cpu, old_wall = measured(with_env, "IPYTHONDIR", old_ipython,
                                           grade_old_way, old, args.jobs)
         results, new_cpu, new_wall = measured(with_env, "IPYTHONDIR", new_ipython,
@@ -229,9 +237,10 @@ def main(argv=None):
     print(f"ratio: {old_cpu / new_cpu:.2f}x less CPU; grades identical "
           f"({len(after)} grade cells)")
     steady = (new_cpu - args.jobs * start) / n
-    print(f"a worker's one-time start of its two fork servers: {start:.2f} s CPU (runs: "
-          f"{', '.join(f'{s:.2f}' for s in starts)}); without it, as a worker grading a "
-          f"whole class pays it once: {steady:.2f} s a submission, "
+    print(f"a worker's one-time start: {start:.2f} s CPU, its two fork servers (runs: "
+          f"{', '.join(f'{s:.2f}' for s in starts)}) and its own process and imports "
+          f"(runs: {', '.join(f'{s:.2f}' for s in workers)}); without it, as a worker "
+          f"grading a whole class pays it once: {steady:.2f} s a submission, "
           f"{old_cpu / n / steady:.2f}x less CPU than the old way")
     cores = os.cpu_count() or 1
     for name, seconds, _ in ways:

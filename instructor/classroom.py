@@ -100,13 +100,19 @@ def _worker_loop(course):
     ``nbgrader autograde ASSIGNMENT --student STUDENT --force`` in-process (nbgrader's
     own app, config and pipeline, as its test suite runs it) for each line
     ``assignment<TAB>student`` read from stdin, and answers one JSON line a submission.
-    nbgrader's start-up (about 2 s of CPU) is paid once a worker, not once a submission."""
+    nbgrader's start-up (about 2 s of CPU) is paid once a worker, not once a submission:
+    its imports, the course config's among them, before the first submission is read."""
     import io
     import json
     import logging
 
     from jupyter_core.application import NoStart
     from nbgrader.apps import NbGraderApp
+
+    try:  # what the course's config imports; if it fails, the config says why, loudly
+        import minigrad.course.nbgrader_plugins  # noqa: F401
+    except Exception:  # noqa: BLE001, S110
+        pass
 
     os.chdir(course)
     answers = os.fdopen(os.dup(1), "w", buffering=1)

@@ -69,6 +69,9 @@ c.Autograde.sanitize_preprocessors = [
 c.Autograde.autograde_preprocessors = [
     GuardedExecute, Verdicts, IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades,
     AssignLatePenalties, CheckCellMetadata]
+# nbconvert validates the notebook against its schema after each preprocessor (13 times a
+# submission); once after the last of each stage is enough: an invalid notebook still fails.
+c.Exporter.optimistic_validation = True
 # The slowest legitimate cell of any chapter takes under 2 s: 60 s stops an endless loop.
 c.Execute.timeout = 60
 # nbclient waits 4 s for a cell's last outputs after its reply by default; on a loaded

@@ -99,6 +99,9 @@ def test_a_kernel_is_forked_in_its_folder_with_the_environment_jupyter_gives(ker
     assert probe == "yes"
     assert preloaded == "True", "torch is imported before any cell: the kernel was forked"
     assert int(pid) != km.provisioner.pid, "Jupyter's process is the client, not the kernel"
+    out, error = _run(kc, "import stack_data.core\n"
+                          "print(stack_data.core._pygmented_with_ranges.__module__)")
+    assert out.strip() == "minigrad.course.fast_tracebacks", "warmed as the server warms"
 
 
 def test_two_kernels_draw_different_random_numbers(specs, tmp_path):

@@ -86,8 +86,11 @@ def server_command(path, *mode):
 
 
 PRELOAD = ("numpy", "torch", "torch._dynamo", "torch.nn.functional", "torch.func",
-           "torch.optim", "minigrad", "minigrad.course.integrity", "ipykernel.kernelapp",
-           "ipykernel.ipkernel", "IPython", "matplotlib", "matplotlib.pyplot")
+           "torch.optim", "torch._decomp.decompositions_for_jvp", "minigrad",
+           "minigrad.course.integrity", "ipykernel.kernelapp", "ipykernel.ipkernel", "IPython",
+           "matplotlib", "matplotlib.pyplot")
+# (decompositions_for_jvp: what forward mode imports at its first use, 0.26 s a kernel of
+# chapters 14-16)
 # What IPKernelApp.initialize imports in every kernel, new or forked (its debugger, debugpy's
 # pydevd, psutil, sqlite3 for the history, pdb...): 0.25 s a kernel. What these imports put
 # in os.environ, a new kernel's init puts there too: kept in the kernels' environment.
@@ -343,6 +346,7 @@ def serve(path, plain=False):
         importlib.import_module(name)
     _INIT_ENVIRON.update({k: v for k, v in os.environ.items() if before.get(k) != v})
     _ENVIRON.update(_INIT_ENVIRON)
+    _warm()
     # Every object the imports made, out of the collector's sight (Python's advice for a
     # server that forks without exec): a kernel's collections, the full one IPython runs at
     # its exit among them (0.2 s a kernel), walk only what the kernel made. What it hides:
@@ -350,6 +354,20 @@ def serve(path, plain=False):
     gc.collect()
     gc.freeze()
     listen(path)
+
+
+def _warm():
+    """What a kernel builds at its first formula, highlighted source and traceback, built
+    once here for all of them: mathtext's parser (0.05 s), pygments' Python rules (0.03 s),
+    and tracebacks at a third of their cost (:mod:`minigrad.course.fast_tracebacks`)."""
+    from matplotlib.mathtext import MathTextParser
+    from pygments.lexers import PythonLexer
+
+    from minigrad.course import fast_tracebacks
+
+    MathTextParser("path").parse("$x^2$")
+    PythonLexer()
+    fast_tracebacks.install()
 
 
 def listen(path):
