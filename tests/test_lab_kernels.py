@@ -104,6 +104,21 @@ def test_a_kernel_is_forked_in_its_folder_with_the_environment_jupyter_gives(ker
     assert out.strip() == "minigrad.course.fast_tracebacks", "warmed as the server warms"
 
 
+def test_figures_with_formulas_draw_again_and_again(kernel):
+    """What the server builds before it forks must not hold what a kernel closes: a
+    mathtext parser built there kept font files open, and a forked kernel died at its
+    second figure with a formula (chapter 11, run again)."""
+    _, kc, _ = kernel
+    code = ("import matplotlib.pyplot as plt\n"
+            "fig, ax = plt.subplots()\n"
+            "ax.loglog([1e-12, 1e-1], [1e-16, 1e-2], label=r'truncation $\\epsilon^{%d}$')\n"
+            "ax.set_title(r'$g(x) = x^3$ at $x = 1.5$, $|\\alpha_k - \\beta|$'); ax.legend()\n"
+            "fig.savefig('/dev/null', format='png'); print('drawn')\n")
+    for power in range(3):
+        out, error = _run(kc, code % power, timeout=60)
+        assert (out.strip(), error) == ("drawn", None)
+
+
 def test_two_kernels_draw_different_random_numbers(specs, tmp_path):
     """Seeded from the OS as a new process is: no two kernels share the server's draws."""
     draws = []

@@ -357,15 +357,15 @@ def serve(path, plain=False):
 
 
 def _warm():
-    """What a kernel builds at its first formula, highlighted source and traceback, built
-    once here for all of them: mathtext's parser (0.05 s), pygments' Python rules (0.03 s),
-    and tracebacks at a third of their cost (:mod:`minigrad.course.fast_tracebacks`)."""
-    from matplotlib.mathtext import MathTextParser
+    """What a kernel builds at its first highlighted source and traceback, built once here
+    for all of them: pygments' Python rules (0.03 s), and tracebacks at a third of their
+    cost (:mod:`minigrad.course.fast_tracebacks`). Not matplotlib's mathtext parser: it
+    keeps its font files open, and a kernel closes every descriptor it inherits (tried:
+    the kernel died at its second figure with a formula)."""
     from pygments.lexers import PythonLexer
 
     from minigrad.course import fast_tracebacks
 
-    MathTextParser("path").parse("$x^2$")
     PythonLexer()
     fast_tracebacks.install()
 
