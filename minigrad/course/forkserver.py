@@ -358,7 +358,7 @@ def serve(path, plain=False):
 
 def _warm():
     """What a kernel builds at its first highlighted source and traceback, built once here
-    for all of them: pygments' Python rules (0.03 s), and tracebacks at a third of their
+    for all of them: pygments' Python rules (0.03 s), and tracebacks at about half their
     cost (:mod:`minigrad.course.fast_tracebacks`). Not matplotlib's mathtext parser: it
     keeps its font files open, and a kernel closes every descriptor it inherits (tried:
     the kernel died at its second figure with a formula)."""
