@@ -159,8 +159,9 @@ def _changes(baseline):
     now = fingerprint()
     changed = [key for key, ident in baseline.items() if now.get(key) != ident]
     # a class given a method it inherited (torch.Tensor.allclose = ...): new in its dict
+    modules = dict(_watched_modules())  # once, not once a name (8,600 in a graded chapter)
     owners = {owner for owner, attr in baseline if "." in owner and owner[0].isalpha()
-              and owner not in dict(_watched_modules())}
+              and owner not in modules}
     changed += [key for key in now if key not in baseline and key[0] in owners
                 and not key[1].startswith("__")]
     if not changed:  # a harmless rebinding (a warnings registry, torch's lazy wrapper)
