@@ -88,10 +88,9 @@ def install():
         return
     import stack_data.core
     from IPython.core import ultratb
-
-    stack_data.core._pygmented_with_ranges = pygmented_with_ranges
     from pygments.formatters import NullFormatter
 
+    stack_data.core._pygmented_with_ranges = pygmented_with_ranges
     pygmented_with_ranges(NullFormatter(), "pass\n", [])  # the class made, its rules compiled
     ultratb.AutoFormattedTB.structured_traceback = _remembering(
         ultratb.AutoFormattedTB.structured_traceback)
