@@ -213,6 +213,8 @@ CASES = [
     C("rsqrt", lambda a: (a.rsqrt() * a).sum(), low=0.5),
     C("log1p_expm1", lambda a: (a.log1p() * a.expm1()).sum(), low=-0.5),
     C("log2_exp2", lambda a: (a.log2() * a.exp2()).sum(), low=0.5),
+    C("log10", lambda a: (a.log10() * a + torch.log10(a * a)).sum(),
+      lambda a: (a.log10() * a + mg.log10(a * a)).sum(), low=0.5),
     C("erf", lambda a: (a.erf() * a).sum()),
     C("tan_atan", lambda a: (a.tan() * a.atan()).sum(), low=-1.2, high=1.2),
     C("asin_acos", lambda a: (a.asin() * a.acos() * a).sum(), low=-0.9, high=0.9),

@@ -12,7 +12,7 @@ import minigrad
 from tests.tensor_parity import assert_close, helper_test_op
 
 LIBS = {"minigrad": minigrad, "torch": torch}
-UNARY = ["square", "rsqrt", "log1p", "expm1", "log2", "exp2", "erf", "tan", "atan", "asin",
+UNARY = ["square", "rsqrt", "log1p", "expm1", "log2", "log10", "exp2", "erf", "tan", "atan", "asin",
          "acos", "sinh", "cosh", "arctan", "arcsin", "arccos"]
 BINARY = ["maximum", "minimum", "atan2", "arctan2", "logaddexp"]
 SPECIAL = [-2.5, -1.0, -0.5, -0.0, 0.0, 0.25, 1.0, 3.0, float("inf"), -float("inf"),
@@ -61,7 +61,7 @@ def test_unary_values_and_dtypes(op, dtype):
 
 @pytest.mark.parametrize("op", UNARY)
 def test_unary_gradient_and_node_name(op):
-    low, high = (0.2, 0.9) if op in ("rsqrt", "log2", "asin", "acos", "arcsin", "arccos") \
+    low, high = (0.2, 0.9) if op in ("rsqrt", "log2", "log10", "asin", "acos", "arcsin", "arccos") \
         else (-0.9, 0.9)
     helper_test_op([(3, 4)], lambda a: getattr(a, op)(), low=low, high=high)
     helper_test_op([(5,)], lambda a: getattr(torch, op)(a), lambda a: getattr(minigrad, op)(a),

@@ -260,7 +260,7 @@ def test_vmap_over_gathers_index_is_refused_not_wrong():
 
 BRIEF = ("expand repeat square rsqrt log1p expm1 prod cumsum cumprod maximum minimum amax amin "
          "logsumexp gather masked_fill index_select outer tril triu trace flip chunk split "
-         "narrow tan atan asin acos sinh cosh log2 exp2 bmm addmm isnan isinf nan_to_num erf "
+         "narrow tan atan asin acos sinh cosh log2 log10 exp2 bmm addmm isnan isinf nan_to_num erf "
          "lerp atan2 sort topk argsort roll diff logaddexp count_nonzero logical_not").split()
 
 

@@ -5,7 +5,6 @@ one the list of what a tensor can compute. Python numbers pass through as number
 lists and numpy arrays become tensors that do not require grad.
 """
 
-import math
 
 import numpy as np
 
@@ -18,7 +17,6 @@ from minigrad.ops.variance import var as reductions_var
 
 __all__ = ["TensorMethods"]
 
-_LN10 = math.log(10)
 
 
 def _operand(other, op="+"):
@@ -195,9 +193,6 @@ class TensorMethods(OpMethods):
 
     def nelement(self):
         return int(self._data.size)
-
-    def log10(self):
-        return self.log() / _LN10
 
     def softmax(self, dim, dtype=None):
         from minigrad.ops.softmax import softmax

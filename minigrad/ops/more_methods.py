@@ -59,6 +59,7 @@ class OpMethods:
     log1p = _unary(special, "log1p")
     expm1 = _unary(special, "expm1")
     log2 = _unary(special, "log2")
+    log10 = _unary(special, "log10")
     exp2 = _unary(special, "exp2")
     erf = _unary(special, "erf")
     tan = _unary(trigonometric, "tan")

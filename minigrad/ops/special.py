@@ -5,6 +5,7 @@ r"""More elementwise functions of one tensor, each with its derivative (chapters
     \frac{d}{dx} \ln(1 + x) = \frac{1}{1 + x}, \quad
     \frac{d}{dx} (e^x - 1) = e^x, \quad
     \frac{d}{dx} \log_2 x = \frac{1}{x \ln 2}, \quad
+    \frac{d}{dx} \log_{10} x = \frac{1}{x \ln 10}, \quad
     \frac{d}{dx} 2^x = 2^x \ln 2, \quad
     \frac{d}{dx} \operatorname{erf} x = \tfrac{2}{\sqrt\pi} e^{-x^2} .
 
@@ -24,7 +25,8 @@ from minigrad.autograd.function import Function
 from minigrad.ops import batching
 from minigrad.ops.activations import _floating
 
-__all__ = ["Unary", "call", "square", "rsqrt", "log1p", "expm1", "log2", "exp2", "erf"]
+__all__ = ["Unary", "call", "square", "rsqrt", "log1p", "expm1", "log2", "log10", "exp2",
+           "erf"]
 
 
 def call(name, x):
@@ -100,6 +102,14 @@ class Log2(Unary, Function):
         return 1 / (a * math.log(2))
 
 
+class Log10(Unary, Function):
+    numpy_op = staticmethod(np.log10)
+
+    @staticmethod
+    def derivative(a):
+        return 1 / (a * math.log(10))
+
+
 class Exp2(Unary, Function):
     numpy_op = staticmethod(np.exp2)
     saves_output = True
@@ -144,6 +154,10 @@ def expm1(input):  # noqa: A002 - torch's argument name
 
 def log2(input):  # noqa: A002 - torch's argument name
     return Log2.apply(_floating(input))
+
+
+def log10(input):  # noqa: A002 - torch's argument name
+    return Log10.apply(_floating(input))
 
 
 def exp2(input):  # noqa: A002 - torch's argument name

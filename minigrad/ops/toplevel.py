@@ -33,7 +33,8 @@ from minigrad.ops.checks import tensor_arguments
 
 # torch's everyday ops added with ops/special.py and its siblings; minigrad/__init__.py
 # exports each of them
-NEW_OPS = ["square", "rsqrt", "log1p", "expm1", "log2", "exp2", "erf", "tan", "atan", "arctan",
+NEW_OPS = ["square", "rsqrt", "log1p", "expm1", "log2", "log10", "exp2", "erf", "tan", "atan",
+           "arctan",
            "asin", "arcsin", "acos", "arccos", "sinh", "cosh", "maximum", "minimum", "atan2",
            "arctan2", "logaddexp", "lerp", "amax", "amin", "logsumexp", "flip", "roll",
            "narrow", "split", "chunk", "tril", "triu", "trace", "gather", "index_select",
@@ -141,6 +142,7 @@ rsqrt = tensor_arguments("rsqrt", *_one)(special.rsqrt)
 log1p = tensor_arguments("log1p", *_one)(special.log1p)
 expm1 = tensor_arguments("expm1", *_one)(special.expm1)
 log2 = tensor_arguments("log2", *_one)(special.log2)
+log10 = tensor_arguments("log10", *_one)(special.log10)
 exp2 = tensor_arguments("exp2", *_one)(special.exp2)
 erf = tensor_arguments("erf", *_one)(special.erf)
 tan = tensor_arguments("tan", *_one)(trigonometric.tan)
