@@ -62,6 +62,22 @@ from minigrad.autograd.grad_mode import (
 )
 from minigrad.ops.toplevel import (
     abs,  # noqa: A004 - torch's name
+    add,
+    argmax,
+    argmin,
+    clone,
+    div,
+    flatten,
+    mul,
+    neg,
+    numel,
+    pow,  # noqa: A004 - torch's name
+    reciprocal,
+    std,
+    sub,
+    t,
+    unbind,
+    var,
     absolute,
     acos,
     addmm,
@@ -211,4 +227,7 @@ __all__ = ["check", "check_all", "show_source",
            "logsumexp", "flip", "roll", "narrow", "split", "chunk", "tril", "triu",
            "trace", "gather", "index_select", "masked_fill", "bmm", "addmm", "outer",
            "cumsum", "cumprod", "prod", "diff", "isnan", "isinf", "logical_not",
-           "count_nonzero", "nan_to_num", "sort", "argsort", "topk"]
+           "count_nonzero", "nan_to_num", "sort", "argsort", "topk",
+           # tensor methods torch also offers as functions (ops/toplevel.py)
+           "add", "sub", "mul", "div", "pow", "neg", "reciprocal", "flatten", "std", "var",
+           "t", "clone", "argmax", "argmin", "unbind", "numel"]

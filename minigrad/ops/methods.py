@@ -246,10 +246,22 @@ class TensorMethods(OpMethods):
 
         return unbind(self, dim)
 
-    def flatten(self):
-        if self._data.ndim == 1:  # as torch: the tensor itself
+    def flatten(self, start_dim=0, end_dim=-1):
+        """Dimensions ``start_dim`` to ``end_dim`` merged into one (a 0-d tensor: one
+        element); as torch, the tensor itself when nothing merges."""
+        ndim = self._data.ndim
+        start, end = shape_ops.dim_index(start_dim, ndim), shape_ops.dim_index(end_dim, ndim)
+        if start > end:
+            raise RuntimeError("flatten() has invalid args: start_dim cannot come after "
+                               "end_dim. Fix: give the first dimension to merge first, as "
+                               "x.flatten(1, 2).")
+        if ndim == 0:
+            return shape_ops.reshape(self, 1)
+        if start == end:
             return self
-        return shape_ops.reshape(self, -1)
+        shape = self._data.shape
+        merged = int(np.prod(shape[start:end + 1]))
+        return shape_ops.reshape(self, (*shape[:start], merged, *shape[end + 1:]))
 
     def clone(self):
         return shape_ops.clone(self)

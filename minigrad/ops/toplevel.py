@@ -189,3 +189,54 @@ index_select = tensor_arguments("index_select", *_one)(gathering.index_select)
 @tensor_arguments("masked_fill", "input", "mask")
 def masked_fill(input, mask, value):  # noqa: A002 - torch's name
     return gathering.masked_fill(input, mask, value)
+
+
+# --- tensor methods that torch also offers as functions: torch.add(a, b, alpha=2),
+# torch.flatten(x, 1), torch.argmax(logits, dim=1), torch.pow(2, x) ---
+def _method(name):
+    """``minigrad.<name>(input, ...)``: ``input.<name>(...)``, ``input`` checked as torch's."""
+
+    def function(input, *args, **kwargs):  # noqa: A002 - torch's argument name
+        return getattr(input, name)(*args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``input.{name}(...)``, as ``torch.{name}``."
+    return tensor_arguments(name, *_one)(function)
+
+
+def _arithmetic(name):
+    """``minigrad.<name>(input, other)``: torch also takes a Python number as the input
+    (``torch.sub(1, x)``: the number as a 0-d tensor, so the node is ``SubBackward0``, not
+    ``1 - x``'s ``RsubBackward1``; two numbers give a 0-d tensor)."""
+
+    def function(input, other, *args, **kwargs):  # noqa: A002 - torch's argument name
+        if not hasattr(input, "grad_fn"):
+            from minigrad.factories import tensor
+
+            input = tensor(input)  # noqa: A001
+        return getattr(input, name)(other, *args, **kwargs)
+
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``input.{name}(other)``, as ``torch.{name}``."
+    return function
+
+
+def pow(input, exponent):  # noqa: A001, A002 - torch's names
+    """``input ** exponent``, as ``torch.pow``; a number as the base is ``PowBackward2``'s
+    ``number ** tensor``, two numbers torch's TypeError."""
+    if hasattr(input, "grad_fn"):
+        return input.pow(exponent)
+    if hasattr(exponent, "grad_fn"):
+        return exponent.__rpow__(input)
+    raise TypeError(f"pow() received an invalid combination of arguments - got "
+                    f"({type(input).__name__}, {type(exponent).__name__}). Fix: make one of "
+                    "them a tensor, as minigrad.pow(minigrad.tensor(2.0), 3).")
+
+
+add, sub, mul, div = map(_arithmetic, ["add", "sub", "mul", "div"])
+neg, reciprocal, flatten, std, var, t, clone, argmax, argmin, unbind, numel = map(
+    _method, ["neg", "reciprocal", "flatten", "std", "var", "t", "clone", "argmax", "argmin",
+              "unbind", "numel"])
+METHOD_FUNCTIONS = ["add", "sub", "mul", "div", "pow", "neg", "reciprocal", "flatten", "std",
+                    "var", "t", "clone", "argmax", "argmin", "unbind", "numel"]
+__all__ += METHOD_FUNCTIONS
