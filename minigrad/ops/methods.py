@@ -5,7 +5,6 @@ one the list of what a tensor can compute. Python numbers pass through as number
 lists and numpy arrays become tensors that do not require grad.
 """
 
-
 import numpy as np
 
 from minigrad.autograd.function import constant
@@ -16,7 +15,6 @@ from minigrad.ops.more_methods import OpMethods
 from minigrad.ops.variance import var as reductions_var
 
 __all__ = ["TensorMethods"]
-
 
 
 def _operand(other, op="+"):

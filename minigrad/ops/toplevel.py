@@ -34,9 +34,8 @@ from minigrad.ops.checks import tensor_arguments
 # torch's everyday ops added with ops/special.py and its siblings; minigrad/__init__.py
 # exports each of them
 NEW_OPS = ["square", "rsqrt", "log1p", "expm1", "log2", "log10", "exp2", "erf", "tan", "atan",
-           "arctan",
-           "asin", "arcsin", "acos", "arccos", "sinh", "cosh", "maximum", "minimum", "atan2",
-           "arctan2", "logaddexp", "lerp", "amax", "amin", "logsumexp", "flip", "roll",
+           "arctan", "asin", "arcsin", "acos", "arccos", "sinh", "cosh", "maximum", "minimum",
+           "atan2", "arctan2", "logaddexp", "lerp", "amax", "amin", "logsumexp", "flip", "roll",
            "narrow", "split", "chunk", "tril", "triu", "trace", "gather", "index_select",
            "masked_fill", "bmm", "addmm", "outer", "cumsum", "cumprod", "prod", "diff",
            "isnan", "isinf", "logical_not", "count_nonzero", "nan_to_num", "sort", "argsort",
