@@ -18,11 +18,12 @@ The kernels' fork server installs both before it forks (:mod:`minigrad.course.fo
 a kernel started anew shows the same tracebacks, at IPython's own cost.
 """
 
+import functools
+
 __all__ = ["install"]
 
-_INSTALLED = []
 
-
+@functools.cache
 def _ranges_lexer():
     from pygments.lexers import get_lexer_by_name
 
@@ -42,13 +43,11 @@ def _ranges_lexer():
     return RangesLexer
 
 
-def pygmented_with_ranges(formatter, code, ranges, _lexer=[]):  # noqa: B006 - the one class
+def pygmented_with_ranges(formatter, code, ranges):
     """``stack_data.utils._pygmented_with_ranges``, with one lexer class for every call."""
     import pygments
 
-    if not _lexer:
-        _lexer.append(_ranges_lexer())
-    lexer = _lexer[0](stripnl=False)
+    lexer = _ranges_lexer()(stripnl=False)
     lexer.ranges = ranges
     try:
         highlighted = pygments.highlight(code, lexer, formatter)
@@ -82,10 +81,9 @@ def _remembering(structured_traceback):
     return wrapper
 
 
+@functools.cache
 def install():
     """Both changes, once a process (the fork server's, before its kernels fork)."""
-    if _INSTALLED:
-        return
     import stack_data.core
     from IPython.core import ultratb
     from pygments.formatters import NullFormatter
@@ -94,4 +92,3 @@ def install():
     pygmented_with_ranges(NullFormatter(), "pass\n", [])  # the class made, its rules compiled
     ultratb.AutoFormattedTB.structured_traceback = _remembering(
         ultratb.AutoFormattedTB.structured_traceback)
-    _INSTALLED.append(True)

@@ -236,6 +236,5 @@ add, sub, mul, div = map(_arithmetic, ["add", "sub", "mul", "div"])
 neg, reciprocal, flatten, std, var, t, clone, argmax, argmin, unbind, numel = map(
     _method, ["neg", "reciprocal", "flatten", "std", "var", "t", "clone", "argmax", "argmin",
               "unbind", "numel"])
-METHOD_FUNCTIONS = ["add", "sub", "mul", "div", "pow", "neg", "reciprocal", "flatten", "std",
-                    "var", "t", "clone", "argmax", "argmin", "unbind", "numel"]
-__all__ += METHOD_FUNCTIONS
+__all__ += ["add", "sub", "mul", "div", "pow", "neg", "reciprocal", "flatten", "std", "var", "t",
+            "clone", "argmax", "argmin", "unbind", "numel"]
