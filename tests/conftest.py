@@ -32,6 +32,25 @@ LONGEST = ("test_browser_widgets.py", "test_nbgrader_roundtrip.py",
            "test_exchange.py", "test_workspace.py")
 
 
+def pytest_configure(config):
+    """With --nbval in the chapters' forked kernel (make test), pytest's first process
+    starts one kernel server and names it for the processes it starts (minigrad/course/
+    lab_kernels.py, ``SHARED``): the workers' nbval kernels and the browser tests'
+    JupyterLab fork from it, not from a server each (some 4 CPU s a server)."""
+    if hasattr(config, "workerinput") or not config.getoption("nbval", default=False):
+        return
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    from minigrad.course import lab_kernels
+
+    try:
+        spec = KernelSpecManager().get_kernel_spec("python3")
+    except NoSuchKernel:
+        return
+    if spec.metadata.get("kernel_provisioner", {}).get("provisioner_name") == lab_kernels.NAME:
+        lab_kernels.share()
+
+
 def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: (item.path.name not in LONGEST,
                                  LONGEST.index(item.path.name) if item.path.name in LONGEST

@@ -100,10 +100,16 @@ async def _facts(cwd, fork_server):
 
 
 @pytest.fixture(scope="module")
-def facts(tmp_path_factory):
+def base(tmp_path_factory):
+    """The folder that holds this file's ``autograded/`` folder: one grading run's, so one
+    server forks every kernel of the file (a server's start costs some 4 CPU s)."""
+    return tmp_path_factory.mktemp("fork")
+
+
+@pytest.fixture(scope="module")
+def facts(base):
     if sandbox_problem() is not None:
         (pytest.fail if os.environ.get("CI") else pytest.skip)("no sandbox here")
-    base = tmp_path_factory.mktemp("fork")
     folders = {}
     for student in ("alice", "bob", "carol"):
         folders[student] = base / "autograded" / student / "ch01"
@@ -158,10 +164,10 @@ def test_a_kernel_sees_only_its_own_runtime_folder(facts):
         assert len(facts[student]["runtime_folders"]) == 1, facts[student]["runtime_folders"]
 
 
-def test_killing_the_client_kills_the_kernel(tmp_path):
+def test_killing_the_client_kills_the_kernel(base):
     if sandbox_problem() is not None:
         pytest.skip("no sandbox here")
-    folder = tmp_path / "autograded" / "dave" / "ch01"
+    folder = base / "autograded" / "dave" / "ch01"
     folder.mkdir(parents=True)
 
     async def run():

@@ -4,7 +4,11 @@ and ``make test`` write."""
 
 import contextlib
 import os
+import pathlib
+import shutil
 import signal
+import subprocess
+import tempfile
 import time
 
 import pytest
@@ -12,6 +16,7 @@ from jupyter_client import KernelManager
 from jupyter_client.kernelspec import KernelSpecManager
 
 from minigrad.course import lab_kernels
+from minigrad.course.forkserver import server_command
 
 pytestmark = pytest.mark.slow
 
@@ -178,7 +183,8 @@ def test_killing_jupyters_process_of_the_kernel_kills_the_kernel(kernel):
     assert _gone(pid)
 
 
-def test_a_server_that_died_is_started_again(specs, tmp_path):
+def test_a_server_that_died_is_started_again(specs, tmp_path, monkeypatch):
+    monkeypatch.delenv(lab_kernels.SHARED, raising=False)  # this process's own server
     lab_kernels._server()
     dead, old_path = lab_kernels._SERVER[os.getpid()]
     dead.kill()
@@ -191,12 +197,49 @@ def test_a_server_that_died_is_started_again(specs, tmp_path):
 
 
 def test_without_a_server_a_kernel_is_a_new_python(specs, tmp_path, monkeypatch):
+    monkeypatch.delenv(lab_kernels.SHARED, raising=False)
     monkeypatch.setattr(lab_kernels, "_BROKEN", {os.getpid()})
     monkeypatch.setattr(lab_kernels, "_SERVER", {})
     with started(specs, tmp_path) as (km, kc):
         out, error = _run(kc, PROBE)
         assert error is None and out.split()[2] == "False"
         assert int(out.split()[3]) == km.provisioner.pid
+
+
+def test_a_shared_server_named_in_the_environment_forks_the_kernels(specs, tmp_path,
+                                                                    monkeypatch):
+    """A process whose environment names a running server (make test's pytest names one
+    for its workers) forks its kernels from it and starts no server of its own."""
+    base = tempfile.mkdtemp(prefix="minigrad-shared-test-")
+    path = os.path.join(base, "server.sock")
+    server = subprocess.Popen(server_command(path, "plain"), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, start_new_session=True)
+    try:
+        assert server.stdout.readline() == b"ready\n"
+        monkeypatch.setenv(lab_kernels.SHARED, path)
+        monkeypatch.setattr(lab_kernels, "_SERVER", {})
+        with started(specs, tmp_path) as (km, kc):
+            out, error = _run(kc, PROBE)
+            assert error is None and out.split()[2] == "True"
+            assert _descends_from(int(out.split()[3]), server.pid)
+        assert lab_kernels._SERVER == {}, "a server of its own was started"
+    finally:
+        server.stdin.close()
+        server.wait(timeout=30)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _descends_from(pid, ancestor):
+    """Whether ``ancestor`` is ``pid``'s parent, grandparent... (while ``pid`` lives)."""
+    while pid > 1:
+        if pid == ancestor:
+            return True
+        try:
+            stat = pathlib.Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return False
+        pid = int(stat.rsplit(")", 1)[1].split()[1])
+    return False
 
 
 def test_jupyter_finds_the_provisioner_by_its_name():

@@ -33,9 +33,14 @@ from jupyter_client.provisioning import LocalProvisioner
 
 from minigrad.course.forkserver import CLIENT, server_command
 
-__all__ = ["ForkedProvisioner", "write_kernelspec", "NAME"]
+__all__ = ["ForkedProvisioner", "write_kernelspec", "NAME", "SHARED", "share"]
 
 NAME = "minigrad-forked"  # the provisioner's entry point (pyproject.toml)
+# A running plain server's socket, for processes that share one: where it names one, a
+# process forks its kernels from it and starts none of its own (make test's pytest starts
+# one for its workers, their nbval kernels and the browser tests' JupyterLab: some 4 CPU s
+# a server saved).
+SHARED = "MINIGRAD_LAB_SERVER"
 
 _LOCK = threading.Lock()
 _SERVER = {}  # {pid: (process, socket path)} of this process's server
@@ -43,8 +48,12 @@ _BROKEN = set()  # pids of processes whose server did not start: new Pythons the
 
 
 def _server():
-    """This process's plain server (started at its first kernel, again if it died), or
-    None. Its stdin is a pipe this process holds: the server ends with it."""
+    """The shared server (:data:`SHARED`) if the environment names one that is there, else
+    this process's plain server (started at its first kernel, again if it died), or None.
+    Its stdin is a pipe this process holds: the server ends with it."""
+    shared = os.environ.get(SHARED)
+    if shared and os.path.exists(shared):
+        return shared
     pid = os.getpid()
     with _LOCK:
         proc, path = _SERVER.get(pid, (None, None))
@@ -71,6 +80,15 @@ def _server():
             return None
         _SERVER[pid] = (proc, path)
         return path
+
+
+def share():
+    """Start this process's server and name it in :data:`SHARED` for the processes it
+    starts from now on (it lives as long as this process); its socket, or None."""
+    path = _server()
+    if path is not None:
+        os.environ[SHARED] = path
+    return path
 
 
 @atexit.register
