@@ -7,8 +7,6 @@ import os
 import pathlib
 import shutil
 import signal
-import subprocess
-import tempfile
 import time
 
 import pytest
@@ -16,7 +14,6 @@ from jupyter_client import KernelManager
 from jupyter_client.kernelspec import KernelSpecManager
 
 from minigrad.course import lab_kernels
-from minigrad.course.forkserver import server_command
 
 pytestmark = pytest.mark.slow
 
@@ -208,25 +205,23 @@ def test_without_a_server_a_kernel_is_a_new_python(specs, tmp_path, monkeypatch)
 
 def test_a_shared_server_named_in_the_environment_forks_the_kernels(specs, tmp_path,
                                                                     monkeypatch):
-    """A process whose environment names a running server (make test's pytest names one
-    for its workers) forks its kernels from it and starts no server of its own."""
-    base = tempfile.mkdtemp(prefix="minigrad-shared-test-")
-    path = os.path.join(base, "server.sock")
-    server = subprocess.Popen(server_command(path, "plain"), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, start_new_session=True)
+    """A process whose environment names a running server (``share()``: make test's pytest
+    names its own for its workers) forks its kernels from it and starts no server."""
+    monkeypatch.delenv(lab_kernels.SHARED, raising=False)  # restored as it was at the end
+    monkeypatch.setattr(lab_kernels, "_SERVER", {})
+    path = lab_kernels.share()
+    assert path is not None and os.environ[lab_kernels.SHARED] == path
+    sharer = lab_kernels._SERVER.pop(os.getpid())[0]  # as if another process started it
     try:
-        assert server.stdout.readline() == b"ready\n"
-        monkeypatch.setenv(lab_kernels.SHARED, path)
-        monkeypatch.setattr(lab_kernels, "_SERVER", {})
         with started(specs, tmp_path) as (km, kc):
             out, error = _run(kc, PROBE)
             assert error is None and out.split()[2] == "True"
-            assert _descends_from(int(out.split()[3]), server.pid)
+            assert _descends_from(int(out.split()[3]), sharer.pid)
         assert lab_kernels._SERVER == {}, "a server of its own was started"
     finally:
-        server.stdin.close()
-        server.wait(timeout=30)
-        shutil.rmtree(base, ignore_errors=True)
+        sharer.stdin.close()
+        sharer.wait(timeout=30)
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
 
 
 def _descends_from(pid, ancestor):
