@@ -23,6 +23,7 @@ from minigrad.course.verdicts_callables import SHIP  # tests/test_verdicts_calla
 from minigrad.course.verdicts_graphs import GRAPHS  # tests/test_verdicts_graphs.py's
 from minigrad.course.verdicts_wire import WireError, decode, encode, loads
 from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
+from tests.verdict_tables import verdicts_of
 from tests.wrong_answers.hostile import KINDS, hostile
 
 ROOT = NOTEBOOKS[0].parent.parent
@@ -224,11 +225,16 @@ def passed(outputs):
     return not any(o["output_type"] == "error" for o in outputs)
 
 
-@pytest.fixture(scope="module")
-def verdict_table():
+def verdict_inputs():
+    """This file's cases for ``tests/verdict_tables.py``."""
     cases = _cases()
-    in_kernel = run_in_kernel([(c[3], c[4]) for c in cases])
-    outside, cost = decide_outside([(c[1], c[4], c[3]) for c in cases])
+    return [(c[3], c[4]) for c in cases], [(c[1], c[4], c[3]) for c in cases]
+
+
+@pytest.fixture(scope="module")
+def verdict_table(tmp_path_factory):
+    cases = _cases()
+    in_kernel, outside, cost = verdicts_of("test_verdicts", tmp_path_factory)
     rows = [(*c[:3], k, passed(out))
             for c, k, out in zip(cases, in_kernel, outside, strict=True)]
     _report(rows, cost)

@@ -30,7 +30,8 @@ from minigrad.course.verdicts_wire import (
     loads,
 )
 from tests.notebook_tools import NOTEBOOKS
-from tests.test_verdicts import ROOT, _cells, decide_outside, needs_sandbox, run_in_kernel
+from tests.test_verdicts import ROOT, _cells, needs_sandbox
+from tests.verdict_tables import verdicts_of
 from tests.wrong_answers.hostile_callables import hostile
 
 CELL = '''
@@ -216,11 +217,16 @@ def _cases():
     return cases
 
 
-@pytest.fixture(scope="module")
-def table():
+def verdict_inputs():
+    """This file's cases for ``tests/verdict_tables.py``."""
     cases = _cases()
-    in_kernel = run_in_kernel([(c[2], c[3]) for c in cases])
-    outside, cost = decide_outside([(c[0], c[3], c[2]) for c in cases])
+    return [(c[2], c[3]) for c in cases], [(c[0], c[3], c[2]) for c in cases]
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    cases = _cases()
+    in_kernel, outside, cost = verdicts_of("test_verdicts_callables", tmp_path_factory)
     sys.stderr.write(f"\nverdict processes: {cost:.2f} CPU s per exercise\n")
     rows = []
     for case, kernel, outputs in zip(cases, in_kernel, outside, strict=True):

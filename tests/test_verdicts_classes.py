@@ -24,7 +24,8 @@ from minigrad.course.verdicts_judge import Proxy, run_test
 from minigrad.course.verdicts_learner import Server
 from minigrad.course.verdicts_wire import dumps, loads
 from tests.notebook_tools import NOTEBOOKS
-from tests.test_verdicts import _cells, decide_outside, needs_sandbox, passed, run_in_kernel
+from tests.test_verdicts import _cells, needs_sandbox, passed
+from tests.verdict_tables import verdicts_of
 from tests.wrong_answers.hostile import KINDS
 from tests.wrong_answers.hostile_classes import SAMPLE, hostile
 
@@ -153,11 +154,16 @@ def _cases():
     return cases
 
 
-@pytest.fixture(scope="module")
-def verdict_table():
+def verdict_inputs():
+    """This file's cases for ``tests/verdict_tables.py``."""
     cases = _cases()
-    in_kernel = run_in_kernel([(c[2], c[3]) for c in cases])
-    outside, cost = decide_outside([(c[0], c[3], c[2]) for c in cases])
+    return [(c[2], c[3]) for c in cases], [(c[0], c[3], c[2]) for c in cases]
+
+
+@pytest.fixture(scope="module")
+def verdict_table(tmp_path_factory):
+    cases = _cases()
+    in_kernel, outside, cost = verdicts_of("test_verdicts_classes", tmp_path_factory)
     rows = [(*c[:2], k, passed(out), out)
             for c, k, out in zip(cases, in_kernel, outside, strict=True)]
     out = io.StringIO()

@@ -25,7 +25,8 @@ from minigrad.course import verdicts_graphs_wire as wire
 from minigrad.course.sandbox import sandbox_problem
 from minigrad.course.verdicts_graphs import GRAPHS, MARK, MODE, cells_for, context_cell
 from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
-from tests.test_verdicts import decide_outside, passed, run_in_kernel
+from tests.test_verdicts import passed
+from tests.verdict_tables import verdicts_of
 from tests.wrong_answers.hostile import KINDS
 from tests.wrong_answers.hostile_graphs import hostile
 
@@ -168,11 +169,16 @@ def _cases():
     return cases
 
 
-@pytest.fixture(scope="module")
-def verdict_table():
+def verdict_inputs():
+    """This file's cases for ``tests/verdict_tables.py``."""
     cases = _cases()
-    in_kernel = run_in_kernel([(c[2], c[3]) for c in cases])
-    outside, cost = decide_outside([(c[0], c[3], c[2]) for c in cases])
+    return [(c[2], c[3]) for c in cases], [(c[0], c[3], c[2]) for c in cases]
+
+
+@pytest.fixture(scope="module")
+def verdict_table(tmp_path_factory):
+    cases = _cases()
+    in_kernel, outside, cost = verdicts_of("test_verdicts_graphs", tmp_path_factory)
     rows = [(c[0], c[1], k, passed(out))
             for c, k, out in zip(cases, in_kernel, outside, strict=True)]
     _report(rows, cost)

@@ -25,7 +25,8 @@ import minigrad
 from minigrad.course import verdicts_models, verdicts_objects
 from minigrad.course.verdicts_wire import decode, encode, loads
 from tests.notebook_tools import NOTEBOOKS, SOURCES
-from tests.test_verdicts import _cells, decide_outside, needs_sandbox, run_in_kernel
+from tests.test_verdicts import _cells, needs_sandbox
+from tests.verdict_tables import verdicts_of
 from tests.wrong_answers.hostile_models import hostile
 
 MINE = list(verdicts_models.EXERCISES)
@@ -163,15 +164,22 @@ def _cases():
     return cases
 
 
-@pytest.fixture(scope="module")
-def table():
+def _hostile(cases):
+    return [c for c in cases if c[1] != "honest" and not c[1].startswith("mistake")]
+
+
+def verdict_inputs():
+    """This file's cases for ``tests/verdict_tables.py``: in the kernel, the hostile ones."""
     cases = _cases()
-    hostile_cases = [c for c in cases if c[1] != "honest" and not c[1].startswith("mistake")]
-    passed_in_kernel = run_in_kernel([(verdicts_models.cells(c[0], c[2]), c[3])
-                                      for c in hostile_cases])
-    in_kernel = dict(zip([c[:2] for c in hostile_cases], passed_in_kernel,
-                         strict=True))
-    outside, cost = decide_outside([(c[0], c[3], c[2]) for c in cases])
+    return ([(verdicts_models.cells(c[0], c[2]), c[3]) for c in _hostile(cases)],
+            [(c[0], c[3], c[2]) for c in cases])
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    cases = _cases()
+    passed_in_kernel, outside, cost = verdicts_of("test_verdicts_models", tmp_path_factory)
+    in_kernel = dict(zip([c[:2] for c in _hostile(cases)], passed_in_kernel, strict=True))
     rows = [(c[0], c[1], in_kernel.get(c[:2]), [o["evalue"] for o in out
                                                   if o["output_type"] == "error"])
             for c, out in zip(cases, outside, strict=True)]
