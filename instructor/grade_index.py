@@ -108,7 +108,10 @@ def run(course, worklist, results, index=None):
         private = pathlib.Path(tmp) / "course"
         private.mkdir()
         _private_copy(course, assignment, student, private)
-        result = classroom.nbgrader(["autograde", assignment, "--student", student, "--force"],
+        # One submission a pod: a new Python for its kernel (and judge) imports only what
+        # the submission uses; the fork server's imports pay off over many kernels only.
+        result = classroom.nbgrader(["autograde", assignment, "--student", student, "--force",
+                                     "--SandboxedKernelManager.fork_server=False"],
                                     private, env=classroom.ONE_THREAD, check=False)
         # A half-written result must never be merged: write aside, then rename.
         staging = results / f".{index}.partial"
