@@ -64,6 +64,19 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: rank(item.path.name))
 
 
+@pytest.fixture(autouse=True)
+def _verdict_wire_state():
+    """The verdicts' wire state (minigrad/course/verdicts_objects.py) as it was before each
+    test: tests that play the learner's side in this process (verdicts_models.incoming
+    sets it to the learner's) leave none for the judge-side tests after them."""
+    from minigrad.course import verdicts_objects
+
+    saved = dict(verdicts_objects.STATE)
+    yield
+    verdicts_objects.STATE.clear()
+    verdicts_objects.STATE.update(saved)
+
+
 @contextlib.contextmanager
 def _locked(path):
     """An exclusive lock on the file ``path`` between processes (the xdist workers)."""
@@ -73,6 +86,14 @@ def _locked(path):
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def run_folder(tmp_path_factory):
+    """The folder of this test run that every pytest worker shares: under xdist each
+    worker's base temp is a folder of it. What one worker makes there for all, under
+    :func:`_locked`, the others read (``released_course``, ``tests/verdict_tables.py``)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 @pytest.fixture(scope="session")
@@ -87,10 +108,7 @@ def released_course(tmp_path_factory):
     new test of a graded course) pay for ``generate_assignment`` once between them."""
     from tests.notebook_tools import BUSY_MACHINE, NOTEBOOKS, load_module
 
-    # Under xdist every worker's base temp is a folder of one shared run folder.
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
+    shared = run_folder(tmp_path_factory)
     classroom = load_module("instructor/classroom.py")
 
     def make(folder, notebooks=NOTEBOOKS[:1]):

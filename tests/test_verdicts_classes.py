@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import minigrad
-from minigrad.course import verdicts, verdicts_classes, verdicts_objects
+from minigrad.course import verdicts, verdicts_classes
 from minigrad.course.verdicts_judge import Proxy, run_test
 from minigrad.course.verdicts_learner import Server
 from minigrad.course.verdicts_wire import dumps, loads
@@ -30,17 +30,6 @@ from tests.wrong_answers.hostile import KINDS
 from tests.wrong_answers.hostile_classes import SAMPLE, hostile
 
 MINE = sorted(verdicts_classes.REMOTE)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_state():
-    """These tests play the learner's side in this process (verdicts_models.incoming sets
-    the wire's state to the learner's): put it back after, for the judge-side tests that
-    run in this process later (tests/test_verdicts_models.py failed after them)."""
-    saved = dict(verdicts_objects.STATE)
-    yield
-    verdicts_objects.STATE.clear()
-    verdicts_objects.STATE.update(saved)
 
 
 class _InProcess:

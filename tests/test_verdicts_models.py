@@ -43,15 +43,6 @@ CROSSING = [("ex08-unequal", "stale-not-cleared"), ("ex09-predict", "left-off"),
             ("ex09-detach", "norm-not-detached"), ("ex13-train-epoch", "no-shuffle")]
 
 
-@pytest.fixture(autouse=True)
-def _fresh_state():
-    """These tests play both sides in this process: the wire's state is put back after."""
-    saved = dict(verdicts_objects.STATE)
-    yield
-    verdicts_objects.STATE.clear()
-    verdicts_objects.STATE.update(saved)
-
-
 def _round_trip(args):
     """``args`` as the judge sends them and the learner's process rebuilds them."""
     verdicts_models.begin(True)

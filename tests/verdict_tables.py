@@ -13,9 +13,8 @@ it in :data:`FILES`.
 
 import importlib
 import json
-import os
 
-from tests.conftest import _locked
+from tests.conftest import _locked, run_folder
 
 FILES = ("test_verdicts", "test_verdicts_graphs", "test_verdicts_callables",
          "test_verdicts_classes", "test_verdicts_models")
@@ -24,10 +23,7 @@ FILES = ("test_verdicts", "test_verdicts_graphs", "test_verdicts_callables",
 def verdicts_of(name, tmp_path_factory):
     """(in-kernel verdicts, the judge's outputs of each test cell, its CPU s an exercise) of
     the cases of ``tests/<name>.py``, in the order of its ``verdict_inputs()``."""
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
-    path = shared / "verdict-tables.json"
+    path = run_folder(tmp_path_factory) / "verdict-tables.json"
     with _locked(str(path) + ".lock"):
         if not path.exists():
             tables = _decide_all()
