@@ -96,7 +96,7 @@ lint: $(STAMP)
 # `make notebooks` builds them in new Pythons.
 # On a venv `make setup` has not compiled (a fresh clone), only the bytecode of what the
 # grading sandbox imports is written first (scripts/warm_bytecode.py: some 2,900 files,
-# 13 CPU s on one core, while the book builds on the other), not the whole venv's
+# 14 CPU s on one core, while the book builds on the other), not the whole venv's
 # ($(COMPILED): 12,900 files, 50 CPU s on both cores); what else the run imports is
 # compiled, once, by the first process that imports it, outside the sandbox.
 test: $(STAMP) lint
