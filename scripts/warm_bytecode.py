@@ -12,13 +12,12 @@ else a test run imports is imported outside the sandbox first, which writes its 
 """
 
 import ast
-import importlib
+import importlib.util
 import json
 import os
 import pathlib
 import py_compile
 import sys
-from importlib import util
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # What a chapter's kernel imports at first use, not by name: its first figure, contour,
@@ -73,9 +72,10 @@ def main():
     # .pth hooks: every sandboxed Python imports them too)
     for module in list(sys.modules.values()):
         source = getattr(module, "__file__", None) or ""
-        if source.startswith(sys.prefix) and source.endswith(".py") \
-                and os.path.isfile(source) and not os.path.exists(util.cache_from_source(source)):
-            py_compile.compile(source, util.cache_from_source(source), quiet=2)
+        if source.startswith(sys.prefix) and source.endswith(".py") and os.path.isfile(source):
+            cached = importlib.util.cache_from_source(source)
+            if not os.path.exists(cached):
+                py_compile.compile(source, cached, quiet=2)
     print(f"bytecode of the {len(sys.modules)} modules the grading sandbox imports")
 
 

@@ -23,7 +23,7 @@ from minigrad.course.verdicts_callables import SHIP  # tests/test_verdicts_calla
 from minigrad.course.verdicts_graphs import GRAPHS  # tests/test_verdicts_graphs.py's
 from minigrad.course.verdicts_wire import WireError, decode, encode, loads
 from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
-from tests.verdict_tables import verdicts_of
+from tests.verdict_tables import inputs, verdicts_of
 from tests.wrong_answers.hostile import KINDS, hostile
 
 ROOT = NOTEBOOKS[0].parent.parent
@@ -227,8 +227,7 @@ def passed(outputs):
 
 def verdict_inputs():
     """This file's cases for ``tests/verdict_tables.py``."""
-    cases = _cases()
-    return [(c[3], c[4]) for c in cases], [(c[1], c[4], c[3]) for c in cases]
+    return inputs(_cases(), 1, 3, 4)
 
 
 @pytest.fixture(scope="module")

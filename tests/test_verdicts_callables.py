@@ -31,7 +31,7 @@ from minigrad.course.verdicts_wire import (
 )
 from tests.notebook_tools import NOTEBOOKS
 from tests.test_verdicts import ROOT, _cells, needs_sandbox
-from tests.verdict_tables import verdicts_of
+from tests.verdict_tables import inputs, verdicts_of
 from tests.wrong_answers.hostile_callables import hostile
 
 CELL = '''
@@ -219,8 +219,7 @@ def _cases():
 
 def verdict_inputs():
     """This file's cases for ``tests/verdict_tables.py``."""
-    cases = _cases()
-    return [(c[2], c[3]) for c in cases], [(c[0], c[3], c[2]) for c in cases]
+    return inputs(_cases(), 0, 2, 3)
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ from minigrad.course.verdicts_learner import Server
 from minigrad.course.verdicts_wire import dumps, loads
 from tests.notebook_tools import NOTEBOOKS
 from tests.test_verdicts import _cells, needs_sandbox, passed
-from tests.verdict_tables import verdicts_of
+from tests.verdict_tables import inputs, verdicts_of
 from tests.wrong_answers.hostile import KINDS
 from tests.wrong_answers.hostile_classes import SAMPLE, hostile
 
@@ -156,8 +156,7 @@ def _cases():
 
 def verdict_inputs():
     """This file's cases for ``tests/verdict_tables.py``."""
-    cases = _cases()
-    return [(c[2], c[3]) for c in cases], [(c[0], c[3], c[2]) for c in cases]
+    return inputs(_cases(), 0, 2, 3)
 
 
 @pytest.fixture(scope="module")

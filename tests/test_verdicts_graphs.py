@@ -26,7 +26,7 @@ from minigrad.course.sandbox import sandbox_problem
 from minigrad.course.verdicts_graphs import GRAPHS, MARK, MODE, cells_for, context_cell
 from tests.notebook_tools import NOTEBOOKS, nbgrader_meta
 from tests.test_verdicts import passed
-from tests.verdict_tables import verdicts_of
+from tests.verdict_tables import inputs, verdicts_of
 from tests.wrong_answers.hostile import KINDS
 from tests.wrong_answers.hostile_graphs import hostile
 
@@ -171,8 +171,7 @@ def _cases():
 
 def verdict_inputs():
     """This file's cases for ``tests/verdict_tables.py``."""
-    cases = _cases()
-    return [(c[2], c[3]) for c in cases], [(c[0], c[3], c[2]) for c in cases]
+    return inputs(_cases(), 0, 2, 3)
 
 
 @pytest.fixture(scope="module")

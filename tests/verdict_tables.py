@@ -20,6 +20,13 @@ FILES = ("test_verdicts", "test_verdicts_graphs", "test_verdicts_callables",
          "test_verdicts_classes", "test_verdicts_models")
 
 
+def inputs(cases, grade_id, solutions, test):
+    """A file's ``verdict_inputs()`` from its cases, tuples holding the exercise's grade_id,
+    the solution cells and the test cell at these indices."""
+    return ([(c[solutions], c[test]) for c in cases],
+            [(c[grade_id], c[test], c[solutions]) for c in cases])
+
+
 def verdicts_of(name, tmp_path_factory):
     """(in-kernel verdicts, the judge's outputs of each test cell, its CPU s an exercise) of
     the cases of ``tests/<name>.py``, in the order of its ``verdict_inputs()``."""
